@@ -1,0 +1,66 @@
+// swift-tools-version: 6.0
+//
+// feedgen: a static HTML site generator for card feeds.
+//
+// One module per stage; data flows one way:
+//   FeedgenContent (Markdown + YAML → content model)
+//     → FeedgenLayout (pure compositional-layout model)
+//     → FeedgenMustache (template engine) + FeedgenEmit (HTML/CSS)
+//     → FeedgenBuild (orchestration, output folder) → feedgen (CLI)
+import PackageDescription
+
+let package = Package(
+    name: "feedgen",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "feedgen", targets: ["feedgen"]),
+        .library(name: "FeedgenLayout", targets: ["FeedgenLayout"]),
+        .library(name: "FeedgenMustache", targets: ["FeedgenMustache"]),
+    ],
+    targets: [
+        // Debian's libcmark-dev and libyaml-dev, through pkg-config.
+        .systemLibrary(
+            name: "CCmark", pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]),
+        .systemLibrary(
+            name: "CYaml", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
+
+        // Diagnostics shared by every stage: `path:line:column: severity: message`.
+        .target(name: "FeedgenDiagnostics"),
+        // The compositional layout model: pure Swift, no I/O, no dependencies.
+        .target(name: "FeedgenLayout"),
+        // The Mustache engine (official spec, partials, inheritance, dynamic names).
+        .target(name: "FeedgenMustache"),
+        // Content: front matter, YAML (libyaml), Markdown (libcmark), the site model.
+        .target(
+            name: "FeedgenContent",
+            dependencies: ["CCmark", "CYaml", "FeedgenDiagnostics", "FeedgenLayout"]),
+        // Emit: template contexts, generated layout CSS, HTML pages.
+        .target(
+            name: "FeedgenEmit",
+            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenDiagnostics"],
+            plugins: ["EmbedTemplatesPlugin"]),
+        // Build: the whole pipeline, output folder handling, the CLI commands.
+        .target(
+            name: "FeedgenBuild",
+            dependencies: [
+                "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
+                "FeedgenDiagnostics",
+            ]),
+        .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild"]),
+
+        // Compiles the repository's Templates/ folder into the binary.
+        .executableTarget(name: "EmbedTemplates"),
+        .plugin(
+            name: "EmbedTemplatesPlugin", capability: .buildTool(),
+            dependencies: ["EmbedTemplates"]),
+
+        .testTarget(name: "FeedgenLayoutTests", dependencies: ["FeedgenLayout"]),
+        .testTarget(name: "FeedgenMustacheTests", dependencies: ["FeedgenMustache"]),
+        .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenDiagnostics"]),
+        .testTarget(
+            name: "FeedgenBuildTests",
+            dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenContent", "FeedgenLayout"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// FeedgenBuild — placeholder, replaced as the stage is written.

@@ -1,0 +1,1 @@
+// FeedgenContent — placeholder, replaced as the stage is written.

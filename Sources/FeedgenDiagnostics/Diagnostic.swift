@@ -1,0 +1,111 @@
+/// How serious a diagnostic is. `--strict` turns warnings into errors; notes are informational
+/// (for example, a draft skipped by the build).
+public enum Severity: String, Sendable, Comparable, CaseIterable {
+    case note, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// One problem found in the input, shown as `path:line:column: severity: message`
+/// (the format of compilers and of GitHub's problem matchers).
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    public var severity: Severity
+    public var location: SourceLocation
+    public var message: String
+
+    public init(_ severity: Severity, _ location: SourceLocation, _ message: String) {
+        self.severity = severity
+        self.location = location
+        self.message = message
+    }
+
+    public static func error(_ location: SourceLocation, _ message: String) -> Diagnostic {
+        Diagnostic(.error, location, message)
+    }
+
+    public static func warning(_ location: SourceLocation, _ message: String) -> Diagnostic {
+        Diagnostic(.warning, location, message)
+    }
+
+    public static func note(_ location: SourceLocation, _ message: String) -> Diagnostic {
+        Diagnostic(.note, location, message)
+    }
+
+    /// `path:line:column: severity: message`.
+    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+
+    /// The GitHub Actions workflow-command form:
+    /// `::error file=path,line=L,col=C::message` (see GitHub's "Workflow commands" docs).
+    public var githubAnnotation: String {
+        let kind = severity == .note ? "notice" : severity.rawValue
+        var properties = "file=\(Self.escapeProperty(location.path))"
+        if location.line > 0 { properties += ",line=\(location.line)" }
+        if location.column > 0 { properties += ",col=\(location.column)" }
+        return "::\(kind) \(properties)::\(Self.escapeData(message))"
+    }
+
+    private static func escapeData(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    private static func escapeProperty(_ s: String) -> String {
+        var out = ""
+        for c in escapeData(s).unicodeScalars {
+            switch c {
+            case ":": out += "%3A"
+            case ",": out += "%2C"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// A list of diagnostics that a stage fills and the build reads. Not thread-safe: each worker
+/// keeps its own and the build merges them in a deterministic order.
+public struct Diagnostics: Sendable {
+    public private(set) var items: [Diagnostic] = []
+
+    public init() {}
+
+    public mutating func append(_ d: Diagnostic) { items.append(d) }
+    public mutating func append(contentsOf other: Diagnostics) { items.append(contentsOf: other.items) }
+    public mutating func append(contentsOf list: [Diagnostic]) { items.append(contentsOf: list) }
+
+    public mutating func error(_ location: SourceLocation, _ message: String) {
+        items.append(.error(location, message))
+    }
+
+    public mutating func warning(_ location: SourceLocation, _ message: String) {
+        items.append(.warning(location, message))
+    }
+
+    public var hasErrors: Bool { items.contains { $0.severity == .error } }
+    public var errorCount: Int { items.count { $0.severity == .error } }
+    public var warningCount: Int { items.count { $0.severity == .warning } }
+
+    /// Sorted by path, line, column, then severity: the order in which they are printed.
+    public var sorted: [Diagnostic] {
+        items.enumerated().sorted { a, b in
+            if a.element.location != b.element.location { return a.element.location < b.element.location }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,46 @@
+/// "Did you mean" suggestions for unknown keys (Damerau–Levenshtein distance).
+public enum Suggestion {
+    /// The candidate closest to `word`, if it is close enough to be a likely typo:
+    /// at most 1 edit for words up to 4 characters, else at most a third of the length.
+    /// Comparison ignores ASCII case.
+    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let lower = Array(word.lowercased())
+        let limit = lower.count <= 4 ? 1 : max(2, lower.count / 3)
+        var best: (String, Int)?
+        for candidate in candidates {
+            let d = distance(lower, Array(candidate.lowercased()))
+            if d <= limit, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) {
+                best = (candidate, d)
+            }
+        }
+        return best?.0
+    }
+
+    /// Optimal-string-alignment distance (insertions, deletions, substitutions, transpositions).
+    public static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    value = min(value, previous2[j - 2] + 1)
+                }
+                current[j] = value
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+
+    /// ` (did you mean 'x'?)` or the empty string.
+    public static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
+        guard let hit = closest(to: word, in: candidates) else { return "" }
+        return " (did you mean '\(hit)'?)"
+    }
+}

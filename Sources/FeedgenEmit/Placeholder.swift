@@ -1,0 +1,1 @@
+// FeedgenEmit — placeholder, replaced as the stage is written.

@@ -1,0 +1,1 @@
+// FeedgenLayout — placeholder, replaced as the stage is written.

@@ -1,0 +1,1 @@
+// FeedgenMustache — placeholder, replaced as the stage is written.
