@@ -1,0 +1,64 @@
+/// What the section provider and the solver know about the container (Apple:
+/// `NSCollectionLayoutEnvironment`). All values in CSS px.
+public struct LayoutEnvironment: Hashable, Sendable {
+    /// The collection's width `W`: the page column (`.cl-sections`) in the HTML.
+    public var containerWidth: Double
+    /// The visible height, the reference of a top-level `fractionalHeight` (CSS `100svh`).
+    public var viewportHeight: Double
+    /// `env(safe-area-inset-left/right)` on the web; zero in a desktop browser.
+    public var safeAreaInsets: DirectionalEdgeInsets
+    /// The layout margin token for `contentInsetsReference: layoutMargins`
+    /// (UIKit's system minimum margin: 16 in compact width; layout-semantics §10 U-7).
+    public var layoutMargin: Double
+    /// The readable width token for `contentInsetsReference: readableContent`.
+    public var readableWidth: Double
+    /// Space between consecutive sections (Apple: `interSectionSpacing`); none after the last.
+    public var interSectionSpacing: Double
+
+    public init(
+        containerWidth: Double, viewportHeight: Double = 844, safeAreaInsets: DirectionalEdgeInsets = .zero,
+        layoutMargin: Double = 16, readableWidth: Double = 672, interSectionSpacing: Double = 0
+    ) {
+        self.containerWidth = containerWidth
+        self.viewportHeight = viewportHeight
+        self.safeAreaInsets = safeAreaInsets
+        self.layoutMargin = layoutMargin
+        self.readableWidth = readableWidth
+        self.interSectionSpacing = interSectionSpacing
+    }
+
+    /// The leading and trailing offsets that `reference` puts before the section's own insets
+    /// (layout-semantics §3.3). `automatic` is the configuration default, `safeArea`.
+    public func referenceInsets(_ reference: ContentInsetsReference) -> (leading: Double, trailing: Double) {
+        switch reference {
+        case .none:
+            return (0, 0)
+        case .automatic, .safeArea:
+            return (safeAreaInsets.leading, safeAreaInsets.trailing)
+        case .layoutMargins:
+            return (safeAreaInsets.leading + layoutMargin, safeAreaInsets.trailing + layoutMargin)
+        case .readableContent:
+            let side = max(0, (containerWidth - readableWidth) / 2)
+            return (max(side, safeAreaInsets.leading), max(side, safeAreaInsets.trailing))
+        }
+    }
+}
+
+/// Sizes measured by a renderer for self-sizing (estimated) dimensions, as UIKit receives them
+/// from `preferredLayoutAttributesFitting(_:)`. Only the estimated axis of a measured size is used.
+public struct Measurements: Sendable {
+    /// Measured cell sizes, by item identifier.
+    public var items: [String: Size]
+    /// Measured header heights, by section identifier.
+    public var headers: [String: Double]
+    /// Measured footer heights, by section identifier.
+    public var footers: [String: Double]
+
+    public init(items: [String: Size] = [:], headers: [String: Double] = [:], footers: [String: Double] = [:]) {
+        self.items = items
+        self.headers = headers
+        self.footers = footers
+    }
+
+    public static let none = Measurements()
+}

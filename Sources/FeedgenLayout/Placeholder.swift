@@ -1,1 +1,0 @@
-// FeedgenLayout — placeholder, replaced as the stage is written.
