@@ -1,1 +1,4 @@
 import FeedgenBuild
+import Foundation
+
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

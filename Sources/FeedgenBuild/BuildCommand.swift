@@ -1,0 +1,94 @@
+import FeedgenDiagnostics
+import Foundation
+
+/// `feedgen build` and `feedgen check`.
+enum BuildCommand {
+    static let buildHelp = """
+        OVERVIEW: Build the site: every feed page, every item's detail page, the stylesheets and
+        assets, written atomically into the output folder.
+
+        USAGE: feedgen build [SITE] [--output DIR] [--drafts] [--future] [--expired] [--strict]
+                             [--error-format text|github] [--quiet]
+
+        ARGUMENTS:
+          SITE                      The site folder (default: the current folder)
+
+        OPTIONS:
+          --output DIR              Output folder (default: feedgen.yaml's output, else SITE/public)
+          --drafts                  Include items with draft: true
+          --future                  Include items whose publishDate is in the future
+          --expired                 Include items whose expiryDate has passed
+          --strict                  Treat warnings as errors
+          --error-format FORMAT     text (default) or github (also GitHub Actions annotations)
+          --quiet                   Print only warnings and errors, no summary
+          -h, --help                Show this help
+
+        EXIT STATUS: 0 built; 1 content errors (nothing written, previous output untouched);
+        2 usage or configuration errors.
+
+        """
+
+    static let checkHelp = """
+        OVERVIEW: Validate the site exactly as 'feedgen build' does, writing nothing.
+
+        USAGE: feedgen check [SITE] [--drafts] [--future] [--expired] [--strict]
+                             [--error-format text|github] [--quiet]
+
+        EXIT STATUS: 0 no errors; 1 content errors; 2 usage or configuration errors.
+
+        """
+
+    static func run(_ arguments: [String], terminal: inout Terminal, write: Bool) throws -> Int32 {
+        let command = write ? "build" : "check"
+        let args = try Arguments(
+            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"],
+            options: write ? ["--output", "--error-format"] : ["--error-format"], command: command)
+        if args.help {
+            terminal.out(write ? buildHelp : checkHelp)
+            return 0
+        }
+        guard args.positionals.count <= 1 else {
+            throw UsageError("'\(command)' takes one SITE folder, found \(args.positionals.count) arguments")
+        }
+        if let format = args.options["--error-format"] {
+            guard let f = Terminal.ErrorFormat(rawValue: format) else {
+                throw UsageError("--error-format must be 'text' or 'github', found '\(format)'")
+            }
+            terminal.errorFormat = f
+        }
+        terminal.quiet = args.flags.contains("--quiet")
+        var options = BuildOptions(
+            siteRoot: args.positionals.first ?? ".", output: args.options["--output"],
+            now: Int64(Date().timeIntervalSince1970))
+        options.drafts = args.flags.contains("--drafts")
+        options.future = args.flags.contains("--future")
+        options.expired = args.flags.contains("--expired")
+        options.strict = args.flags.contains("--strict")
+        options.write = write
+        let report = SiteBuilder.build(options)
+        terminal.print(report.diagnostics, strict: options.strict)
+        if !terminal.quiet {
+            terminal.err(summary(report, write: write) + "\n")
+        }
+        return report.exitStatus
+    }
+
+    /// One line: pages, cards, time, warnings (and errors when there are any).
+    static func summary(_ report: BuildReport, write: Bool) -> String {
+        let errors = report.diagnostics.errorCount
+        let warnings = report.diagnostics.warningCount
+        let time = String(format: "%.2f s", report.seconds)
+        let problems = "\(warnings) warning\(warnings == 1 ? "" : "s")" + (errors > 0 ? ", \(errors) error\(errors == 1 ? "" : "s")" : "")
+        if report.exitStatus != 0 {
+            return "feedgen: \(write ? "build" : "check") failed in \(time): \(problems)\(write ? "; previous output left untouched" : "")"
+        }
+        let what = "\(report.pages) page\(report.pages == 1 ? "" : "s") (\(report.feeds) feed\(report.feeds == 1 ? "" : "s"), \(report.cards) card\(report.cards == 1 ? "" : "s"))"
+        if write {
+            let cwd = FileManager.default.currentDirectoryPath
+            var out = report.outputPath ?? ""
+            if out.hasPrefix(cwd + "/") { out = String(out.dropFirst(cwd.count + 1)) }
+            return "feedgen: built \(what) in \(time), \(problems) → \(out)"
+        }
+        return "feedgen: checked \(what) in \(time), \(problems)"
+    }
+}

@@ -1,0 +1,158 @@
+import FeedgenDiagnostics
+import FeedgenEmit
+import FeedgenLayout
+import Foundation
+
+/// `feedgen layout`: the model's frames at one container width, like UIKit's layout attributes.
+/// The JSON is documented in docs/layout-json.md.
+enum LayoutCommand {
+    static let help = """
+        OVERVIEW: Print the layout model's geometry at container width W (CSS px): per section its
+        frame, per item its frame, per orthogonal section its content width and snap offsets.
+
+        USAGE: feedgen layout [SITE] --width W [--feed PATH] [--viewport-height H]
+                              [--measured FILE] [--json]
+
+        OPTIONS:
+          --width W                 Container (page column) width in CSS px
+          --feed PATH               The feed: '' or '/' for the home feed (default), 'recipes', …
+          --viewport-height H       Visible height for fractionalHeight (default 844)
+          --measured FILE           JSON of measured sizes for estimated dimensions:
+                                    {"items": {"ID": {"width": W, "height": H}}, "headers": {"SECTION": H}}
+          --json                    JSON on stdout (default: a readable table)
+          -h, --help                Show this help
+
+        """
+
+    static func run(_ arguments: [String], terminal: inout Terminal) throws -> Int32 {
+        let args = try Arguments(
+            arguments, flags: ["--json"], options: ["--width", "--feed", "--viewport-height", "--measured"], command: "layout")
+        if args.help {
+            terminal.out(help)
+            return 0
+        }
+        guard let widthText = args.options["--width"] else { throw UsageError("'layout' needs --width W (CSS px)") }
+        guard let width = Double(widthText), width > 0, width.isFinite else {
+            throw UsageError("--width must be a positive number of CSS px, found '\(widthText)'")
+        }
+        var viewport = 844.0
+        if let v = args.options["--viewport-height"] {
+            guard let h = Double(v), h > 0 else { throw UsageError("--viewport-height must be a positive number, found '\(v)'") }
+            viewport = h
+        }
+        var measurements = Measurements()
+        if let file = args.options["--measured"] {
+            measurements = try readMeasurements(file)
+        }
+        var report = BuildReport()
+        let options = BuildOptions(siteRoot: args.positionals.first ?? ".", now: Int64(Date().timeIntervalSince1970))
+        let (prepared, _) = SiteBuilder.prepare(options, report: &report)
+        terminal.quiet = true
+        terminal.print(report.diagnostics)
+        guard let prepared, !report.diagnostics.hasErrors else { return report.exitStatus == 0 ? 1 : report.exitStatus }
+        var feedPath = args.options["--feed"] ?? ""
+        while feedPath.hasPrefix("/") { feedPath.removeFirst() }
+        while feedPath.hasSuffix("/") { feedPath.removeLast() }
+        guard let feed = prepared.feeds.first(where: { $0.feed.path == feedPath }) else {
+            let names = prepared.feeds.map { $0.feed.path.isEmpty ? "/" : $0.feed.path }
+            throw UsageError("no feed '\(feedPath)'; feeds: \(names.joined(separator: ", "))")
+        }
+        let env = LayoutEnvironment(containerWidth: width, viewportHeight: viewport, interSectionSpacing: feed.feed.interSectionSpacing)
+        let resolved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: measurements)
+        if args.flags.contains("--json") {
+            terminal.out(LayoutJSON.encode(resolved, feed: feed.key) + "\n")
+        } else {
+            terminal.out(LayoutJSON.table(resolved))
+        }
+        return 0
+    }
+
+    static func readMeasurements(_ file: String) throws -> Measurements {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError("cannot read --measured file '\(file)'")
+        }
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw UsageError("--measured file '\(file)' is not a JSON object")
+        }
+        var m = Measurements()
+        for (id, value) in root["items"] as? [String: Any] ?? [:] {
+            if let v = value as? [String: Any], let w = (v["width"] as? NSNumber)?.doubleValue, let h = (v["height"] as? NSNumber)?.doubleValue {
+                m.items[id] = Size(width: w, height: h)
+            }
+        }
+        for (id, value) in root["headers"] as? [String: Any] ?? [:] {
+            if let h = (value as? NSNumber)?.doubleValue { m.headers[id] = h }
+        }
+        for (id, value) in root["footers"] as? [String: Any] ?? [:] {
+            if let h = (value as? NSNumber)?.doubleValue { m.footers[id] = h }
+        }
+        return m
+    }
+}
+
+/// The JSON form of a resolved layout, with keys in a fixed order (deterministic output).
+enum LayoutJSON {
+    static func number(_ v: Double) -> String {
+        let r = (v * 1_000_000).rounded() / 1_000_000
+        return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
+    }
+
+    static func rect(_ r: Rect?) -> String {
+        guard let r else { return "null" }
+        return "{\"x\": \(number(r.x)), \"y\": \(number(r.y)), \"width\": \(number(r.width)), \"height\": \(number(r.height))}"
+    }
+
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
+            }
+        }
+        return out + "\""
+    }
+
+    static func encode(_ layout: ResolvedLayout, feed: String) -> String {
+        var out = "{\n  \"feed\": \(string(feed)),\n  \"width\": \(number(layout.environment.containerWidth)),\n"
+        out += "  \"viewportHeight\": \(number(layout.environment.viewportHeight)),\n"
+        out += "  \"contentHeight\": \(number(layout.contentHeight)),\n  \"sections\": ["
+        for (i, s) in layout.sections.enumerated() {
+            out += i == 0 ? "\n" : ",\n"
+            out += "    {\n      \"id\": \(string(s.id)),\n      \"frame\": \(rect(s.frame)),\n"
+            out += "      \"header\": \(rect(s.headerFrame)),\n      \"footer\": \(rect(s.footerFrame)),\n"
+            out += "      \"orthogonalScrollingBehavior\": \(string(s.layout.orthogonalScrollingBehavior.rawValue)),\n"
+            if let o = s.orthogonal {
+                out += "      \"orthogonal\": {\"scroller\": \(rect(o.scrollerFrame)), \"contentWidth\": \(number(o.contentWidth)), "
+                out += "\"maxOffset\": \(number(o.maxOffset)), \"snapOffsets\": [\(o.snapOffsets.map(number).joined(separator: ", "))]},\n"
+            } else {
+                out += "      \"orthogonal\": null,\n"
+            }
+            out += "      \"groups\": [\(s.groups.map(rect).joined(separator: ", "))],\n"
+            out += "      \"items\": ["
+            for (j, item) in s.items.enumerated() {
+                out += j == 0 ? "\n" : ",\n"
+                out += "        {\"id\": \(string(item.id)), \"frame\": \(rect(item.frame)), \"slot\": \(rect(item.slot)), \"group\": \(item.groupIndex)}"
+            }
+            out += s.items.isEmpty ? "]\n    }" : "\n      ]\n    }"
+        }
+        out += layout.sections.isEmpty ? "]\n}" : "\n  ]\n}"
+        return out
+    }
+
+    static func table(_ layout: ResolvedLayout) -> String {
+        var out = "container width \(number(layout.environment.containerWidth)), content height \(number(layout.contentHeight))\n"
+        for s in layout.sections {
+            out += "section \(s.id) \(s.frame)"
+            if let o = s.orthogonal {
+                out += " \(o.behavior.rawValue): content width \(number(o.contentWidth)), snaps [\(o.snapOffsets.map(number).joined(separator: ", "))]"
+            }
+            out += "\n"
+            for item in s.items { out += "  \(item.id) \(item.frame)\n" }
+        }
+        return out
+    }
+}

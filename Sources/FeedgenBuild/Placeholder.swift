@@ -1,1 +1,0 @@
-// FeedgenBuild — placeholder, replaced as the stage is written.

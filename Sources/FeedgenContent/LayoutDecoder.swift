@@ -1,0 +1,408 @@
+import FeedgenDiagnostics
+import FeedgenLayout
+
+/// Decodes a section's `layout` front-matter value (content-format §6) into the layout model.
+///
+/// The value is a preset name (`list`, `carousel`, `grid`, `chips`, `hero`, `insetGrouped`) or a
+/// mapping in the full form. A mapping starts from its `preset` (default `list`) and overrides
+/// what it names; `adaptive` rules override the result from their `minWidth` on.
+/// Every problem is reported at the value's line and column.
+public struct LayoutDecoder {
+    /// The site-relative path shown in diagnostics.
+    public let path: String
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    public init(path: String) { self.path = path }
+
+    static let sectionKeys = [
+        "preset", "item", "group", "contentInsets", "interGroupSpacing", "orthogonalScrollingBehavior",
+        "contentInsetsReference", "header", "footer", "background", "adaptive",
+    ]
+    static let itemKeys = ["width", "height", "contentInsets", "edgeSpacing"]
+    static let groupKeys = ["direction", "width", "height", "count", "subitems", "interItemSpacing", "contentInsets", "item"]
+    static let supplementaryKeys = ["height", "pinToVisibleBounds"]
+    static let edgeKeys = ["top", "leading", "bottom", "trailing"]
+
+    /// The layout, and the preset it started from (nil for none given: `list`).
+    public mutating func decode(_ node: YAMLNode?) -> (layout: AdaptiveSection, preset: LayoutPreset) {
+        guard let node else { return (LayoutPreset.list.expansion, .list) }
+        if case .scalar = node.kind {
+            guard let preset = preset(node) else { return (LayoutPreset.list.expansion, .list) }
+            return (preset.expansion, preset)
+        }
+        guard let pairs = node.pairs else {
+            error(node, "'layout' must be a preset name or a mapping, found \(node.kindDescription)")
+            return (LayoutPreset.list.expansion, .list)
+        }
+        checkKeys(pairs, allowed: Self.sectionKeys, context: "layout")
+        var preset = LayoutPreset.list
+        if let p = node["preset"], let parsed = self.preset(p) { preset = parsed }
+        let base = preset.expansion
+        let section = apply(node, to: base.base)
+        var rules = base.rules.map { AdaptiveSection.Rule(minWidth: $0.minWidth, section: apply(node, to: $0.section)) }
+        if let adaptive = node["adaptive"] {
+            if let list = adaptive.elements {
+                rules = []
+                for entry in list {
+                    guard let entryPairs = entry.pairs else {
+                        error(entry, "each 'adaptive' rule must be a mapping with 'minWidth', found \(entry.kindDescription)")
+                        continue
+                    }
+                    checkKeys(entryPairs, allowed: ["minWidth"] + Self.sectionKeys.filter { $0 != "adaptive" && $0 != "preset" }, context: "adaptive rule")
+                    guard let minNode = entry["minWidth"] else {
+                        error(entry, "adaptive rule has no 'minWidth'")
+                        continue
+                    }
+                    guard let minWidth = number(minNode, "minWidth") else { continue }
+                    // A rule starts from the rule in force just below it.
+                    let below = rules.last { $0.minWidth <= minWidth }?.section ?? section
+                    rules.append(.init(minWidth: minWidth, section: apply(entry, to: below)))
+                    rules.sort { $0.minWidth < $1.minWidth }
+                }
+            } else {
+                error(adaptive, "'adaptive' must be a list of rules, found \(adaptive.kindDescription)")
+            }
+        }
+        let result = AdaptiveSection(section, rules: rules)
+        validate(result, node)
+        return (result, preset)
+    }
+
+    // MARK: - Section
+
+    mutating func apply(_ node: YAMLNode, to base: LayoutSection) -> LayoutSection {
+        var s = base
+        if let v = node["contentInsets"], let insets = insets(v) { s.contentInsets = insets }
+        if let v = node["interGroupSpacing"], let n = number(v, "interGroupSpacing") { s.interGroupSpacing = n }
+        if let v = node["orthogonalScrollingBehavior"],
+            let b: OrthogonalScrollingBehavior = enumValue(v, "orthogonalScrollingBehavior")
+        {
+            s.orthogonalScrollingBehavior = b
+        }
+        if let v = node["contentInsetsReference"], let r: ContentInsetsReference = enumValue(v, "contentInsetsReference") {
+            s.contentInsetsReference = r
+        }
+        if let v = node["header"] { s.header = supplementary(v, base: s.header, name: "header") }
+        if let v = node["footer"] { s.footer = supplementary(v, base: s.footer, name: "footer") }
+        if let v = node["background"], let b = bool(v, "background") { s.background = b }
+        let itemNode = node["item"] ?? node["group"]?["item"]
+        if node["group"] != nil || itemNode != nil {
+            s.group = group(node["group"], item: itemNode, base: s.group)
+        }
+        return s
+    }
+
+    mutating func supplementary(_ node: YAMLNode, base: BoundarySupplementaryItem?, name: String) -> BoundarySupplementaryItem? {
+        if let b = node.bool { return b ? (base ?? BoundarySupplementaryItem()) : nil }
+        guard let pairs = node.pairs else {
+            error(node, "'\(name)' must be a mapping with 'height' and 'pinToVisibleBounds', or true/false, found \(node.kindDescription)")
+            return base
+        }
+        checkKeys(pairs, allowed: Self.supplementaryKeys, context: name)
+        var s = base ?? BoundarySupplementaryItem()
+        if let h = node["height"], let d = dimension(h) { s.height = d }
+        if let p = node["pinToVisibleBounds"], let b = bool(p, "pinToVisibleBounds") { s.pinToVisibleBounds = b }
+        return s
+    }
+
+    // MARK: - Groups and items
+
+    /// The base item of a group: what `count` repeats, or the first subitem.
+    static func baseItem(_ g: LayoutGroup) -> LayoutItem? {
+        for sub in g.subitems { if case .item(let i) = sub { return i } }
+        return nil
+    }
+
+    mutating func group(_ node: YAMLNode?, item itemNode: YAMLNode?, base: LayoutGroup) -> LayoutGroup {
+        var g = base
+        let baseItem = Self.baseItem(base) ?? LayoutItem(size: base.size)
+        let newItem = itemNode.map { item($0, base: baseItem) } ?? baseItem
+        if let node {
+            guard let pairs = node.pairs else {
+                error(node, "'group' must be a mapping, found \(node.kindDescription)")
+                return base
+            }
+            checkKeys(pairs, allowed: Self.groupKeys, context: "group")
+            if let v = node["direction"], let d: Axis = enumValue(v, "direction") { g.direction = d }
+            if let v = node["width"], let d = dimension(v) { g.size.width = d }
+            if let v = node["height"], let d = dimension(v) { g.size.height = d }
+            if let v = node["interItemSpacing"], let s = spacing(v, "interItemSpacing") { g.interItemSpacing = s }
+            if let v = node["contentInsets"], let i = insets(v) { g.contentInsets = i }
+            if node["count"] != nil, node["subitems"] != nil {
+                error(node, "a group takes 'count' or 'subitems', not both")
+            }
+            if let v = node["count"] {
+                if let n = v.int {
+                    if n <= 0 {
+                        error(v, "'count' must be at least 1, found \(n)")
+                    } else {
+                        g.content = .count(n, .item(newItem))
+                    }
+                } else {
+                    error(v, "'count' must be a whole number, found '\(v.string ?? v.kindDescription)'")
+                }
+                return g
+            }
+            if let v = node["subitems"] {
+                if let list = v.elements, !list.isEmpty {
+                    g.content = .subitems(list.compactMap { subitem($0, baseItem: newItem, baseGroup: g) })
+                } else {
+                    error(v, "'subitems' must be a non-empty list of 'item:' or 'group:' entries")
+                }
+                return g
+            }
+        }
+        switch g.content {
+        case .count(let n, .item): g.content = .count(n, .item(newItem))
+        case .subitems(let list) where list.count == 1: if case .item = list[0] { g.content = .subitems([.item(newItem)]) }
+        default: if itemNode != nil { g.content = .subitems([.item(newItem)]) }
+        }
+        return g
+    }
+
+    mutating func subitem(_ node: YAMLNode, baseItem: LayoutItem, baseGroup: LayoutGroup) -> LayoutSubitem? {
+        guard let pairs = node.pairs, pairs.count == 1, let key = pairs[0].key.string else {
+            error(node, "each subitem must be a mapping with one key, 'item' or 'group'")
+            return nil
+        }
+        switch key {
+        case "item": return .item(item(pairs[0].value, base: baseItem))
+        case "group":
+            let nestedBase = LayoutGroup(
+                direction: .horizontal, size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1)),
+                content: .subitems([.item(LayoutItem(size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1))))]))
+            return .group(group(pairs[0].value, item: pairs[0].value["item"], base: nestedBase))
+        default:
+            error(pairs[0].key, "unknown subitem '\(key)'; expected 'item' or 'group'\(Suggestion.didYouMean(key, in: ["item", "group"]))")
+            return nil
+        }
+    }
+
+    mutating func item(_ node: YAMLNode, base: LayoutItem) -> LayoutItem {
+        guard let pairs = node.pairs else {
+            error(node, "'item' must be a mapping, found \(node.kindDescription)")
+            return base
+        }
+        checkKeys(pairs, allowed: Self.itemKeys, context: "item")
+        var i = base
+        if let v = node["width"], let d = dimension(v) { i.size.width = d }
+        if let v = node["height"], let d = dimension(v) { i.size.height = d }
+        if let v = node["contentInsets"], let ins = insets(v) { i.contentInsets = ins }
+        if let v = node["edgeSpacing"] { i.edgeSpacing = edgeSpacing(v) }
+        return i
+    }
+
+    mutating func edgeSpacing(_ node: YAMLNode) -> EdgeSpacing? {
+        guard let pairs = node.pairs else {
+            error(node, "'edgeSpacing' must be a mapping of edges (top, leading, bottom, trailing)")
+            return nil
+        }
+        checkKeys(pairs, allowed: Self.edgeKeys, context: "edgeSpacing")
+        var e = EdgeSpacing()
+        if let v = node["leading"] { e.leading = spacing(v, "leading") }
+        if let v = node["top"] { e.top = spacing(v, "top") }
+        if let v = node["trailing"] { e.trailing = spacing(v, "trailing") }
+        if let v = node["bottom"] { e.bottom = spacing(v, "bottom") }
+        return e
+    }
+
+    // MARK: - Values
+
+    static let dimensionNames = ["fractionalWidth", "fractionalHeight", "absolute", "estimated", "uniformAcrossSiblings"]
+
+    /// `fractionalWidth(f)`, `fractionalHeight(f)`, `absolute(v)`, `estimated(v)`,
+    /// `uniformAcrossSiblings(v)`, or a bare number (absolute).
+    mutating func dimension(_ node: YAMLNode) -> LayoutDimension? {
+        guard let text = node.string else {
+            error(node, "a dimension must be written like fractionalWidth(1.0) or absolute(160), found \(node.kindDescription)")
+            return nil
+        }
+        if node.isPlain, let v = node.double {
+            guard v >= 0, v.isFinite else {
+                error(node, "a dimension must be a non-negative number of px, found '\(text)'")
+                return nil
+            }
+            return .absolute(v)
+        }
+        guard let (name, value) = call(text), Self.dimensionNames.contains(name) else {
+            let name = call(text)?.name ?? text
+            error(
+                node,
+                "malformed dimension '\(text)'; expected fractionalWidth(f), fractionalHeight(f), absolute(v), estimated(v) or uniformAcrossSiblings(v)\(Suggestion.didYouMean(name, in: Self.dimensionNames))"
+            )
+            return nil
+        }
+        guard let v = value, v.isFinite, v >= 0 else {
+            error(node, "malformed dimension '\(text)': the value must be a non-negative number")
+            return nil
+        }
+        switch name {
+        case "fractionalWidth": return .fractionalWidth(v)
+        case "fractionalHeight": return .fractionalHeight(v)
+        case "absolute": return .absolute(v)
+        case "estimated": return .estimated(v)
+        default: return .uniformAcrossSiblings(estimate: v)
+        }
+    }
+
+    /// `fixed(v)`, `flexible(v)` or a bare number (fixed).
+    mutating func spacing(_ node: YAMLNode, _ key: String) -> LayoutSpacing? {
+        guard let text = node.string else {
+            error(node, "'\(key)' must be fixed(v), flexible(v) or a number, found \(node.kindDescription)")
+            return nil
+        }
+        if node.isPlain, let v = node.double {
+            guard v >= 0 else {
+                error(node, "'\(key)' must not be negative, found '\(text)'")
+                return nil
+            }
+            return .fixed(v)
+        }
+        guard let (name, value) = call(text), name == "fixed" || name == "flexible", let v = value, v >= 0 else {
+            let name = call(text)?.name ?? text
+            error(node, "malformed spacing '\(text)'; expected fixed(v), flexible(v) or a number\(Suggestion.didYouMean(name, in: ["fixed", "flexible"]))")
+            return nil
+        }
+        return name == "fixed" ? .fixed(v) : .flexible(v)
+    }
+
+    /// A number (all edges) or a mapping of `top`, `leading`, `bottom`, `trailing`.
+    /// Values in (0, 1) are rejected: UIKit reads them as fractions (layout-semantics §1.4).
+    mutating func insets(_ node: YAMLNode) -> DirectionalEdgeInsets? {
+        if node.pairs == nil {
+            guard let v = insetValue(node, "contentInsets") else { return nil }
+            return DirectionalEdgeInsets(all: v)
+        }
+        checkKeys(node.pairs!, allowed: Self.edgeKeys, context: "contentInsets")
+        var i = DirectionalEdgeInsets()
+        if let v = node["top"], let n = insetValue(v, "top") { i.top = n }
+        if let v = node["leading"], let n = insetValue(v, "leading") { i.leading = n }
+        if let v = node["bottom"], let n = insetValue(v, "bottom") { i.bottom = n }
+        if let v = node["trailing"], let n = insetValue(v, "trailing") { i.trailing = n }
+        return i
+    }
+
+    mutating func insetValue(_ node: YAMLNode, _ key: String) -> Double? {
+        guard let v = number(node, key) else { return nil }
+        if v > 0, v < 1 {
+            error(node, "inset '\(node.string ?? "")' is between 0 and 1, which UIKit reads as a fraction of the container; use 0 or a value of at least 1 px")
+            return nil
+        }
+        return v
+    }
+
+    mutating func number(_ node: YAMLNode, _ key: String) -> Double? {
+        guard let v = node.double, v.isFinite else {
+            error(node, "'\(key)' must be a number of CSS px, found '\(node.string ?? node.kindDescription)'")
+            return nil
+        }
+        guard v >= 0 else {
+            error(node, "'\(key)' must not be negative, found '\(node.string ?? "")'")
+            return nil
+        }
+        return v
+    }
+
+    mutating func bool(_ node: YAMLNode, _ key: String) -> Bool? {
+        guard let b = node.bool else {
+            error(node, "'\(key)' must be true or false, found '\(node.string ?? node.kindDescription)'")
+            return nil
+        }
+        return b
+    }
+
+    mutating func enumValue<T: RawRepresentable & CaseIterable>(_ node: YAMLNode, _ key: String) -> T? where T.RawValue == String {
+        let names = T.allCases.map(\.rawValue)
+        guard let text = node.string, let value = T(rawValue: text) else {
+            let found = node.string ?? node.kindDescription
+            error(node, "unknown \(key) '\(found)'; expected one of: \(names.joined(separator: ", "))\(Suggestion.didYouMean(found, in: names))")
+            return nil
+        }
+        return value
+    }
+
+    mutating func preset(_ node: YAMLNode) -> LayoutPreset? {
+        let names = LayoutPreset.allCases.map(\.rawValue)
+        guard let text = node.string, let p = LayoutPreset(rawValue: text) else {
+            let found = node.string ?? node.kindDescription
+            error(node, "unknown layout preset '\(found)'; expected one of: \(names.joined(separator: ", ")), or a layout mapping\(Suggestion.didYouMean(found, in: names))")
+            return nil
+        }
+        return p
+    }
+
+    /// Parses `name(number)`; the value is nil when the argument is not a number.
+    func call(_ text: String) -> (name: String, value: Double?)? {
+        let t = text.trimmingSpaces()
+        guard let open = t.firstIndex(of: "("), t.hasSuffix(")") else { return nil }
+        let name = String(t[..<open]).trimmingSpaces()
+        let arg = t[t.index(after: open)..<t.index(before: t.endIndex)].trimmingSpaces()
+        let node = YAMLNode(.scalar(arg, plain: true), line: 0, column: 0)
+        return (name, node.double)
+    }
+
+    mutating func checkKeys(_ pairs: [YAMLPair], allowed: [String], context: String) {
+        for pair in pairs {
+            guard let key = pair.key.string else { continue }
+            if !allowed.contains(key) {
+                error(pair.key, "unknown key '\(key)' in \(context)\(Suggestion.didYouMean(key, in: allowed))")
+            }
+        }
+    }
+
+    // MARK: - Validation
+
+    /// Contradictions: items that cannot fit their group (error); legal but surprising
+    /// combinations (warnings).
+    mutating func validate(_ layout: AdaptiveSection, _ node: YAMLNode) {
+        for s in [layout.base] + layout.rules.map(\.section) {
+            if s.orthogonalScrollingBehavior == .groupPagingCentered, s.contentInsets.leading != 0 || s.contentInsets.trailing != 0 {
+                warning(node, "groupPagingCentered centres each group and ignores the section's leading and trailing contentInsets")
+            }
+            checkFit(s.group, node)
+        }
+    }
+
+    mutating func checkFit(_ g: LayoutGroup, _ node: YAMLNode) {
+        let axis = g.direction
+        guard case .absolute(let groupMain) = g.size.dimension(axis) else { return }
+        let inner = groupMain - (axis == .horizontal ? g.contentInsets.horizontal : g.contentInsets.vertical)
+        if case .subitems(let list) = g.content {
+            for sub in list {
+                if case .absolute(let m) = sub.size.dimension(axis), m > inner + 1e-9 {
+                    error(node, "an item \(axis == .horizontal ? "width" : "height") of \(LayoutDimensionText.px(m)) cannot fit its group's \(LayoutDimensionText.px(inner)) content box")
+                }
+                if case .group(let nested) = sub { checkFit(nested, node) }
+            }
+        } else if case .count(let n, _) = g.content, let gap = g.interItemSpacing?.minimum, Double(n - 1) * gap >= inner {
+            error(node, "\(n) items with spacing \(LayoutDimensionText.px(gap)) cannot fit their group's \(LayoutDimensionText.px(inner)) content box")
+        }
+    }
+
+    mutating func error(_ node: YAMLNode, _ message: String) {
+        diagnostics.append(.error(SourceLocation(path: path, line: node.line, column: node.column), message))
+    }
+
+    mutating func warning(_ node: YAMLNode, _ message: String) {
+        diagnostics.append(.warning(SourceLocation(path: path, line: node.line, column: node.column), message))
+    }
+}
+
+enum LayoutDimensionText {
+    static func px(_ v: Double) -> String {
+        v == v.rounded() ? "\(Int(v)) px" : "\(v) px"
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+extension Substring {
+    func trimmingSpaces() -> String { String(self).trimmingSpaces() }
+}

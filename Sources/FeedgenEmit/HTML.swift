@@ -1,0 +1,41 @@
+/// HTML escaping for text and attribute values (HTML Living Standard: escape `&`, `<`, `>`, `"`
+/// and `'`), the same set as Mustache's `{{x}}`.
+public enum HTML {
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// A token safe in an `id` attribute and a CSS identifier: ASCII letters, digits, `-`, `_`;
+    /// anything else becomes `-`.
+    public static func identifier(_ s: String) -> String {
+        String(s.unicodeScalars.map { c in
+            (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_")) ? Character(c) : "-"
+        })
+    }
+
+    /// A CSS string literal (`"…"`) with `"` and `\` escaped (CSS Syntax 3).
+    public static func cssString(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\a "
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,1 +1,0 @@
-// FeedgenEmit — placeholder, replaced as the stage is written.

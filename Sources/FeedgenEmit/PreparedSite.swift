@@ -1,0 +1,60 @@
+import FeedgenContent
+import FeedgenLayout
+
+/// A section with its decoded layout.
+public struct PreparedSection: Sendable {
+    public var section: Section
+    public var layout: AdaptiveSection
+    /// The preset the layout started from (shown as a CSS class, `cl-preset-grid`).
+    public var preset: LayoutPreset
+
+    public init(section: Section, layout: AdaptiveSection, preset: LayoutPreset) {
+        self.section = section
+        self.layout = layout
+        self.preset = preset
+    }
+
+    /// The solver's input for this section.
+    public var input: SectionInput {
+        SectionInput(
+            id: section.id, layout: layout, itemIDs: section.items.map(\.id), hasHeader: section.title != nil)
+    }
+}
+
+/// A feed page ready to emit.
+public struct PreparedFeed: Sendable {
+    public var feed: Feed
+    public var sections: [PreparedSection]
+
+    public init(feed: Feed, sections: [PreparedSection]) {
+        self.feed = feed
+        self.sections = sections
+    }
+
+    /// `/` for the home feed, `/recipes` for `content/recipes/`: the `data-feed` value.
+    public var key: String { "/" + feed.path }
+
+    /// The feed page's output path (`index.html`, `recipes/index.html`).
+    public var pagePath: String { feed.path.isEmpty ? "index.html" : feed.path + "/index.html" }
+
+    /// An item's detail page, relative to the output folder (content-format §8).
+    public func detailPath(_ item: Item) -> String {
+        feed.path.isEmpty ? item.id + ".html" : feed.path + "/" + item.id + ".html"
+    }
+}
+
+/// Everything the emitter needs; built by FeedgenBuild after loading and validation.
+public struct PreparedSite: Sendable {
+    public var site: Site
+    public var feeds: [PreparedFeed]
+    /// Item images by feed key and item id (`"/recipes" + "\u{0}" + id`).
+    public var images: [String: ImageAsset]
+
+    public init(site: Site, feeds: [PreparedFeed], images: [String: ImageAsset]) {
+        self.site = site
+        self.feeds = feeds
+        self.images = images
+    }
+
+    public static func imageKey(feed: PreparedFeed, item: Item) -> String { feed.key + "\u{0}" + item.id }
+}

@@ -1,0 +1,195 @@
+import Dispatch
+import Foundation
+import FeedgenContent
+import FeedgenLayout
+import FeedgenMustache
+
+/// Renders a prepared site into output files (no I/O: the build writes them).
+///
+/// Pages: one per feed (`index.html`), one per item with a body (`<feed>/<id>.html`);
+/// assets: `assets/theme.css`, `assets/layout.css`, item images; `static/` copied to the root.
+public struct SiteRenderer: Sendable {
+    public let site: PreparedSite
+    public let templates: TemplateSet
+
+    public init(site: PreparedSite, templates: TemplateSet) {
+        self.site = site
+        self.templates = templates
+    }
+
+    /// All output files, sorted by path. Pages render in parallel; errors from templates are
+    /// returned as diagnostics-ready `MustacheError`s (the first per page).
+    public func render() throws -> [OutputFile] {
+        var jobs: [@Sendable () throws -> OutputFile] = []
+        for feed in site.feeds {
+            jobs.append { try self.feedPage(feed) }
+            for s in feed.sections {
+                for item in s.section.items where item.hasBody {
+                    jobs.append { try self.detailPage(item, feed: feed) }
+                }
+            }
+        }
+        let results = ResultSlots<OutputFile>(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            results.set(i, Result { try jobs[i]() })
+        }
+        var files: [OutputFile] = []
+        files.reserveCapacity(jobs.count + 8)
+        for r in results.values { files.append(try r.get()) }
+        files.append(OutputFile(path: "assets/layout.css", contents: .text(LayoutStylesheet.css(for: site.feeds))))
+        files.append(OutputFile(path: "assets/theme.css", contents: .text(themeCSS())))
+        for image in Set(site.images.values) where !image.source.isEmpty {
+            files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))
+        }
+        for path in site.site.staticFiles {
+            files.append(OutputFile(path: path, contents: .copy(from: site.site.root + "/static/" + path)))
+        }
+        var seen = Set<String>()
+        return files.sorted { $0.path < $1.path }.filter { seen.insert($0.path).inserted }
+    }
+
+    // MARK: - Pages
+
+    func pageContext(title: String, description: String?, lang: String?, page: String) -> MustacheValue {
+        let config = site.site.config
+        return [
+            "title": .string(title == config.title || title.isEmpty ? config.title : "\(title) – \(config.title)"),
+            "description": description.map { .string($0) } ?? .null,
+            "lang": .string(lang ?? config.language),
+            "root": .string(RelativeURL.root(from: page)),
+            "path": .string(page),
+        ]
+    }
+
+    var siteContext: MustacheValue {
+        let c = site.site.config
+        return ["title": .string(c.title), "language": .string(c.language), "baseURL": c.baseURL.map { .string($0) } ?? .null]
+    }
+
+    func feedPage(_ feed: PreparedFeed) throws -> OutputFile {
+        let page = feed.pagePath
+        var sections: [MustacheValue] = []
+        var firstImageSection = true
+        for s in feed.sections {
+            let eager = firstImageSection
+            if s.section.items.contains(where: { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }) {
+                firstImageSection = false
+            }
+            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, eager: eager))])
+        }
+        let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
+            ["title": .string(sub.feed.title), "url": .string(RelativeURL.relative(from: page, to: sub.pagePath))]
+        }
+        var parent: MustacheValue = .null
+        if !feed.feed.path.isEmpty, let p = site.feeds.last(where: { isChild(feed.feed.path, of: $0.feed.path) }) {
+            parent = ["title": .string(p.feed.title), "url": .string(RelativeURL.relative(from: page, to: p.pagePath))]
+        }
+        let context: MustacheValue = [
+            "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page),
+            "site": siteContext,
+            "feed": [
+                "key": .string(feed.key), "title": .string(feed.feed.title),
+                "description": feed.feed.description.map { .string($0) } ?? .null,
+                "introHTML": .string(feed.feed.introHTML), "url": .string("index.html"),
+                "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
+            ],
+            "sections": .array(sections),
+        ]
+        return OutputFile(path: page, contents: .text(try render("feed.mustache", context)))
+    }
+
+    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool) throws -> String {
+        var cards: [String] = []
+        cards.reserveCapacity(s.section.items.count)
+        var focusable = false
+        for (i, item) in s.section.items.enumerated() {
+            let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
+            let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager && i < 4)
+            if case .string = context["url"] ?? .null { focusable = true }
+            guard let template = templates.card(type: item.type) ?? templates.card(type: "card") else {
+                throw MustacheError(.unknownPartial, "no card template for type '\(item.type)'")
+            }
+            cards.append(try template.render(context, partials: templates))
+        }
+        let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
+        let groups = SectionHTML.groups(
+            layout: s.layout, ids: s.section.items.map(\.id), cards: cards, headingID: headingID,
+            label: s.section.title ?? s.section.id, focusable: focusable)
+        let context: MustacheValue = [
+            "section": [
+                "id": .string(s.section.id),
+                "title": s.section.title.map { .string($0) } ?? .null,
+                "headingID": headingID.map { .string($0) } ?? .null,
+                "headerHTML": .string(s.section.headerHTML),
+                "lang": s.section.lang.map { .string($0) } ?? .null,
+                "preset": .string(s.preset.rawValue),
+                "itemCount": .int(s.section.items.count),
+                "orthogonalScrollingBehavior": .string(s.layout.base.orthogonalScrollingBehavior.rawValue),
+            ],
+            "groupsHTML": .string(groups),
+        ]
+        return try render("section.mustache", context)
+    }
+
+    func detailPage(_ item: Item, feed: PreparedFeed) throws -> OutputFile {
+        let page = feed.detailPath(item)
+        let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
+        let context: MustacheValue = [
+            "page": pageContext(title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page),
+            "site": siteContext,
+            "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
+            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true),
+        ]
+        return OutputFile(path: page, contents: .text(try render("item.mustache", context)))
+    }
+
+    func render(_ name: String, _ context: MustacheValue) throws -> String {
+        guard let template = templates.template(at: name) else {
+            throw MustacheError(.unknownPartial, "missing template \(name)")
+        }
+        return try template.render(context, partials: templates)
+    }
+
+    /// `theme.css` followed by the site's `theme:` tokens as custom properties
+    /// (`cornerRadius` → `--corner-radius`).
+    func themeCSS() -> String {
+        var css = templates.file("theme.css") ?? ""
+        let tokens = site.site.config.theme
+        if !tokens.isEmpty {
+            css += "\n/* tokens from feedgen.yaml */\n:root {\n"
+            for (key, value) in tokens { css += "  --\(Self.kebab(key)): \(value);\n" }
+            css += "}\n"
+        }
+        return css
+    }
+
+    static func kebab(_ key: String) -> String {
+        var out = ""
+        for c in key {
+            if c.isUppercase { out += "-" + c.lowercased() } else { out.append(c) }
+        }
+        return out
+    }
+
+    /// Whether feed `path` sits directly below feed `parent`: `parent` is the longest other
+    /// feed path that contains it (the home feed `""` contains every feed).
+    func isChild(_ path: String, of parent: String) -> Bool {
+        guard !path.isEmpty, path != parent else { return false }
+        let containing = site.feeds.map(\.feed.path).filter { $0 != path && ($0.isEmpty || path.hasPrefix($0 + "/")) }
+        return containing.max { $0.count < $1.count } == parent
+    }
+}
+
+/// Per-index result slots written from `concurrentPerform` workers.
+final class ResultSlots<T>: @unchecked Sendable {
+    private var storage: [Result<T, any Error>?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ value: Result<T, any Error>) {
+        lock.withLock { storage[i] = value }
+    }
+
+    var values: [Result<T, any Error>] { storage.map { $0! } }
+}
