@@ -1,0 +1,108 @@
+/// The compiled form of a template: a tree of nodes, each tag node with its source position.
+///
+/// Whitespace rules are resolved at compile time: standalone lines are already removed, and
+/// every output line of the template's own source begins with a ``Node/lineStart(_:)`` marker,
+/// where the renderer writes the indentation of an enclosing standalone partial, parent or
+/// block (Mustache spec, `partials.json` "Standalone Indentation", `~inheritance.json`).
+enum Node: Sendable {
+    /// Literal text, written as is.
+    case text(Text)
+    /// The start of a non-empty source line, holding the line's leading whitespace (kept
+    /// separately so that block reindentation can remove part of it at compile time).
+    case lineStart(LineStart)
+    /// `{{name}}`, `{{{name}}}`, `{{&name}}`.
+    case variable(Variable)
+    /// `{{#name}}…{{/name}}` and `{{^name}}…{{/name}}`.
+    case section(Section)
+    /// `{{>name}}` and `{{>*name}}`.
+    case partial(Partial)
+    /// `{{<name}}…{{/name}}` and `{{<*name}}…{{/*name}}`: holds only the blocks of its body.
+    case parent(Parent)
+    /// `{{$name}}…{{/name}}`: a slot outside a parent, an override inside one.
+    case block(Block)
+}
+
+struct Text: Sendable {
+    var bytes: [UInt8]
+    var position: Position
+}
+
+struct LineStart: Sendable {
+    var leading: [UInt8]
+    var position: Position
+}
+
+/// A dotted name (`a.b.c`) split into its parts, or the implicit iterator `.` (no parts).
+struct Name: Sendable, Hashable {
+    let text: String
+    let components: [String]
+
+    init(_ text: String) {
+        self.text = text
+        self.components = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    var isImplicitIterator: Bool { components.isEmpty }
+}
+
+struct Variable: Sendable {
+    var name: Name
+    var escaped: Bool
+    var position: Position
+}
+
+struct Section: Sendable {
+    var name: Name
+    var inverted: Bool
+    var children: [Node]
+    /// The unrendered section text, given to a lambda (standalone tag lines excluded).
+    var source: SourceText
+    var rawRange: Range<Int>
+    /// The delimiters in effect at the opening tag: a lambda's result is compiled with them.
+    var delimiters: Delimiters
+    var position: Position
+
+    var rawText: String { source.string(rawRange) }
+}
+
+/// The name of a partial or parent: written in the tag, or looked up in the context
+/// (`~dynamic-names.json`).
+enum TemplateReference: Sendable {
+    case literal(String)
+    case dynamic(Name)
+}
+
+struct Partial: Sendable {
+    var name: TemplateReference
+    /// Whether the tag stands alone on its line: only then does it carry indentation.
+    var standalone: Bool
+    /// Whitespace before the tag on its standalone line, prepended to every line of the partial.
+    var indent: [UInt8]
+    var position: Position
+}
+
+struct Parent: Sendable {
+    var name: TemplateReference
+    var standalone: Bool
+    var indent: [UInt8]
+    /// The body's blocks by name (the first of a repeated name wins); other content is ignored.
+    var blocks: [String: Block]
+    var position: Position
+}
+
+struct Block: Sendable {
+    var name: String
+    var children: [Node]
+    /// Whether the opening tag stands alone on its line. Such a block's content is dedented at
+    /// compile time, and its slot reindents whatever content fills it with ``indent``.
+    var standalone: Bool
+    /// For a standalone block: the content's common indentation, or when the content has no
+    /// non-blank line, the whitespace before the tag.
+    var indent: [UInt8]
+    /// Whether the content starts with output on the opening tag's line (which therefore has
+    /// no ``Node/lineStart(_:)`` marker but must be indented in a standalone slot).
+    var firstLineInline: Bool
+    /// The template the block was written in (for errors raised while rendering it elsewhere).
+    var source: SourceText
+    var position: Position
+}

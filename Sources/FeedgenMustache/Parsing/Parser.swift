@@ -1,0 +1,176 @@
+/// Builds the node tree from the tokens: matches section tags, turns standalone lines into
+/// nothing, marks line starts, keeps only blocks inside parents, dedents standalone blocks.
+struct Parser {
+    private let source: SourceText
+    private var tokens: [Token]
+
+    private struct Frame {
+        var openIndex: Int
+        var nodes: [Node] = []
+    }
+
+    init(source: SourceText, tokens: [Token]) {
+        self.source = source
+        self.tokens = tokens
+    }
+
+    /// Errors: ``MustacheError/Kind/unclosedSection``, ``MustacheError/Kind/mismatchedClosingTag``,
+    /// ``MustacheError/Kind/unexpectedClosingTag``.
+    mutating func parse() throws(MustacheError) -> [Node] {
+        Standalone.mark(&tokens, in: source.bytes)
+        var root: [Node] = []
+        var stack: [Frame] = []
+        var atLineStart = true
+
+        func append(_ node: Node) {
+            if stack.isEmpty { Parser.append(node, to: &root, insideParent: false) } else {
+                let insideParent = tokens[stack[stack.count - 1].openIndex].kind == .parent
+                Parser.append(node, to: &stack[stack.count - 1].nodes, insideParent: insideParent)
+            }
+        }
+
+        for index in tokens.indices {
+            let token = tokens[index]
+            if token.removed {
+                if token.kind == .newline { atLineStart = true }
+                continue
+            }
+            let position = source.position(of: token.start)
+            switch token.kind {
+            case .newline:
+                append(.text(Text(bytes: Array(source.bytes[token.start..<token.end]), position: position)))
+                atLineStart = true
+                continue
+            case .text:
+                var start = token.start
+                if atLineStart {
+                    while start < token.end && isIndentWhitespace(source.bytes[start]) { start += 1 }
+                    append(.lineStart(LineStart(leading: Array(source.bytes[token.start..<start]), position: position)))
+                }
+                if start < token.end {
+                    append(.text(Text(bytes: Array(source.bytes[start..<token.end]), position: source.position(of: start))))
+                }
+                atLineStart = false
+                continue
+            default:
+                break
+            }
+
+            if atLineStart && !token.standalone {
+                append(.lineStart(LineStart(leading: [], position: position)))
+            }
+            atLineStart = false
+
+            switch token.kind {
+            case .variable, .unescapedVariable:
+                append(.variable(Variable(name: Name(token.name), escaped: token.kind == .variable, position: position)))
+            case .section, .invertedSection, .parent, .block:
+                stack.append(Frame(openIndex: index))
+            case .partial:
+                append(.partial(Partial(
+                    name: reference(token), standalone: token.standalone, indent: token.lineIndent,
+                    position: position)))
+            case .close:
+                guard let frame = stack.popLast() else {
+                    throw source.error(
+                        .unexpectedClosingTag,
+                        "closing tag '\(token.matchKey)' does not close any open section", at: position)
+                }
+                let open = tokens[frame.openIndex]
+                guard open.matchKey == token.matchKey else {
+                    let openedAt = source.position(of: open.start)
+                    throw source.error(
+                        .mismatchedClosingTag,
+                        "closing tag '\(token.matchKey)' does not match '\(open.matchKey)' opened at \(openedAt)",
+                        at: position)
+                }
+                append(node(for: frame, closedBy: index))
+            case .comment, .setDelimiters, .text, .newline:
+                break
+            }
+        }
+
+        if let frame = stack.last {
+            let open = tokens[frame.openIndex]
+            let what: String
+            switch open.kind {
+            case .invertedSection: what = "inverted section"
+            case .parent: what = "parent"
+            case .block: what = "block"
+            default: what = "section"
+            }
+            throw source.error(
+                .unclosedSection, "unclosed \(what) '\(open.matchKey)'", at: source.position(of: open.start))
+        }
+        return root
+    }
+
+    /// Appends a node, merging adjacent text. Inside a parent only blocks are kept
+    /// (`~inheritance.json` "Text inside parent").
+    private static func append(_ node: Node, to nodes: inout [Node], insideParent: Bool) {
+        if insideParent {
+            if case .block = node { nodes.append(node) }
+            return
+        }
+        if case .text(let text) = node, case .text(var last)? = nodes.last {
+            last.bytes.append(contentsOf: text.bytes)
+            nodes[nodes.count - 1] = .text(last)
+            return
+        }
+        nodes.append(node)
+    }
+
+    private func reference(_ token: Token) -> TemplateReference {
+        token.isDynamic ? .dynamic(Name(token.name)) : .literal(token.name)
+    }
+
+    private func node(for frame: Frame, closedBy closeIndex: Int) -> Node {
+        let open = tokens[frame.openIndex]
+        let position = source.position(of: open.start)
+        let range = contentRange(open: frame.openIndex, close: closeIndex)
+        switch open.kind {
+        case .section, .invertedSection:
+            return .section(Section(
+                name: Name(open.name), inverted: open.kind == .invertedSection, children: frame.nodes,
+                source: source, rawRange: range, delimiters: open.delimiters, position: position))
+        case .parent:
+            var blocks: [String: Block] = [:]
+            for case .block(let block) in frame.nodes where blocks[block.name] == nil {
+                blocks[block.name] = block
+            }
+            return .parent(Parent(
+                name: reference(open), standalone: open.standalone, indent: open.lineIndent,
+                blocks: blocks, position: position))
+        default:
+            var block = Block(
+                name: open.name, children: frame.nodes, standalone: open.standalone, indent: [],
+                firstLineInline: false, source: source, position: position)
+            if open.standalone {
+                let (common, hasContent) = Dedent.commonIndent(of: source.bytes[range])
+                Dedent.remove(common, from: &block.children)
+                block.indent = hasContent ? common : open.lineIndent
+            } else {
+                let next = frame.openIndex + 1
+                block.firstLineInline = next < closeIndex && tokens[next].kind != .newline
+            }
+            return .block(block)
+        }
+    }
+
+    /// The source between a section's tags, without the line of a standalone opening or closing tag.
+    private func contentRange(open: Int, close: Int) -> Range<Int> {
+        var start = tokens[open].end
+        if tokens[open].standalone {
+            var k = open + 1
+            while k < close && tokens[k].kind == .text && tokens[k].removed { k += 1 }
+            if k < close && tokens[k].kind == .newline && tokens[k].removed { start = tokens[k].end }
+        }
+        var end = tokens[close].start
+        if tokens[close].standalone {
+            var k = close - 1
+            while k > open && tokens[k].kind == .text && tokens[k].removed { k -= 1 }
+            if k > open && tokens[k].kind == .newline { end = tokens[k].end }
+        }
+        return start..<max(start, end)
+    }
+}

@@ -1,0 +1,59 @@
+/// A template's source as UTF-8 bytes, with its name and line index. Shared (not copied) by
+/// every node that needs to go back to the source: sections for lambda text, blocks for the
+/// name of the template an override came from.
+final class SourceText: Sendable {
+    let name: String
+    let bytes: [UInt8]
+    /// Byte offset of the first character of each line.
+    private let lineStarts: [Int]
+
+    init(name: String, text: String) {
+        self.name = name
+        self.bytes = Array(text.utf8)
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        self.lineStarts = starts
+    }
+
+    /// 1-based line and column (in Unicode scalars) of a byte offset.
+    func position(of offset: Int) -> Position {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        var column = 1
+        var i = lineStarts[low]
+        while i < offset && i < bytes.count {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return Position(line: low + 1, column: column)
+    }
+
+    func string(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
+    func error(_ kind: MustacheError.Kind, _ message: String, at position: Position) -> MustacheError {
+        MustacheError(kind, message, templateName: name, line: position.line, column: position.column)
+    }
+}
+
+/// A 1-based line and column (columns count Unicode scalars).
+struct Position: Sendable, Equatable, CustomStringConvertible {
+    var line: Int
+    var column: Int
+    var description: String { "\(line):\(column)" }
+}
+
+/// The pair of tag delimiters in effect (Mustache spec, `delimiters.json`).
+struct Delimiters: Sendable, Equatable {
+    var open: [UInt8]
+    var close: [UInt8]
+
+    static let standard = Delimiters(open: Array("{{".utf8), close: Array("}}".utf8))
+
+    var openString: String { String(decoding: open, as: UTF8.self) }
+    var closeString: String { String(decoding: close, as: UTF8.self) }
+}

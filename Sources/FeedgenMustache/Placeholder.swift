@@ -1,1 +1,0 @@
-// FeedgenMustache — placeholder, replaced as the stage is written.
