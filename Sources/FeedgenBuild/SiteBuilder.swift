@@ -46,8 +46,13 @@ public struct BuildReport: Sendable {
 public enum SiteBuilder {
     public static func build(_ options: BuildOptions) -> BuildReport {
         let start = DispatchTime.now()
+        var report = run(options)
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return report
+    }
+
+    static func run(_ options: BuildOptions) -> BuildReport {
         var report = BuildReport()
-        defer { report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         let (prepared, templates) = prepare(options, report: &report)
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)

@@ -20,15 +20,16 @@ public struct SiteRenderer: Sendable {
     /// All output files, sorted by path. Pages render in parallel; errors from templates are
     /// returned as diagnostics-ready `MustacheError`s (the first per page).
     public func render() throws -> [OutputFile] {
-        var jobs: [@Sendable () throws -> OutputFile] = []
+        var pending: [@Sendable () throws -> OutputFile] = []
         for feed in site.feeds {
-            jobs.append { try self.feedPage(feed) }
+            pending.append { try self.feedPage(feed) }
             for s in feed.sections {
                 for item in s.section.items where item.hasBody {
-                    jobs.append { try self.detailPage(item, feed: feed) }
+                    pending.append { try self.detailPage(item, feed: feed) }
                 }
             }
         }
+        let jobs = pending
         let results = ResultSlots<OutputFile>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
             results.set(i, Result { try jobs[i]() })
@@ -90,7 +91,7 @@ public struct SiteRenderer: Sendable {
             "feed": [
                 "key": .string(feed.key), "title": .string(feed.feed.title),
                 "description": feed.feed.description.map { .string($0) } ?? .null,
-                "introHTML": .string(feed.feed.introHTML), "url": .string("index.html"),
+                "introHTML": TemplateContext.nonEmpty(feed.feed.introHTML), "url": .string("index.html"),
                 "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
             ],
             "sections": .array(sections),
@@ -120,7 +121,7 @@ public struct SiteRenderer: Sendable {
                 "id": .string(s.section.id),
                 "title": s.section.title.map { .string($0) } ?? .null,
                 "headingID": headingID.map { .string($0) } ?? .null,
-                "headerHTML": .string(s.section.headerHTML),
+                "headerHTML": TemplateContext.nonEmpty(s.section.headerHTML),
                 "lang": s.section.lang.map { .string($0) } ?? .null,
                 "preset": .string(s.preset.rawValue),
                 "itemCount": .int(s.section.items.count),

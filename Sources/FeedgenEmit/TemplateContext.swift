@@ -2,10 +2,10 @@ import FeedgenContent
 import FeedgenMustache
 
 /// Builds the values templates see (documented key by key in docs/templates.md).
-enum TemplateContext {
+public enum TemplateContext {
     /// A YAML value for templates: plain scalars keep their source text (`1.10` stays `1.10`);
     /// `true`/`false` are booleans and nulls are null (YAML 1.2 core schema).
-    static func value(_ node: YAMLNode) -> MustacheValue {
+    public static func value(_ node: YAMLNode) -> MustacheValue {
         switch node.kind {
         case .scalar(let text, _):
             if node.isNull { return .null }
@@ -17,6 +17,13 @@ enum TemplateContext {
         case .mapping(let pairs):
             return .object(MustacheObject(pairs.compactMap { p in p.key.string.map { ($0, value(p.value)) } }))
         }
+    }
+
+    /// A string, or null when it is empty (so that `{{#x}}…{{/x}}` skips it: Mustache treats
+    /// an empty string as truthy).
+    static func nonEmpty(_ s: String?) -> MustacheValue {
+        guard let s, !s.isEmpty else { return .null }
+        return .string(s)
     }
 
     static func date(_ d: ContentDate?) -> MustacheValue {
@@ -45,14 +52,14 @@ enum TemplateContext {
             MustacheObject([
                 ("id", .string(item.id)),
                 ("title", .string(item.title)),
-                ("description", item.description.map { .string($0) } ?? .null),
+                ("description", nonEmpty(item.description)),
                 ("html", .string(item.html)),
                 ("hasBody", .bool(item.hasBody)),
                 ("url", url.map { .string($0) } ?? .null),
                 ("date", date(item.date)),
                 ("image", imageValue),
                 ("type", .string(item.type)),
-                ("lang", item.lang.map { .string($0) } ?? .null),
+                ("lang", nonEmpty(item.lang)),
                 ("tags", .array(item.tags.map { .string($0) })),
                 ("hasTags", .bool(!item.tags.isEmpty)),
                 ("params", .object(params)),

@@ -47,7 +47,7 @@ public struct TemplateSet: Sendable, PartialProvider {
 
     /// Partials: `{{> name}}` is `partials/name.mustache`, then `name.mustache` (so layouts can
     /// be used as parents with `{{< feed}}`).
-    public func template(named name: String) throws -> MustacheTemplate? {
+    public func template(named name: String) throws(MustacheError) -> MustacheTemplate? {
         compiled["partials/\(name).mustache"] ?? compiled["\(name).mustache"]
     }
 
@@ -63,4 +63,6 @@ public struct TemplateSet: Sendable, PartialProvider {
 /// Errors found while compiling templates, each at its position.
 public struct TemplateErrors: Error, Sendable {
     public var diagnostics: [Diagnostic]
+
+    public init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 }
