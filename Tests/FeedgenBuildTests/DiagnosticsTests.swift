@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import FeedgenBuild
+
+/// Bad input gets `path:line:column: error: …`, exit status 1, and the previous output untouched.
+@Suite struct DiagnosticsTests {
+    func site(layout: String) -> String {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/cards/_section.md": "---\ntitle: Cards\nlayout:\n\(layout)\n---\n",
+            "content/cards/a.md": "---\ntitle: A\n---\nBody.\n",
+        ])
+        return root
+    }
+
+    func messages(_ report: BuildReport) -> [String] {
+        report.diagnostics.sorted.filter { $0.severity != .note }.map(\.description)
+    }
+
+    @Test func countMustBePositive() {
+        let report = build(site(layout: "  group:\n    count: 0"), output: temporaryFolder() + "/out")
+        #expect(report.exitStatus == 1)
+        #expect(messages(report) == ["content/cards/_section.md:5:12: error: 'count' must be at least 1, found 0"])
+    }
+
+    @Test func malformedDimension() {
+        let report = build(site(layout: "  item:\n    width: fractionalWidth(abc)\n    height: estimate(10)"), output: temporaryFolder() + "/out")
+        #expect(report.exitStatus == 1)
+        #expect(messages(report) == [
+            "content/cards/_section.md:5:12: error: malformed dimension 'fractionalWidth(abc)': the value must be a non-negative number",
+            "content/cards/_section.md:6:13: error: malformed dimension 'estimate(10)'; expected fractionalWidth(f), fractionalHeight(f), absolute(v), estimated(v) or uniformAcrossSiblings(v) (did you mean 'estimated'?)",
+        ])
+    }
+
+    @Test func fractionalInsetsAreRejected() {
+        let report = build(site(layout: "  contentInsets: 0.5"), output: temporaryFolder() + "/out")
+        #expect(messages(report) == [
+            "content/cards/_section.md:4:18: error: inset '0.5' is between 0 and 1, which UIKit reads as a fraction of the container; use 0 or a value of at least 1 px"
+        ])
+    }
+
+    @Test func unknownLayoutKeySuggestsTheRightOne() {
+        let report = build(site(layout: "  interGroupSpaceing: 8"), output: temporaryFolder() + "/out")
+        #expect(messages(report) == [
+            "content/cards/_section.md:4:3: error: unknown key 'interGroupSpaceing' in layout (did you mean 'interGroupSpacing'?)"
+        ])
+    }
+
+    @Test func unknownPreset() {
+        let root = temporaryFolder()
+        writeSite(root, ["content/cards/_section.md": "---\nlayout: carousell\n---\n", "content/cards/a.md": "# A\n"])
+        let report = build(root, output: temporaryFolder() + "/out")
+        #expect(messages(report) == [
+            "content/cards/_section.md:2:9: error: unknown layout preset 'carousell'; expected one of: list, carousel, grid, chips, hero, insetGrouped, or a layout mapping (did you mean 'carousel'?)"
+        ])
+    }
+
+    @Test func itemsThatCannotFitTheirGroup() {
+        let report = build(
+            site(layout: "  group:\n    width: absolute(100)\n    height: absolute(50)\n    subitems:\n      - item: {width: absolute(120), height: absolute(50)}"),
+            output: temporaryFolder() + "/out")
+        #expect(messages(report) == ["content/cards/_section.md:4:3: error: an item width of 120 px cannot fit its group's 100 px content box"])
+    }
+
+    @Test func failedBuildLeavesPreviousOutputUntouched() {
+        let root = temporaryFolder()
+        writeSite(root, ["content/cards/_section.md": "---\nlayout: list\n---\n", "content/cards/a.md": "---\ntitle: A\n---\nBody.\n"])
+        let out = temporaryFolder() + "/public"
+        #expect(build(root, output: out).exitStatus == 0)
+        let before = snapshot(out)
+        writeSite(root, ["content/cards/_section.md": "---\nlayout: lisst\n---\n"])
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 1)
+        #expect(snapshot(out) == before)
+    }
+
+    @Test func refusesToReplaceAForeignFolder() {
+        let root = temporaryFolder()
+        writeSite(root, ["content/cards/a.md": "# A\n"])
+        let out = temporaryFolder()
+        writeSite(out, ["precious.txt": "keep me"])
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 2)
+        #expect(report.diagnostics.items.first?.message.contains("is not empty and was not written by feedgen") == true)
+        #expect(snapshot(out)["precious.txt"] == Data("keep me".utf8))
+    }
+
+    @Test func refusesTheSiteFolderAsOutput() {
+        let root = temporaryFolder()
+        writeSite(root, ["content/cards/a.md": "# A\n"])
+        let report = build(root, output: root)
+        #expect(report.exitStatus == 2)
+        #expect(FileManager.default.fileExists(atPath: root + "/content/cards/a.md"))
+    }
+
+    @Test func missingContentFolderIsAConfigurationError() {
+        let report = build(temporaryFolder(), output: temporaryFolder() + "/out")
+        #expect(report.exitStatus == 2)
+    }
+
+    @Test func cliExitStatuses() {
+        #expect(CommandLineTool.run(["--help"]) == 0)
+        #expect(CommandLineTool.run(["build", "--help"]) == 0)
+        #expect(CommandLineTool.run(["build", "--bogus"]) == 2)
+        #expect(CommandLineTool.run(["layout", repositoryRoot]) == 2)
+        #expect(CommandLineTool.run(["frobnicate"]) == 2)
+        #expect(CommandLineTool.run(["check", repositoryRoot, "--quiet"]) == 0)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+@testable import FeedgenBuild
+
+/// The repository root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// `../shared` beside the repository, when present.
+let sharedFolder: String? = {
+    let path = URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared").path
+    return FileManager.default.fileExists(atPath: path) ? path : nil
+}()
+
+/// A fresh temporary folder.
+func temporaryFolder(_ name: String = "feedgen-test") -> String {
+    let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Writes `files` (path → text) below `root`.
+func writeSite(_ root: String, _ files: [String: String]) {
+    for (path, text) in files {
+        let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+        try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: url)
+    }
+}
+
+/// A fixed "now" (2026-11-29T00:00:00Z) so that publishing rules never depend on the clock.
+let fixedNow: Int64 = 1_795_910_400
+
+func build(_ site: String, output: String? = nil, strict: Bool = false) -> BuildReport {
+    var options = BuildOptions(siteRoot: site, output: output, now: fixedNow)
+    options.strict = strict
+    return SiteBuilder.build(options)
+}
+
+/// Every file below `root`, relative path → bytes.
+func snapshot(_ root: String) -> [String: Data] {
+    var result: [String: Data] = [:]
+    let fm = FileManager.default
+    guard let walker = fm.enumerator(atPath: root) else { return result }
+    for case let path as String in walker {
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            result[path] = fm.contents(atPath: root + "/" + path)
+        }
+    }
+    return result
+}
