@@ -1,0 +1,85 @@
+"""Shared fixtures for feedgen's browser tests.
+
+The site under test is the sample site (`content/` at the repository root), built once per
+session into pytest's temporary folder. The feedgen binary is `$FEEDGEN` when set; otherwise the
+package is built with `swift build` and the debug binary is used.
+
+Chromium is Debian's (/usr/bin/chromium, override with $CHROMIUM), driven by Playwright. It runs
+headless unless HEADED=1 is set and a display is available; with CI=true it is always headless.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def _run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        pytest.fail(
+            f"command failed ({result.returncode}): {' '.join(map(str, cmd))}\n"
+            f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}",
+            pytrace=False,
+        )
+    return result
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def feedgen() -> Path:
+    """Path of the feedgen binary: $FEEDGEN, or the debug build of this package."""
+    env = os.environ.get("FEEDGEN")
+    if env:
+        path = Path(env).expanduser().resolve()
+        if not path.is_file():
+            pytest.fail(f"FEEDGEN={env} is not a file", pytrace=False)
+        return path
+    _run(["swift", "build"])
+    bin_dir = _run(["swift", "build", "--show-bin-path"]).stdout.strip()
+    path = Path(bin_dir) / "feedgen"
+    if not path.is_file():
+        pytest.fail(f"swift build did not produce {path}", pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
+def site(feedgen: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample site, built once per session; returns the output folder (…/public)."""
+    public = tmp_path_factory.mktemp("site") / "public"
+    _run([str(feedgen), "build", str(REPO_ROOT), "--output", str(public)])
+    assert (public / "index.html").is_file(), f"no index.html in {public}"
+    return public
+
+
+def _headless() -> bool:
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        return True
+    if os.environ.get("HEADED") == "1" and (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright_instance):
+    """One Chromium per test module."""
+    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=_headless())
+    yield b
+    b.close()
