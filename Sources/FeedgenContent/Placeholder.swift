@@ -1,1 +1,0 @@
-// FeedgenContent — placeholder, replaced as the stage is written.
