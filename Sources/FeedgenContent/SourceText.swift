@@ -20,7 +20,7 @@ struct SourceText: Sendable {
             return .failure(
                 .error(
                     SourceLocation(path: path, line: line, column: column),
-                    "file is not valid UTF-8 (invalid byte at offset \(bad))"))
+                    "file is not valid UTF-8 (invalid byte at offset \(start + bad))"))
         }
         let normalised: String
         if content.contains(UInt8(ascii: "\r")) {
@@ -44,8 +44,8 @@ struct SourceText: Sendable {
         return .success(SourceText(text: normalised))
     }
 
-    /// The offset (from the start of `bytes`, BOM excluded) of the first byte that is not part
-    /// of a well-formed UTF-8 sequence, or nil when the whole buffer is valid.
+    /// The offset (from the start of `bytes`, BOM excluded) of the first byte of the first
+    /// ill-formed UTF-8 sequence, or nil when the whole buffer is valid.
     static func firstInvalidUTF8Offset(_ bytes: ArraySlice<UInt8>) -> Int? {
         // Fast path: the standard library validates in bulk.
         if String(validating: bytes, as: UTF8.self) != nil { return nil }
@@ -70,12 +70,13 @@ struct SourceText: Sendable {
             case 0xF4: length = 4; upper = 0x8F
             default: return i - bytes.startIndex
             }
+            // An ill-formed sequence is reported at its first byte.
             for k in 1..<length {
                 let j = i + k
-                guard j < end else { return j - bytes.startIndex }
+                guard j < end else { return i - bytes.startIndex }
                 let b = bytes[j]
                 let (lo, hi) = k == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
-                guard b >= lo, b <= hi else { return j - bytes.startIndex }
+                guard b >= lo, b <= hi else { return i - bytes.startIndex }
             }
             i += length
         }
