@@ -170,13 +170,13 @@ private struct Builder {
         guard let key = stack[top].pendingKey else {
             stack[top].pendingKey = node
             if case .scalar(let text, _) = node.kind {
-                if let first = stack[top].keyLines[text] {
+                if let first = Self.firstKeyLine(text, in: &stack[top]) {
                     diagnostics.append(
                         .error(
                             SourceLocation(path: path, line: node.line, column: node.column),
                             "duplicate key '\(text)' (first defined at line \(first))"))
                     stack[top].skipValue = true
-                } else {
+                } else if !stack[top].keyLines.isEmpty {
                     stack[top].keyLines[text] = node.line
                 }
             }
@@ -187,6 +187,25 @@ private struct Builder {
         }
         stack[top].pendingKey = nil
         stack[top].skipValue = false
+    }
+
+    /// The line of an earlier key `text` of the mapping being built. Small mappings are
+    /// scanned; from 16 keys on, an index is kept.
+    private static func firstKeyLine(_ text: String, in frame: inout Frame) -> Int? {
+        if frame.keyLines.isEmpty {
+            if frame.pairs.count < 16 {
+                for pair in frame.pairs {
+                    if case .scalar(let key, _) = pair.key.kind, key == text { return pair.key.line }
+                }
+                return nil
+            }
+            for pair in frame.pairs {
+                if case .scalar(let key, _) = pair.key.kind, frame.keyLines[key] == nil {
+                    frame.keyLines[key] = pair.key.line
+                }
+            }
+        }
+        return frame.keyLines[text]
     }
 
     private mutating func fail(line: Int, column: Int, _ message: String) {

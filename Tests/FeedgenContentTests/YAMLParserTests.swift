@@ -149,6 +149,21 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
             ])
     }
 
+    @Test func duplicateKeysInLargeMappings() {
+        var text = ""
+        for k in 1...20 { text += "k\(k): \(k)\n" }
+        text += "k3: again\nk18: again\nk21: new\nk21: twice\n"
+        let (node, errors) = parse(text)
+        #expect(
+            errors == [
+                "a.yaml:21:1: error: duplicate key 'k3' (first defined at line 3)",
+                "a.yaml:22:1: error: duplicate key 'k18' (first defined at line 18)",
+                "a.yaml:24:1: error: duplicate key 'k21' (first defined at line 23)",
+            ])
+        #expect(node?.pairs?.count == 21)
+        #expect(node?["k3"]?.int == 3)
+    }
+
     @Test func aliasesCopyTheAnchoredNode() throws {
         let text = """
             base: &b
