@@ -86,7 +86,18 @@ public enum Markdown {
         }
         guard depth > 0 else { return nil }
         // Runs of white space (from breaks next to spaces, tabs in text) become one space.
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-        return words.isEmpty ? nil : words.joined(separator: " ")
+        var collapsed: [UInt8] = []
+        collapsed.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                pendingSpace = !collapsed.isEmpty
+            } else {
+                if pendingSpace { collapsed.append(0x20) }
+                pendingSpace = false
+                collapsed.append(byte)
+            }
+        }
+        return collapsed.isEmpty ? nil : String(decoding: collapsed, as: UTF8.self)
     }
 }
