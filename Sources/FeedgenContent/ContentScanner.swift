@@ -1,0 +1,147 @@
+import FeedgenDiagnostics
+
+/// The shape of `content/` found on disk (content-format §1), before any file is read.
+struct ContentPlan {
+    var feeds: [FeedPlan] = []
+    var diagnostics: [Diagnostic] = []
+}
+
+struct FeedPlan {
+    /// Relative to `content/` (`""` for the home feed).
+    var path: String
+    /// Site-relative folder (`content`, `content/recipes`).
+    var folder: String
+    /// Site-relative `_feed.md`, when present.
+    var feedFile: String?
+    /// In folder-name order.
+    var sections: [SectionPlan] = []
+}
+
+struct SectionPlan {
+    /// The folder name.
+    var id: String
+    /// Site-relative folder.
+    var folder: String
+    /// Site-relative `_section.md`, when present.
+    var sectionFile: String?
+    /// Item files relative to the section folder (`a.md`, `sub/b.md`), in walk order.
+    var itemFiles: [String] = []
+}
+
+/// Walks `content/`: feeds are `content/` and every folder holding `_feed.md`; sections are the
+/// other direct sub-folders of a feed; items are `.md` files of a section, recursively. Names
+/// starting with `.` or `_` are ignored (except `_feed.md` and `_section.md`). Directory
+/// listings are sorted byte-wise, so the result does not depend on the file system's order.
+struct ContentScanner {
+    static let feedFileName = "_feed.md"
+    static let sectionFileName = "_section.md"
+
+    /// Absolute site folder.
+    let root: String
+    var plan = ContentPlan()
+    private var visited: Set<FileSystem.NodeID> = []
+
+    init(root: String) {
+        self.root = root
+    }
+
+    static func isIgnored(_ name: String) -> Bool { name.hasPrefix(".") || name.hasPrefix("_") }
+
+    private func absolute(_ relative: String) -> String { root + "/" + relative }
+
+    private func hasFeedFile(_ folder: String) -> Bool {
+        FileSystem.isFile(absolute(folder) + "/" + Self.feedFileName)
+    }
+
+    /// Lists `folder`, noting an unreadable folder or a folder reached twice (a link loop).
+    private mutating func list(_ folder: String) -> [FileSystem.Entry] {
+        if let id = FileSystem.nodeID(absolute(folder)) {
+            if visited.contains(id) {
+                plan.diagnostics.append(
+                    .warning(
+                        SourceLocation(path: folder),
+                        "folder skipped: it was already read through another path (a symbolic link loop?)"))
+                return []
+            }
+            visited.insert(id)
+        }
+        guard let entries = FileSystem.list(absolute(folder)) else {
+            plan.diagnostics.append(.error(SourceLocation(path: folder), "cannot read this folder"))
+            return []
+        }
+        return entries
+    }
+
+    mutating func scan() {
+        scanFeed(folder: "content")
+        plan.feeds.sort { a, b in
+            if a.path.isEmpty != b.path.isEmpty { return a.path.isEmpty }
+            return a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
+        }
+    }
+
+    private mutating func scanFeed(folder: String) {
+        let path = folder == "content" ? "" : String(folder.dropFirst("content/".count))
+        var feed = FeedPlan(path: path, folder: folder)
+        for entry in list(folder) {
+            let child = folder + "/" + entry.name
+            if !entry.isDirectory {
+                if entry.name == Self.feedFileName {
+                    feed.feedFile = child
+                } else if entry.name == Self.sectionFileName {
+                    plan.diagnostics.append(
+                        .warning(
+                            SourceLocation(path: child),
+                            "'_section.md' is ignored in a feed folder; put it in a section folder below it"))
+                } else if !Self.isIgnored(entry.name), entry.name.hasSuffix(".md") {
+                    plan.diagnostics.append(
+                        .warning(
+                            SourceLocation(path: child),
+                            "'\(entry.name)' is not in a section folder; move it into a section folder"))
+                }
+                continue
+            }
+            if Self.isIgnored(entry.name) { continue }
+            if hasFeedFile(child) {
+                scanFeed(folder: child)
+            } else if let section = scanSection(id: entry.name, folder: child) {
+                feed.sections.append(section)
+            }
+        }
+        plan.feeds.append(feed)
+    }
+
+    /// A section, or nil when the folder has neither `_section.md` nor items.
+    private mutating func scanSection(id: String, folder: String) -> SectionPlan? {
+        var section = SectionPlan(id: id, folder: folder)
+        collectItems(folder: folder, prefix: "", into: &section)
+        return section.sectionFile != nil || !section.itemFiles.isEmpty ? section : nil
+    }
+
+    private mutating func collectItems(folder: String, prefix: String, into section: inout SectionPlan) {
+        for entry in list(folder) {
+            let child = folder + "/" + entry.name
+            if !entry.isDirectory {
+                if entry.name == Self.sectionFileName {
+                    if prefix.isEmpty {
+                        section.sectionFile = child
+                    } else {
+                        plan.diagnostics.append(
+                            .error(
+                                SourceLocation(path: child),
+                                "sections do not nest: this '_section.md' is inside section '\(section.id)'"))
+                    }
+                } else if !Self.isIgnored(entry.name), entry.name.hasSuffix(".md") {
+                    section.itemFiles.append(prefix + entry.name)
+                }
+                continue
+            }
+            if Self.isIgnored(entry.name) { continue }
+            if hasFeedFile(child) {
+                scanFeed(folder: child)
+            } else {
+                collectItems(folder: child, prefix: prefix + entry.name + "/", into: &section)
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import FeedgenDiagnostics
+
+/// What `_feed.md` says, before the feed's sections are known.
+struct FeedSettings: Sendable {
+    var title: String?
+    var description: String?
+    var lang: String?
+    /// The `sections` list: names with their nodes (for diagnostics); nil when absent.
+    var sectionOrder: [(name: String, node: YAMLNode)]?
+    var sectionsNode: YAMLNode?
+    var interSectionSpacing: Double = 0
+    var draft = false
+    var introHTML = ""
+    var frontMatter: YAMLNode?
+
+    static let knownKeys = ["title", "description", "lang", "sections", "interSectionSpacing", "draft"]
+
+    static func decode(_ frontMatter: FrontMatter, markdown: MarkdownOptions, reader: inout FieldReader) -> FeedSettings {
+        let fields = frontMatter.fields
+        var settings = FeedSettings(frontMatter: fields)
+        reader.rejectUnknownKeys(fields, known: knownKeys, in: "_feed.md")
+        settings.title = reader.string(fields["title"], key: "title")
+        settings.description = reader.string(fields["description"], key: "description")
+        settings.lang = reader.language(fields["lang"], key: "lang")
+        if let node = fields["sections"], !node.isNull {
+            settings.sectionsNode = node
+            if let elements = node.elements {
+                settings.sectionOrder = []
+                for element in elements {
+                    if let name = element.string, !element.isNull {
+                        settings.sectionOrder!.append((name, element))
+                    } else {
+                        reader.error(element, "each entry of 'sections' must be a section folder name, found \(element.kindDescription)")
+                    }
+                }
+            } else {
+                reader.error(node, "'sections' must be a list of section folder names, found \(FieldReader.found(node))")
+            }
+        }
+        if let spacingNode = fields["interSectionSpacing"], let spacing = reader.number(spacingNode, key: "interSectionSpacing") {
+            if spacing >= 0 {
+                settings.interSectionSpacing = spacing
+            } else {
+                reader.error(spacingNode, "'interSectionSpacing' must not be negative, found '\(spacingNode.string ?? "")'")
+            }
+        }
+        settings.draft = reader.bool(fields["draft"], key: "draft") ?? false
+        settings.introHTML = markdown.render(frontMatter.body).html
+        return settings
+    }
+}
+
+/// The Markdown settings of the site (`markdown.unsafe`, `markdown.smart`).
+struct MarkdownOptions: Sendable {
+    var unsafe: Bool
+    var smart: Bool
+
+    /// The HTML and first-paragraph text; `("", nil)` for a blank body (cmark is not called).
+    func render(_ body: String) -> (html: String, summary: String?, hasBody: Bool) {
+        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false) }
+        let (html, summary) = Markdown.renderWithSummary(body, unsafe: unsafe, smart: smart)
+        return (html, summary, true)
+    }
+}

@@ -1,0 +1,36 @@
+/// One feed page: `content/` (the home feed) or a folder below it holding `_feed.md`.
+public struct Feed: Sendable, Hashable {
+    /// The folder relative to `content/`: `""` for the home feed, `"recipes"` for `content/recipes`.
+    public var path: String
+    /// The site-relative `_feed.md` path (`content/recipes/_feed.md`), nil when there is none.
+    public var sourcePath: String?
+    /// `title` from `_feed.md`; default: the site title for the home feed, else the folder name.
+    public var title: String
+    public var description: String?
+    public var lang: String?
+    /// The `_feed.md` body rendered as HTML; `""` when there is none.
+    public var introHTML: String
+    /// `interSectionSpacing` (CSS px), default 0.
+    public var interSectionSpacing: Double
+    /// In page order: the `sections` list when given (unlisted sections after it), else by
+    /// section `weight`, then folder name.
+    public var sections: [Section]
+    /// The `_feed.md` front matter.
+    public var frontMatter: YAMLNode?
+
+    public init(
+        path: String, sourcePath: String? = nil, title: String, description: String? = nil, lang: String? = nil,
+        introHTML: String = "", interSectionSpacing: Double = 0, sections: [Section] = [],
+        frontMatter: YAMLNode? = nil
+    ) {
+        self.path = path
+        self.sourcePath = sourcePath
+        self.title = title
+        self.description = description
+        self.lang = lang
+        self.introHTML = introHTML
+        self.interSectionSpacing = interSectionSpacing
+        self.sections = sections
+        self.frontMatter = frontMatter
+    }
+}

@@ -1,0 +1,128 @@
+import FeedgenDiagnostics
+
+/// Reads typed values out of YAML nodes of one file, collecting a diagnostic for each value of
+/// the wrong type (at the value's position). A null value (`key:`, `key: ~`) counts as absent.
+struct FieldReader {
+    /// Site-relative path of the file, for diagnostics.
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func location(_ node: YAMLNode) -> SourceLocation {
+        SourceLocation(path: path, line: node.line, column: node.column)
+    }
+
+    mutating func error(_ node: YAMLNode, _ message: String) {
+        diagnostics.append(.error(location(node), message))
+    }
+
+    mutating func warning(_ node: YAMLNode, _ message: String) {
+        diagnostics.append(.warning(location(node), message))
+    }
+
+    /// `'abc'`, `the quoted string '3'`, `a list`, `a mapping`: what a wrong value is, for messages.
+    static func found(_ node: YAMLNode) -> String {
+        switch node.kind {
+        case .scalar(let text, let plain):
+            plain && node.tag == nil ? "'\(text)'" : "the quoted string '\(text)'"
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        }
+    }
+
+    /// Reports every key of `mapping` that is not in `known` as an error, with a suggestion.
+    mutating func rejectUnknownKeys(_ mapping: YAMLNode, known: [String], in context: String) {
+        for pair in mapping.pairs ?? [] {
+            guard let key = pair.key.string else {
+                error(pair.key, "keys in \(context) must be strings, found \(pair.key.kindDescription)")
+                continue
+            }
+            if known.contains(key) { continue }
+            let suggestion = Suggestion.didYouMean(key, in: known)
+            let hint = suggestion.isEmpty ? " (known keys: \(known.joined(separator: ", ")))" : suggestion
+            error(pair.key, "unknown key '\(key)' in \(context)\(hint)")
+        }
+    }
+
+    /// `true`/`false` only.
+    mutating func bool(_ node: YAMLNode?, key: String) -> Bool? {
+        guard let node, !node.isNull else { return nil }
+        if let value = node.bool { return value }
+        error(node, "'\(key)' must be true or false, found \(Self.found(node))")
+        return nil
+    }
+
+    mutating func int(_ node: YAMLNode?, key: String) -> Int? {
+        guard let node, !node.isNull else { return nil }
+        if let value = node.int { return value }
+        error(node, "'\(key)' must be an integer, found \(Self.found(node))")
+        return nil
+    }
+
+    mutating func number(_ node: YAMLNode?, key: String) -> Double? {
+        guard let node, !node.isNull else { return nil }
+        if let value = node.double, value.isFinite { return value }
+        error(node, "'\(key)' must be a number, found \(Self.found(node))")
+        return nil
+    }
+
+    /// Any scalar, as its text (`title: 2026` is the title "2026").
+    mutating func string(_ node: YAMLNode?, key: String) -> String? {
+        guard let node, !node.isNull else { return nil }
+        if let value = node.string { return value }
+        error(node, "'\(key)' must be a string, found \(node.kindDescription)")
+        return nil
+    }
+
+    /// A YAML date or RFC 3339 date-time, quoted or not.
+    mutating func date(_ node: YAMLNode?, key: String) -> ContentDate? {
+        guard let node, !node.isNull else { return nil }
+        guard let text = node.string else {
+            error(node, "'\(key)' must be a date, found \(node.kindDescription)")
+            return nil
+        }
+        if let date = ContentDate.parse(text) { return date }
+        error(node, "invalid date '\(text)'; expected YYYY-MM-DD or an RFC 3339 date-time")
+        return nil
+    }
+
+    /// A list of scalars.
+    mutating func stringList(_ node: YAMLNode?, key: String) -> [String]? {
+        guard let node, !node.isNull else { return nil }
+        guard let elements = node.elements else {
+            error(node, "'\(key)' must be a list of strings, found \(Self.found(node))")
+            return nil
+        }
+        var result: [String] = []
+        for element in elements {
+            if let text = element.string, !element.isNull {
+                result.append(text)
+            } else {
+                error(element, "each entry of '\(key)' must be a string, found \(element.kindDescription)")
+            }
+        }
+        return result
+    }
+
+    /// A BCP 47 language tag: 2–8 letters, then `-`-separated subtags of 1–8 letters or digits.
+    mutating func language(_ node: YAMLNode?, key: String) -> String? {
+        guard let text = string(node, key: key), let node else { return nil }
+        if Self.isLanguageTag(text) { return text }
+        error(node, "'\(key)' must be a BCP 47 language tag such as 'en' or 'pt-BR', found '\(text)'")
+        return nil
+    }
+
+    static func isLanguageTag(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...8).contains(first.count),
+            first.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic })
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (1...8).contains(part.count)
+                && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        }
+    }
+}

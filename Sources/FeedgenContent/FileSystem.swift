@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few POSIX file operations the loader needs. Symbolic links are followed.
+enum FileSystem {
+    struct Entry {
+        var name: String
+        var isDirectory: Bool
+    }
+
+    /// Identity of a directory, to notice a symbolic-link loop.
+    struct NodeID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// Kind of what is at `path`, following links; nil when nothing is there.
+    static func isDirectory(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func exists(_ path: String) -> Bool { isDirectory(path) != nil }
+
+    static func isFile(_ path: String) -> Bool { isDirectory(path) == false }
+
+    static func nodeID(_ path: String) -> NodeID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return NodeID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The entries of a directory (without `.` and `..`), sorted by name byte-wise; nil when
+    /// it cannot be read. Entries that are neither files nor directories (or broken links) are
+    /// left out.
+    static func list(_ path: String) -> [Entry]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var entries: [Entry] = []
+        while let ent = readdir(dir) {
+            let name = withUnsafePointer(to: ent.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            let type = Int32(ent.pointee.d_type)
+            let isDirectory: Bool
+            if type == Int32(DT_DIR) {
+                isDirectory = true
+            } else if type == Int32(DT_REG) {
+                isDirectory = false
+            } else if type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN) {
+                guard let kind = self.isDirectory(path + "/" + name) else { continue }
+                isDirectory = kind
+            } else {
+                continue
+            }
+            entries.append(Entry(name: name, isDirectory: isDirectory))
+        }
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return entries
+    }
+
+    /// The whole file, or the `strerror` text of the failure.
+    static func readFile(_ path: String) -> Result<[UInt8], ReadError> {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return .failure(ReadError(message: String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var info = stat()
+        var capacity = 4096
+        if fstat(fd, &info) == 0, info.st_size > 0 { capacity = Int(info.st_size) + 1 }
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var count = 0
+        while true {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadError(message: String(cString: strerror(errno))))
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return .success(bytes)
+    }
+
+    struct ReadError: Error {
+        var message: String
+    }
+
+    /// The current directory (for a relative site root).
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "." }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    /// `path` made absolute and normalised (no `.`/`..` segments, no trailing `/`), without
+    /// resolving symbolic links.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                _ = parts.popLast()
+                continue
+            }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,110 @@
+import FeedgenDiagnostics
+
+/// Every `_feed.md`, `_section.md` and item file of a ``ContentPlan``, read and decoded on all
+/// cores. Results are indexed like the plan: `feeds[f]`, `sections[f][s]`, `items[f][s][i]`.
+struct ParsedContent: Sendable {
+    /// nil: the feed has no `_feed.md`, or it could not be read.
+    var feeds: [FeedSettings?]
+    var sections: [[SectionSettings?]]
+    /// The items that could be read and parsed (the others have an error), in plan order.
+    var items: [[[Item]]]
+    /// In plan order (feed file, then per section its file and its items).
+    var diagnostics: [Diagnostic]
+
+    private enum Job: Sendable {
+        case feed(Int)
+        case section(Int, Int)
+        case item(Int, Int, Int)
+    }
+
+    private enum Output: Sendable {
+        case feed(FeedSettings)
+        case section(SectionSettings)
+        case item(Item)
+        case failed
+    }
+
+    static func parse(_ plan: ContentPlan, root: String, markdown: MarkdownOptions) -> ParsedContent {
+        var jobs: [Job] = []
+        for (f, feed) in plan.feeds.enumerated() {
+            if feed.feedFile != nil { jobs.append(.feed(f)) }
+            for (s, section) in feed.sections.enumerated() {
+                if section.sectionFile != nil { jobs.append(.section(f, s)) }
+                for i in section.itemFiles.indices { jobs.append(.item(f, s, i)) }
+            }
+        }
+        let allJobs = jobs
+        let suggestions = KeySuggestions(candidates: Item.knownKeys)
+        var pending = parallelMap(allJobs.count) { index in
+            run(allJobs[index], plan: plan, root: root, markdown: markdown, suggestions: suggestions)
+        }
+
+        var result = ParsedContent(
+            feeds: plan.feeds.map { _ in nil },
+            sections: plan.feeds.map { $0.sections.map { _ in nil } },
+            items: plan.feeds.map { $0.sections.map { section in
+                var items: [Item] = []
+                items.reserveCapacity(section.itemFiles.count)
+                return items
+            } },
+            diagnostics: [])
+        // Drain the outputs front to back without copying them: reverse (swaps), then pop.
+        pending.reverse()
+        for job in jobs {
+            guard let (output, diagnostics) = pending.popLast() else { break }
+            result.diagnostics += diagnostics
+            switch (job, output) {
+            case (.feed(let f), .feed(let settings)): result.feeds[f] = settings
+            case (.section(let f, let s), .section(let settings)): result.sections[f][s] = settings
+            case (.item(let f, let s, _), .item(let item)): result.items[f][s].append(item)
+            default: break
+            }
+        }
+        return result
+    }
+
+    private static func run(
+        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, suggestions: KeySuggestions
+    ) -> (Output, [Diagnostic]) {
+        let path: String
+        switch job {
+        case .feed(let f): path = plan.feeds[f].feedFile!
+        case .section(let f, let s): path = plan.feeds[f].sections[s].sectionFile!
+        case .item(let f, let s, let i):
+            let section = plan.feeds[f].sections[s]
+            path = section.folder + "/" + section.itemFiles[i]
+        }
+        let bytes: [UInt8]
+        switch FileSystem.readFile(root + "/" + path) {
+        case .success(let b): bytes = b
+        case .failure(let failure):
+            return (.failed, [.error(SourceLocation(path: path), "cannot read the file: \(failure.message)")])
+        }
+        let (frontMatter, parseDiagnostics) = FrontMatter.parse(bytes, path: path)
+        guard let frontMatter else { return (.failed, parseDiagnostics) }
+        var reader = FieldReader(path: path)
+        reader.diagnostics = parseDiagnostics
+        let output: Output
+        switch job {
+        case .feed:
+            output = .feed(FeedSettings.decode(frontMatter, markdown: markdown, reader: &reader))
+        case .section(let f, let s):
+            let section = plan.feeds[f].sections[s]
+            output = .section(
+                SectionSettings.decode(
+                    frontMatter, sectionID: section.id, sourcePath: path, markdown: markdown,
+                    suggestions: suggestions, reader: &reader))
+        case .item(let f, let s, let i):
+            let section = plan.feeds[f].sections[s]
+            let fileName = section.itemFiles[i]
+            let stem = String(fileName.dropLast(".md".count))
+            let body = markdown.render(frontMatter.body)
+            let origin = ItemOrigin(
+                sourcePath: path, location: SourceLocation(path: path, line: 1, column: 1),
+                defaultID: section.id + "/" + stem, defaultTitle: String(stem.split(separator: "/").last ?? ""),
+                fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
+            output = .item(Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader))
+        }
+        return (output, reader.diagnostics)
+    }
+}

@@ -1,0 +1,50 @@
+/// One section of a feed: a folder directly below the feed folder.
+public struct Section: Sendable, Hashable {
+    /// The folder name, also the `data-section-id` of the output.
+    public var id: String
+    /// The site-relative `_section.md` path, nil when the folder has none.
+    public var sourcePath: String?
+    /// The header text; nil for no header.
+    public var title: String?
+    /// Order among sections when the feed has no `sections` list (default 0).
+    public var weight: Int
+    /// The raw `layout` value: a preset name (scalar) or a layout mapping; decoded by the layout stage.
+    public var layout: YAMLNode?
+    public var sort: SortOrder
+    public var lang: String?
+    /// The `_section.md` body rendered as HTML (the header's supporting text); `""` when none.
+    public var headerHTML: String
+    /// Inline items first, in list order, then file items in `sort` order.
+    public var items: [Item]
+    /// The `_section.md` front matter.
+    public var frontMatter: YAMLNode?
+
+    public init(
+        id: String, sourcePath: String? = nil, title: String? = nil, weight: Int = 0, layout: YAMLNode? = nil,
+        sort: SortOrder = .weight, lang: String? = nil, headerHTML: String = "", items: [Item] = [],
+        frontMatter: YAMLNode? = nil
+    ) {
+        self.id = id
+        self.sourcePath = sourcePath
+        self.title = title
+        self.weight = weight
+        self.layout = layout
+        self.sort = sort
+        self.lang = lang
+        self.headerHTML = headerHTML
+        self.items = items
+        self.frontMatter = frontMatter
+    }
+}
+
+/// How a section orders its file items (`sort` in `_section.md`).
+public enum SortOrder: String, Sendable, Hashable, CaseIterable {
+    /// Weight ascending (items without one last), then date newest first, then title, then file.
+    case weight
+    /// Date newest first (items without one last), then title, then file.
+    case date
+    /// Title, then file.
+    case title
+    /// Path below the section folder, byte-wise.
+    case file
+}

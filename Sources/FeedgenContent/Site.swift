@@ -1,0 +1,28 @@
+/// A loaded site: its configuration, its feeds and its static files.
+///
+/// ```text
+/// Site ─ config: SiteConfig
+///      ├ feeds: [Feed]          home feed first, then by path
+///      │   └ sections: [Section]
+///      │       └ items: [Item]
+///      └ staticFiles: [String]  relative to static/, sorted
+/// ```
+public struct Site: Sendable {
+    /// Absolute path of the site folder.
+    public var root: String
+    public var config: SiteConfig
+    /// The home feed (`path == ""`) first, then the others by path (byte-wise).
+    public var feeds: [Feed]
+    /// Files below `static/`, relative to it, sorted byte-wise.
+    public var staticFiles: [String]
+
+    public init(root: String, config: SiteConfig, feeds: [Feed], staticFiles: [String]) {
+        self.root = root
+        self.config = config
+        self.feeds = feeds
+        self.staticFiles = staticFiles
+    }
+
+    /// The feed at `path` (`""` for the home feed).
+    public func feed(at path: String) -> Feed? { feeds.first { $0.path == path } }
+}

@@ -1,0 +1,68 @@
+import FeedgenDiagnostics
+
+extension SiteConfig {
+    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "theme"]
+
+    /// Reads `feedgen.yaml`'s mapping (nil: no file). Wrong values are reported and replaced
+    /// by their defaults.
+    static func decode(_ node: YAMLNode?, defaultTitle: String, reader: inout FieldReader) -> SiteConfig {
+        var config = SiteConfig(title: defaultTitle, source: node)
+        guard let node else { return config }
+        reader.rejectUnknownKeys(node, known: knownKeys, in: "feedgen.yaml")
+        if let title = reader.string(node["title"], key: "title") { config.title = title }
+        if let language = reader.language(node["language"], key: "language") { config.language = language }
+        if let urlNode = node["baseURL"], let url = reader.string(urlNode, key: "baseURL") {
+            if isAbsoluteURL(url) {
+                config.baseURL = url
+            } else {
+                reader.error(urlNode, "'baseURL' must be an absolute URL such as 'https://example.org/', found '\(url)'")
+            }
+        }
+        if let outputNode = node["output"], let output = reader.string(outputNode, key: "output") {
+            if output.isEmpty {
+                reader.error(outputNode, "'output' must not be empty")
+            } else {
+                config.output = output
+            }
+        }
+        if let zoneNode = node["timeZone"], let zone = reader.string(zoneNode, key: "timeZone") {
+            if PublishWindow.isKnownTimeZone(zone) {
+                config.timeZone = zone
+            } else {
+                reader.error(zoneNode, "unknown time zone '\(zone)'; use an IANA name such as 'Europe/Paris' or 'UTC'")
+            }
+        }
+        if let markdown = node["markdown"], !markdown.isNull {
+            if markdown.pairs == nil {
+                reader.error(markdown, "'markdown' must be a mapping with 'unsafe' and 'smart', found \(FieldReader.found(markdown))")
+            } else {
+                reader.rejectUnknownKeys(markdown, known: ["unsafe", "smart"], in: "'markdown'")
+                if let unsafe = reader.bool(markdown["unsafe"], key: "unsafe") { config.markdownUnsafe = unsafe }
+                if let smart = reader.bool(markdown["smart"], key: "smart") { config.markdownSmart = smart }
+            }
+        }
+        if let theme = node["theme"], !theme.isNull {
+            if let pairs = theme.pairs {
+                for pair in pairs {
+                    guard let key = pair.key.string, let value = pair.value.string else {
+                        reader.error(pair.value, "theme tokens must be 'name: value' scalars, found \(pair.value.kindDescription)")
+                        continue
+                    }
+                    config.theme.append((key, value))
+                }
+            } else {
+                reader.error(theme, "'theme' must be a mapping of design tokens, found \(FieldReader.found(theme))")
+            }
+        }
+        return config
+    }
+
+    /// `scheme://host…` with an http(s) scheme.
+    static func isAbsoluteURL(_ text: String) -> Bool {
+        for scheme in ["http://", "https://"] where text.lowercased().hasPrefix(scheme) {
+            let rest = text.dropFirst(scheme.count)
+            return !rest.isEmpty && !rest.hasPrefix("/") && !rest.contains(" ")
+        }
+        return false
+    }
+}

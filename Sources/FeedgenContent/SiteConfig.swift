@@ -1,0 +1,37 @@
+/// `feedgen.yaml` (content-format §2). Every key is optional.
+public struct SiteConfig: Sendable {
+    /// Default: the site folder's name.
+    public var title: String
+    /// BCP 47 tag for `<html lang>`.
+    public var language: String
+    /// Absolute URL used only for absolute links (feeds, sitemap, canonical).
+    public var baseURL: String?
+    /// Output folder, relative to the site folder.
+    public var output: String
+    /// IANA name: the zone of the site's "today" for publishDate/expiryDate.
+    public var timeZone: String
+    /// `markdown.unsafe`: pass raw HTML through.
+    public var markdownUnsafe: Bool
+    /// `markdown.smart`: smart punctuation.
+    public var markdownSmart: Bool
+    /// `theme` design tokens in source order; values keep their source text.
+    public var theme: [(String, String)]
+    /// The parsed file, nil when there is no `feedgen.yaml`.
+    public var source: YAMLNode?
+
+    public init(
+        title: String, language: String = "en", baseURL: String? = nil, output: String = "public",
+        timeZone: String = "UTC", markdownUnsafe: Bool = false, markdownSmart: Bool = true,
+        theme: [(String, String)] = [], source: YAMLNode? = nil
+    ) {
+        self.title = title
+        self.language = language
+        self.baseURL = baseURL
+        self.output = output
+        self.timeZone = timeZone
+        self.markdownUnsafe = markdownUnsafe
+        self.markdownSmart = markdownSmart
+        self.theme = theme
+        self.source = source
+    }
+}

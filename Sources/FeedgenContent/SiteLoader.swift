@@ -1,0 +1,130 @@
+import FeedgenDiagnostics
+
+/// What the caller decides about a load: which hidden items to include, and the instant that
+/// counts as "now" (the loader never reads the clock).
+public struct LoadOptions: Sendable {
+    /// Include items (and feeds) with `draft: true` (`--drafts`).
+    public var drafts: Bool
+    /// Include items whose `publishDate` is after now (`--future`).
+    public var future: Bool
+    /// Include items whose `expiryDate` has passed (`--expired`).
+    public var expired: Bool
+    /// The build's "now"; compared with publishDate/expiryDate in the site's `timeZone`.
+    public var now: ContentDate
+
+    public init(drafts: Bool = false, future: Bool = false, expired: Bool = false, now: ContentDate) {
+        self.drafts = drafts
+        self.future = future
+        self.expired = expired
+        self.now = now
+    }
+
+    /// `now` given as seconds since 1970-01-01T00:00:00Z.
+    public init(drafts: Bool = false, future: Bool = false, expired: Bool = false, nowSecondsSinceEpoch: Int64) {
+        self.init(drafts: drafts, future: future, expired: expired, now: ContentDate(secondsSinceEpoch: nowSecondsSinceEpoch))
+    }
+}
+
+/// Loads a site folder into the content model (content-format §1–5).
+///
+/// Every file is read once; item files are parsed on all cores, each into its own result slot,
+/// and the results are assembled in a fixed order, so the model and the diagnostics do not
+/// depend on scheduling. Diagnostics are returned sorted by path, line and column.
+public enum SiteLoader {
+    /// The site at `siteRoot` (absolute, or relative to the current directory). `site` is nil
+    /// when any error was found; `diagnostics` then holds every error that could be found,
+    /// with the warnings and notes.
+    public static func load(siteRoot: String, options: LoadOptions) -> (site: Site?, diagnostics: Diagnostics) {
+        let root = FileSystem.absolute(siteRoot)
+        var diagnostics: [Diagnostic] = []
+        let config = loadConfig(root: root, diagnostics: &diagnostics)
+        let window = PublishWindow(now: options.now, timeZone: config.timeZone)
+            ?? PublishWindow(now: options.now, timeZone: "UTC")!
+
+        var feeds: [Feed] = []
+        if FileSystem.isDirectory(root + "/content") == true {
+            var scanner = ContentScanner(root: root)
+            scanner.scan()
+            diagnostics += scanner.plan.diagnostics
+            let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart)
+            let parsed = ParsedContent.parse(scanner.plan, root: root, markdown: markdown)
+            diagnostics += parsed.diagnostics
+            var assembler = FeedAssembler(
+                config: config, options: options, window: window, plan: scanner.plan, parsed: parsed)
+            feeds = assembler.assemble()
+            diagnostics += assembler.diagnostics
+        } else {
+            diagnostics.append(
+                .error(SourceLocation(path: "content"), "the site has no 'content' folder (looked in \(root))"))
+        }
+        let staticFiles = listStaticFiles(root: root)
+
+        var result = Diagnostics()
+        var unsorted = Diagnostics()
+        unsorted.append(contentsOf: diagnostics)
+        result.append(contentsOf: unsorted.sorted)
+        guard !result.hasErrors else { return (nil, result) }
+        return (Site(root: root, config: config, feeds: feeds, staticFiles: staticFiles), result)
+    }
+
+    /// `feedgen.yaml`, or the defaults when there is none.
+    static func loadConfig(root: String, diagnostics: inout [Diagnostic]) -> SiteConfig {
+        let path = "feedgen.yaml"
+        let folderName = String(root.split(separator: "/").last ?? "site")
+        guard FileSystem.isFile(root + "/" + path) else {
+            for other in ["feedgen.yml", "feedgen.json", "feedgen.toml"] where FileSystem.exists(root + "/" + other) {
+                diagnostics.append(
+                    .warning(SourceLocation(path: other), "'\(other)' is not read; the configuration file is 'feedgen.yaml'"))
+            }
+            return SiteConfig(title: folderName)
+        }
+        var node: YAMLNode?
+        switch FileSystem.readFile(root + "/" + path) {
+        case .failure(let failure):
+            diagnostics.append(.error(SourceLocation(path: path), "cannot read the file: \(failure.message)"))
+        case .success(let bytes):
+            switch SourceText.decode(bytes, path: path) {
+            case .failure(let diagnostic):
+                diagnostics.append(diagnostic)
+            case .success(let source):
+                let parsed = YAMLParser.parse(source.text, path: path)
+                diagnostics += parsed.diagnostics
+                if let root = parsed.node, !root.isNull {
+                    if root.pairs != nil {
+                        node = root
+                    } else {
+                        diagnostics.append(
+                            .error(
+                                SourceLocation(path: path, line: root.line, column: root.column),
+                                "feedgen.yaml must be a mapping of 'key: value' lines, found \(root.kindDescription)"))
+                    }
+                }
+            }
+        }
+        var reader = FieldReader(path: path)
+        let config = SiteConfig.decode(node, defaultTitle: folderName, reader: &reader)
+        diagnostics += reader.diagnostics
+        return config
+    }
+
+    /// Every file below `static/` (links followed), relative to it, sorted byte-wise.
+    static func listStaticFiles(root: String) -> [String] {
+        let base = root + "/static"
+        guard FileSystem.isDirectory(base) == true else { return [] }
+        var files: [String] = []
+        var visited: Set<FileSystem.NodeID> = []
+        func walk(_ relative: String) {
+            let absolute = relative.isEmpty ? base : base + "/" + relative
+            if let id = FileSystem.nodeID(absolute) {
+                guard visited.insert(id).inserted else { return }
+            }
+            for entry in FileSystem.list(absolute) ?? [] {
+                let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if entry.isDirectory { walk(child) } else { files.append(child) }
+            }
+        }
+        walk("")
+        files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return files
+    }
+}

@@ -1,0 +1,112 @@
+import FeedgenDiagnostics
+
+/// The text of one source file, decoded and normalised once before anything parses it.
+///
+/// - A UTF-8 byte-order mark is removed (it is not counted in columns).
+/// - CRLF and lone CR line endings become LF. Each ending stays one line break, so line
+///   numbers are those an editor shows for the original file.
+/// - Invalid UTF-8 is an error at the line and column of the first bad byte.
+struct SourceText: Sendable {
+    /// The normalised text: LF line endings, no BOM.
+    var text: String
+
+    /// Decodes `bytes` (the whole file). `path` is the site-relative path used in diagnostics.
+    static func decode(_ bytes: [UInt8], path: String) -> Result<SourceText, Diagnostic> {
+        var start = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        let content = bytes[start...]
+        if let bad = firstInvalidUTF8Offset(content) {
+            let (line, column) = position(ofByte: bad, in: content)
+            return .failure(
+                .error(
+                    SourceLocation(path: path, line: line, column: column),
+                    "file is not valid UTF-8 (invalid byte at offset \(start + bad))"))
+        }
+        let normalised: String
+        if content.contains(UInt8(ascii: "\r")) {
+            var out = [UInt8]()
+            out.reserveCapacity(content.count)
+            var i = content.startIndex
+            while i < content.endIndex {
+                let b = content[i]
+                if b == UInt8(ascii: "\r") {
+                    out.append(UInt8(ascii: "\n"))
+                    if i + 1 < content.endIndex, content[i + 1] == UInt8(ascii: "\n") { i += 1 }
+                } else {
+                    out.append(b)
+                }
+                i += 1
+            }
+            normalised = String(decoding: out, as: UTF8.self)
+        } else {
+            normalised = String(decoding: content, as: UTF8.self)
+        }
+        return .success(SourceText(text: normalised))
+    }
+
+    /// The offset (from the start of `bytes`, BOM excluded) of the first byte of the first
+    /// ill-formed UTF-8 sequence, or nil when the whole buffer is valid.
+    static func firstInvalidUTF8Offset(_ bytes: ArraySlice<UInt8>) -> Int? {
+        // Fast path: the standard library validates in bulk.
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        while i < end {
+            let b0 = bytes[i]
+            if b0 < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch b0 {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return i - bytes.startIndex
+            }
+            // An ill-formed sequence is reported at its first byte.
+            for k in 1..<length {
+                let j = i + k
+                guard j < end else { return i - bytes.startIndex }
+                let b = bytes[j]
+                let (lo, hi) = k == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
+                guard b >= lo, b <= hi else { return i - bytes.startIndex }
+            }
+            i += length
+        }
+        return nil
+    }
+
+    /// The 1-based line and column (in Unicode scalars) of byte `offset` of `bytes`. CR, LF and
+    /// CRLF each end a line.
+    static func position(ofByte offset: Int, in bytes: ArraySlice<UInt8>) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        var i = bytes.startIndex
+        let target = bytes.startIndex + offset
+        while i < target, i < bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if b == UInt8(ascii: "\r") {
+                if i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "\n") {
+                    // The LF that follows ends the line.
+                } else {
+                    line += 1
+                    column = 1
+                }
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+            i += 1
+        }
+        return (line, column)
+    }
+}

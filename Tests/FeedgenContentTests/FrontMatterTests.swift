@@ -1,0 +1,130 @@
+import FeedgenDiagnostics
+import Testing
+
+@testable import FeedgenContent
+
+private func split(_ bytes: [UInt8]) -> (FrontMatter?, [String]) {
+    let (frontMatter, diagnostics) = FrontMatter.parse(bytes, path: "content/a.md")
+    return (frontMatter, diagnostics.map(\.description))
+}
+
+private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(text.utf8)) }
+
+@Suite struct FrontMatterTests {
+    @Test func basicSplit() throws {
+        let (fm, errors) = split("---\ntitle: Hi\nweight: 2\n---\nBody line\n\nMore\n")
+        #expect(errors == [])
+        let frontMatter = try #require(fm)
+        #expect(frontMatter.hasFrontMatter)
+        #expect(frontMatter.fields["title"]?.string == "Hi")
+        #expect(frontMatter.fields["weight"]?.line == 3)
+        #expect(frontMatter.body == "Body line\n\nMore\n")
+        #expect(frontMatter.bodyLine == 5)
+    }
+
+    @Test func byteOrderMarkIsSkippedAndNotCounted() throws {
+        let (fm, errors) = split([0xEF, 0xBB, 0xBF] + Array("---\ntitle: x: y\n---\n".utf8))
+        #expect(fm == nil)
+        #expect(errors == ["content/a.md:2:9: error: YAML: mapping values are not allowed in this context"])
+        let ok = try #require(split([0xEF, 0xBB, 0xBF] + Array("---\ntitle: A\n---\nB".utf8)).0)
+        #expect(ok.fields["title"]?.column == 8)
+        #expect(ok.body == "B")
+    }
+
+    @Test func crlfLineEndingsKeepLineNumbers() throws {
+        let fm = try #require(split("---\r\ntitle: A\r\nlink: b\r\n---\r\nOne\r\nTwo\r\n").0)
+        #expect(fm.fields["link"]?.line == 3)
+        #expect(fm.fields["title"]?.string == "A")
+        #expect(fm.body == "One\nTwo\n")
+        #expect(fm.bodyLine == 5)
+        #expect(split("---\r\na: 1\r\nb: c: d\r\n---\r\n").1 == ["content/a.md:3:5: error: YAML: mapping values are not allowed in this context"])
+    }
+
+    @Test func loneCarriageReturnsAreLineEndings() throws {
+        let fm = try #require(split("---\rtitle: A\rlink: b\r---\rOne\rTwo").0)
+        #expect(fm.fields["link"]?.line == 3)
+        #expect(fm.body == "One\nTwo")
+        #expect(fm.bodyLine == 5)
+    }
+
+    @Test func trailingSpacesOnFences() throws {
+        let fm = try #require(split("---  \ntitle: A\n--- \t\nBody").0)
+        #expect(fm.fields["title"]?.string == "A")
+        #expect(fm.body == "Body")
+    }
+
+    @Test func dotsCloseTheBlock() throws {
+        let fm = try #require(split("---\ntitle: A\n...\nBody").0)
+        #expect(fm.fields["title"]?.string == "A")
+        #expect(fm.bodyLine == 4)
+    }
+
+    @Test func unclosedBlock() {
+        let expected = ["content/a.md:1:1: error: front matter starting here is not closed by a '---' line"]
+        #expect(split("---\ntitle: A\nBody\n").1 == expected)
+        #expect(split("---").1 == expected)
+        #expect(split("---\n").1 == expected)
+    }
+
+    @Test func emptyBlock() throws {
+        let fm = try #require(split("---\n---\nBody\n").0)
+        #expect(fm.hasFrontMatter)
+        #expect(fm.fields.pairs == [])
+        #expect(fm.body == "Body\n")
+        #expect(fm.bodyLine == 3)
+        let commentOnly = try #require(split("---\n# nothing\n---\n").0)
+        #expect(commentOnly.fields.pairs == [])
+        #expect(commentOnly.body == "")
+    }
+
+    @Test func bodyRulesStayIntact() throws {
+        let fm = try #require(split("---\ntitle: A\n---\nabove\n\n---\n\nbelow\n---\n").0)
+        #expect(fm.body == "above\n\n---\n\nbelow\n---\n")
+    }
+
+    @Test func fenceOnlyOnTheFirstLine() throws {
+        let fm = try #require(split("\n---\ntitle: A\n---\n").0)
+        #expect(!fm.hasFrontMatter)
+        #expect(fm.fields.pairs == [])
+        #expect(fm.body == "\n---\ntitle: A\n---\n")
+        #expect(fm.bodyLine == 1)
+        let notAFence = try #require(split("----\nx\n").0)
+        #expect(!notAFence.hasFrontMatter)
+    }
+
+    @Test func noFrontMatterIsAllBody() throws {
+        let fm = try #require(split("# Hello\n").0)
+        #expect(!fm.hasFrontMatter)
+        #expect(fm.body == "# Hello\n")
+        #expect(fm.bodyLine == 1)
+        #expect(fm.fields.pairs == [])
+    }
+
+    @Test func tomlAndJSONAreRejected() {
+        #expect(split("+++\ntitle = 'A'\n+++\n").1 == ["content/a.md:1:1: error: TOML front matter is not supported; use YAML between '---' lines"])
+        #expect(split("{\n  \"title\": \"A\"\n}\n").1 == ["content/a.md:1:1: error: JSON front matter is not supported; use YAML between '---' lines"])
+        // A Hugo shortcode on the first line is body, not JSON.
+        #expect(split("{{< note >}}\n").0?.body == "{{< note >}}\n")
+    }
+
+    @Test func invalidUTF8ReportsTheFirstBadByte() {
+        let bytes = Array("---\ntitle: é".utf8) + [0xFF] + Array("\n---\n".utf8)
+        #expect(split(bytes).1 == ["content/a.md:2:9: error: file is not valid UTF-8 (invalid byte at offset 13)"])
+        // A truncated sequence, after CRLF lines and a BOM (the offset counts the BOM, the column does not).
+        let truncated = [0xEF, 0xBB, 0xBF] + Array("a\r\nb\r\nxy".utf8) + [0xE2, 0x82]
+        #expect(split(truncated).1 == ["content/a.md:3:3: error: file is not valid UTF-8 (invalid byte at offset 11)"])
+        // An overlong encoding and a surrogate.
+        #expect(split([0x61, 0xC0, 0xAF]).1 == ["content/a.md:1:2: error: file is not valid UTF-8 (invalid byte at offset 1)"])
+        #expect(split([0xED, 0xA0, 0x80]).1 == ["content/a.md:1:1: error: file is not valid UTF-8 (invalid byte at offset 0)"])
+    }
+
+    @Test func frontMatterMustBeAMapping() {
+        #expect(split("---\n- a\n- b\n---\n").1 == ["content/a.md:2:1: error: front matter must be a mapping of 'key: value' lines, found a list"])
+        #expect(split("---\njust text\n---\n").1 == ["content/a.md:2:1: error: front matter must be a mapping of 'key: value' lines, found a string"])
+    }
+
+    @Test func nullDocumentIsAnEmptyMapping() throws {
+        let fm = try #require(split("---\n~\n---\nx").0)
+        #expect(fm.fields.pairs == [])
+    }
+}
