@@ -30,10 +30,8 @@ public struct TemplateSet: Sendable, PartialProvider {
         for key in sources.keys.sorted() where key.hasSuffix(".mustache") {
             do {
                 compiled[key] = try MustacheTemplate(source: sources[key]!, name: origins[key]!)
-            } catch let error as MustacheError {
-                problems.append(.error(SourceLocation(path: origins[key]!, line: error.line, column: error.column), error.message))
             } catch {
-                problems.append(.error(SourceLocation(path: origins[key]!), "\(error)"))
+                problems.append(.error(SourceLocation(path: origins[key]!, line: error.line, column: error.column), error.message))
             }
         }
         if !problems.isEmpty { throw TemplateErrors(diagnostics: problems) }
