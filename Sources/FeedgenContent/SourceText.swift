@@ -47,8 +47,10 @@ struct SourceText: Sendable {
     /// The offset (from the start of `bytes`, BOM excluded) of the first byte of the first
     /// ill-formed UTF-8 sequence, or nil when the whole buffer is valid.
     static func firstInvalidUTF8Offset(_ bytes: ArraySlice<UInt8>) -> Int? {
-        // Fast path: the standard library validates in bulk.
-        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        // Fast path: the standard library validates in bulk (Swift 6 runtime).
+        if #available(macOS 15, iOS 18, *) {
+            if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        }
         var i = bytes.startIndex
         let end = bytes.endIndex
         while i < end {
