@@ -54,7 +54,8 @@ public struct ContentDate: Sendable, Hashable, Comparable, CustomStringConvertib
             let local = seconds + Int64(offset)
             let (y, m, d) = Self.civil(fromDays: floorDiv(local, 86_400))
             let secondOfDay = Int(local - floorDiv(local, 86_400) * 86_400)
-            var s = Self.dateString(y, m, d) + "T" + pad(secondOfDay / 3600) + ":" + pad(secondOfDay / 60 % 60) + ":"
+            var s =
+                Self.dateString(y, m, d) + "T" + pad(secondOfDay / 3600) + ":" + pad(secondOfDay / 60 % 60) + ":"
                 + pad(secondOfDay % 60)
             if nanos > 0 {
                 var fraction = String(nanos)

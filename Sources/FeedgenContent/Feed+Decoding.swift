@@ -15,7 +15,8 @@ struct FeedSettings: Sendable {
 
     static let knownKeys = ["title", "description", "lang", "sections", "interSectionSpacing", "draft"]
 
-    static func decode(_ frontMatter: FrontMatter, markdown: MarkdownOptions, reader: inout FieldReader) -> FeedSettings {
+    static func decode(_ frontMatter: FrontMatter, markdown: MarkdownOptions, reader: inout FieldReader) -> FeedSettings
+    {
         let fields = frontMatter.fields
         var settings = FeedSettings(frontMatter: fields)
         reader.rejectUnknownKeys(fields, known: knownKeys, in: "_feed.md")
@@ -30,18 +31,24 @@ struct FeedSettings: Sendable {
                     if let name = element.string, !element.isNull {
                         settings.sectionOrder!.append((name, element))
                     } else {
-                        reader.error(element, "each entry of 'sections' must be a section folder name, found \(element.kindDescription)")
+                        reader.error(
+                            element,
+                            "each entry of 'sections' must be a section folder name, found \(element.kindDescription)")
                     }
                 }
             } else {
-                reader.error(node, "'sections' must be a list of section folder names, found \(FieldReader.found(node))")
+                reader.error(
+                    node, "'sections' must be a list of section folder names, found \(FieldReader.found(node))")
             }
         }
-        if let spacingNode = fields["interSectionSpacing"], let spacing = reader.number(spacingNode, key: "interSectionSpacing") {
+        if let spacingNode = fields["interSectionSpacing"],
+            let spacing = reader.number(spacingNode, key: "interSectionSpacing")
+        {
             if spacing >= 0 {
                 settings.interSectionSpacing = spacing
             } else {
-                reader.error(spacingNode, "'interSectionSpacing' must not be negative, found '\(spacingNode.string ?? "")'")
+                reader.error(
+                    spacingNode, "'interSectionSpacing' must not be negative, found '\(spacingNode.string ?? "")'")
             }
         }
         settings.draft = reader.bool(fields["draft"], key: "draft") ?? false

@@ -124,7 +124,8 @@ struct FeedAssembler {
                 return explicitA != explicitB ? !explicitA : a.location < b.location
             }!
             for item in items where item.location != owner.location {
-                diagnostics.append(.error(idLocation(item), "duplicate item id '\(id)' (also used by \(owner.location))"))
+                diagnostics.append(
+                    .error(idLocation(item), "duplicate item id '\(id)' (also used by \(owner.location))"))
             }
         }
     }
@@ -161,7 +162,8 @@ struct FeedAssembler {
                         over = "the page of item \(feeds[otherFeed].sections[otherSection].items[otherItem].location)"
                     }
                     let item = feeds[f].sections[s].items[i]
-                    diagnostics.append(.error(idLocation(item), "item id '\(item.id)' would write \(page) over \(over)"))
+                    diagnostics.append(
+                        .error(idLocation(item), "item id '\(item.id)' would write \(page) over \(over)"))
                 }
             }
         }

@@ -49,7 +49,11 @@ extension Item {
         item.image = decodeImage(fields["image"], reader: &reader)
         item.link = reader.string(fields["link"], key: "link")
         if let typeNode = fields["type"], let type = reader.string(typeNode, key: "type") {
-            if !type.isEmpty, type.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
+            if !type.isEmpty,
+                type.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+                })
+            {
                 item.type = type
             } else {
                 reader.error(typeNode, "'type' must be a template name (letters, digits, '-', '_'), found '\(type)'")
@@ -77,15 +81,19 @@ extension Item {
             let allowed: Bool
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": allowed = true
-            default: allowed = !scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-                || scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .spacingMark)
+            default:
+                allowed =
+                    !scalar.isASCII
+                    && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                        || scalar.properties.generalCategory == .nonspacingMark
+                        || scalar.properties.generalCategory == .spacingMark)
             }
             if !allowed { valid = false }
         }
         if segmentStart { valid = false }  // empty id or a trailing '/'
         if valid { return nil }
-        return
-            "item id '\(id)' cannot name an output file: use letters, digits, '-', '_' and '.' in segments separated by '/', with no empty or '.'-prefixed segment"
+        return "item id '\(id)' cannot name an output file: use letters, digits, '-', '_' and '.' "
+            + "in segments separated by '/', with no empty or '.'-prefixed segment"
     }
 
     private static func decodeImage(_ node: YAMLNode?, reader: inout FieldReader) -> ItemImage? {

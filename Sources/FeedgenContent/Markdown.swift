@@ -20,8 +20,8 @@ public enum Markdown {
     }
 
     /// The plain text of the first paragraph of `markdown` (text and code spans; line breaks
-    /// become spaces and white-space runs one space; markup dropped), or nil when there is no paragraph. Used as the default
-    /// `description` of an item.
+    /// become spaces and white-space runs one space; markup dropped), or nil when there is no
+    /// paragraph. Used as the default `description` of an item.
     public static func firstParagraphText(_ markdown: String, smart: Bool = false) -> String? {
         withDocument(markdown, options: options(unsafe: false, smart: smart)) { firstParagraph(in: $0) }
     }

@@ -42,11 +42,13 @@ struct ParsedContent: Sendable {
         var result = ParsedContent(
             feeds: plan.feeds.map { _ in nil },
             sections: plan.feeds.map { $0.sections.map { _ in nil } },
-            items: plan.feeds.map { $0.sections.map { section in
-                var items: [Item] = []
-                items.reserveCapacity(section.itemFiles.count)
-                return items
-            } },
+            items: plan.feeds.map {
+                $0.sections.map { section in
+                    var items: [Item] = []
+                    items.reserveCapacity(section.itemFiles.count)
+                    return items
+                }
+            },
             diagnostics: [])
         // Drain the outputs front to back without copying them: reverse (swaps), then pop.
         pending.reverse()

@@ -30,7 +30,8 @@ struct SectionSettings: Sendable {
             } else {
                 let names = SortOrder.allCases.map(\.rawValue)
                 let hint = Suggestion.didYouMean(text, in: names)
-                reader.error(sortNode, "unknown sort '\(text)'; expected one of \(names.joined(separator: ", "))\(hint)")
+                reader.error(
+                    sortNode, "unknown sort '\(text)'; expected one of \(names.joined(separator: ", "))\(hint)")
             }
         }
         settings.lang = reader.language(fields["lang"], key: "lang")
@@ -39,17 +40,21 @@ struct SectionSettings: Sendable {
             if let elements = itemsNode.elements {
                 for (index, element) in elements.enumerated() {
                     guard element.pairs != nil else {
-                        reader.error(element, "each entry of 'items' must be a mapping of item keys, found \(FieldReader.found(element))")
+                        reader.error(
+                            element,
+                            "each entry of 'items' must be a mapping of item keys, found \(FieldReader.found(element))")
                         continue
                     }
                     let id = "\(sectionID)/\(index + 1)"
                     let origin = ItemOrigin(
                         sourcePath: sourcePath, location: reader.location(element), defaultID: id, defaultTitle: id,
                         fileName: "")
-                    settings.inlineItems.append(Item.decode(element, origin: origin, suggestions: suggestions, reader: &reader))
+                    settings.inlineItems.append(
+                        Item.decode(element, origin: origin, suggestions: suggestions, reader: &reader))
                 }
             } else {
-                reader.error(itemsNode, "'items' must be a list of item mappings, found \(FieldReader.found(itemsNode))")
+                reader.error(
+                    itemsNode, "'items' must be a list of item mappings, found \(FieldReader.found(itemsNode))")
             }
         }
         return settings

@@ -15,7 +15,8 @@ extension SiteConfig {
             if isAbsoluteURL(url) {
                 config.baseURL = url
             } else {
-                reader.error(urlNode, "'baseURL' must be an absolute URL such as 'https://example.org/', found '\(url)'")
+                reader.error(
+                    urlNode, "'baseURL' must be an absolute URL such as 'https://example.org/', found '\(url)'")
             }
         }
         if let outputNode = node["output"], let output = reader.string(outputNode, key: "output") {
@@ -34,7 +35,9 @@ extension SiteConfig {
         }
         if let markdown = node["markdown"], !markdown.isNull {
             if markdown.pairs == nil {
-                reader.error(markdown, "'markdown' must be a mapping with 'unsafe' and 'smart', found \(FieldReader.found(markdown))")
+                reader.error(
+                    markdown,
+                    "'markdown' must be a mapping with 'unsafe' and 'smart', found \(FieldReader.found(markdown))")
             } else {
                 reader.rejectUnknownKeys(markdown, known: ["unsafe", "smart"], in: "'markdown'")
                 if let unsafe = reader.bool(markdown["unsafe"], key: "unsafe") { config.markdownUnsafe = unsafe }
@@ -45,7 +48,9 @@ extension SiteConfig {
             if let pairs = theme.pairs {
                 for pair in pairs {
                     guard let key = pair.key.string, let value = pair.value.string else {
-                        reader.error(pair.value, "theme tokens must be 'name: value' scalars, found \(pair.value.kindDescription)")
+                        reader.error(
+                            pair.value,
+                            "theme tokens must be 'name: value' scalars, found \(pair.value.kindDescription)")
                         continue
                     }
                     config.theme.append((key, value))

@@ -21,7 +21,8 @@ public struct LoadOptions: Sendable {
 
     /// `now` given as seconds since 1970-01-01T00:00:00Z.
     public init(drafts: Bool = false, future: Bool = false, expired: Bool = false, nowSecondsSinceEpoch: Int64) {
-        self.init(drafts: drafts, future: future, expired: expired, now: ContentDate(secondsSinceEpoch: nowSecondsSinceEpoch))
+        self.init(
+            drafts: drafts, future: future, expired: expired, now: ContentDate(secondsSinceEpoch: nowSecondsSinceEpoch))
     }
 }
 
@@ -38,7 +39,8 @@ public enum SiteLoader {
         let root = FileSystem.absolute(siteRoot)
         var diagnostics: [Diagnostic] = []
         let config = loadConfig(root: root, diagnostics: &diagnostics)
-        let window = PublishWindow(now: options.now, timeZone: config.timeZone)
+        let window =
+            PublishWindow(now: options.now, timeZone: config.timeZone)
             ?? PublishWindow(now: options.now, timeZone: "UTC")!
 
         var feeds: [Feed] = []
@@ -74,7 +76,9 @@ public enum SiteLoader {
         guard FileSystem.isFile(root + "/" + path) else {
             for other in ["feedgen.yml", "feedgen.json", "feedgen.toml"] where FileSystem.exists(root + "/" + other) {
                 diagnostics.append(
-                    .warning(SourceLocation(path: other), "'\(other)' is not read; the configuration file is 'feedgen.yaml'"))
+                    .warning(
+                        SourceLocation(path: other), "'\(other)' is not read; the configuration file is 'feedgen.yaml'")
+                )
             }
             return SiteConfig(title: folderName)
         }

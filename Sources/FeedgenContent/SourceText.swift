@@ -47,8 +47,10 @@ struct SourceText: Sendable {
     /// The offset (from the start of `bytes`, BOM excluded) of the first byte of the first
     /// ill-formed UTF-8 sequence, or nil when the whole buffer is valid.
     static func firstInvalidUTF8Offset(_ bytes: ArraySlice<UInt8>) -> Int? {
-        // Fast path: the standard library validates in bulk.
-        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        // Fast path: the standard library validates in bulk (Swift 6 runtime).
+        if #available(macOS 15, iOS 18, *) {
+            if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        }
         var i = bytes.startIndex
         let end = bytes.endIndex
         while i < end {
@@ -62,12 +64,20 @@ struct SourceText: Sendable {
             var upper: UInt8 = 0xBF
             switch b0 {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
+            case 0xE0:
+                length = 3
+                lower = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
+            case 0xED:
+                length = 3
+                upper = 0x9F
+            case 0xF0:
+                length = 4
+                lower = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
+            case 0xF4:
+                length = 4
+                upper = 0x8F
             default: return i - bytes.startIndex
             }
             // An ill-formed sequence is reported at its first byte.

@@ -37,7 +37,10 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
         #expect(fm.fields["title"]?.string == "A")
         #expect(fm.body == "One\nTwo\n")
         #expect(fm.bodyLine == 5)
-        #expect(split("---\r\na: 1\r\nb: c: d\r\n---\r\n").1 == ["content/a.md:3:5: error: YAML: mapping values are not allowed in this context"])
+        #expect(
+            split("---\r\na: 1\r\nb: c: d\r\n---\r\n").1 == [
+                "content/a.md:3:5: error: YAML: mapping values are not allowed in this context"
+            ])
     }
 
     @Test func loneCarriageReturnsAreLineEndings() throws {
@@ -101,8 +104,14 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
     }
 
     @Test func tomlAndJSONAreRejected() {
-        #expect(split("+++\ntitle = 'A'\n+++\n").1 == ["content/a.md:1:1: error: TOML front matter is not supported; use YAML between '---' lines"])
-        #expect(split("{\n  \"title\": \"A\"\n}\n").1 == ["content/a.md:1:1: error: JSON front matter is not supported; use YAML between '---' lines"])
+        #expect(
+            split("+++\ntitle = 'A'\n+++\n").1 == [
+                "content/a.md:1:1: error: TOML front matter is not supported; use YAML between '---' lines"
+            ])
+        #expect(
+            split("{\n  \"title\": \"A\"\n}\n").1 == [
+                "content/a.md:1:1: error: JSON front matter is not supported; use YAML between '---' lines"
+            ])
         // A Hugo shortcode on the first line is body, not JSON.
         #expect(split("{{< note >}}\n").0?.body == "{{< note >}}\n")
     }
@@ -114,13 +123,25 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
         let truncated = [0xEF, 0xBB, 0xBF] + Array("a\r\nb\r\nxy".utf8) + [0xE2, 0x82]
         #expect(split(truncated).1 == ["content/a.md:3:3: error: file is not valid UTF-8 (invalid byte at offset 11)"])
         // An overlong encoding and a surrogate.
-        #expect(split([0x61, 0xC0, 0xAF]).1 == ["content/a.md:1:2: error: file is not valid UTF-8 (invalid byte at offset 1)"])
-        #expect(split([0xED, 0xA0, 0x80]).1 == ["content/a.md:1:1: error: file is not valid UTF-8 (invalid byte at offset 0)"])
+        #expect(
+            split([0x61, 0xC0, 0xAF]).1 == [
+                "content/a.md:1:2: error: file is not valid UTF-8 (invalid byte at offset 1)"
+            ])
+        #expect(
+            split([0xED, 0xA0, 0x80]).1 == [
+                "content/a.md:1:1: error: file is not valid UTF-8 (invalid byte at offset 0)"
+            ])
     }
 
     @Test func frontMatterMustBeAMapping() {
-        #expect(split("---\n- a\n- b\n---\n").1 == ["content/a.md:2:1: error: front matter must be a mapping of 'key: value' lines, found a list"])
-        #expect(split("---\njust text\n---\n").1 == ["content/a.md:2:1: error: front matter must be a mapping of 'key: value' lines, found a string"])
+        #expect(
+            split("---\n- a\n- b\n---\n").1 == [
+                "content/a.md:2:1: error: front matter must be a mapping of 'key: value' lines, found a list"
+            ])
+        #expect(
+            split("---\njust text\n---\n").1 == [
+                "content/a.md:2:1: error: front matter must be a mapping of 'key: value' lines, found a string"
+            ])
     }
 
     @Test func nullDocumentIsAnEmptyMapping() throws {

@@ -7,26 +7,26 @@ import Testing
     @Test func allKeys() throws {
         let site = try TestSite([
             "content/s/a.md": """
-                ---
-                id: s/custom
-                title: 1.10
-                description: Short.
-                date: 2026-11-01
-                publishDate: 2026-10-01T08:00:00+02:00
-                expiryDate: 2027-01-01
-                draft: false
-                weight: 3
-                image: {src: pic.png, alt: A picture, width: 640, height: 480}
-                link: https://example.org/
-                type: wide-card
-                tags: [swift, 2026]
-                lang: fr
-                params:
-                  color: red
-                extra: 1.50
-                ---
-                Body text.
-                """
+            ---
+            id: s/custom
+            title: 1.10
+            description: Short.
+            date: 2026-11-01
+            publishDate: 2026-10-01T08:00:00+02:00
+            expiryDate: 2027-01-01
+            draft: false
+            weight: 3
+            image: {src: pic.png, alt: A picture, width: 640, height: 480}
+            link: https://example.org/
+            type: wide-card
+            tags: [swift, 2026]
+            lang: fr
+            params:
+              color: red
+            extra: 1.50
+            ---
+            Body text.
+            """
         ])
         let (s, diagnostics) = site.load()
         #expect(diagnostics == [])
@@ -64,19 +64,20 @@ import Testing
     @Test func wrongTypesAreErrorsAtTheValue() throws {
         let site = try TestSite([
             "content/s/a.md": """
-                ---
-                title: [a]
-                weight: abc
-                draft: yes
-                date: tomorrow
-                tags: swift
-                image: {alt: x, widht: 3, height: -2}
-                type: a/b
-                lang: "english language"
-                params: [1]
-                ---
-                """,
-            "content/s/b.md": "---\nweight: \"3\"\npublishDate: 2026-02-30\ntags: [a, {b: c}]\nimage: {src: \"\"}\n---\n",
+            ---
+            title: [a]
+            weight: abc
+            draft: yes
+            date: tomorrow
+            tags: swift
+            image: {alt: x, widht: 3, height: -2}
+            type: a/b
+            lang: "english language"
+            params: [1]
+            ---
+            """,
+            "content/s/b.md":
+                "---\nweight: \"3\"\npublishDate: 2026-02-30\ntags: [a, {b: c}]\nimage: {src: \"\"}\n---\n",
         ])
         let (s, diagnostics) = site.load()
         #expect(s == nil)
@@ -103,15 +104,15 @@ import Testing
     @Test func unknownKeysBecomeParamsWithTypoWarnings() throws {
         let site = try TestSite([
             "content/s/a.md": """
-                ---
-                titel: Oops
-                keywords: [a, b]
-                params:
-                  mood: happy
-                  keywords: again
-                Weight: 2
-                ---
-                """
+            ---
+            titel: Oops
+            keywords: [a, b]
+            params:
+              mood: happy
+              keywords: again
+            Weight: 2
+            ---
+            """
         ])
         let (s, diagnostics) = site.load()
         #expect(
@@ -161,14 +162,14 @@ import Testing
     @Test func defaultExplicitAndInline() throws {
         let site = try TestSite([
             "content/chips/_section.md": """
-                ---
-                title: Topics
-                items:
-                  - title: Swift
-                  - {title: Rust, id: chips/rust, link: "https://rust-lang.org"}
-                  - weight: 1
-                ---
-                """,
+            ---
+            title: Topics
+            items:
+              - title: Swift
+              - {title: Rust, id: chips/rust, link: "https://rust-lang.org"}
+              - weight: 1
+            ---
+            """,
             "content/chips/more/z.md": "Z",
             "content/chips/a.md": "---\nid: special\n---\n",
         ])
@@ -218,7 +219,8 @@ import Testing
         ])
         let (s, diagnostics) = site.load()
         #expect(s == nil)
-        let rule = "cannot name an output file: use letters, digits, '-', '_' and '.' in segments separated by '/', with no empty or '.'-prefixed segment"
+        let rule =
+            "cannot name an output file: use letters, digits, '-', '_' and '.' in segments separated by '/', with no empty or '.'-prefixed segment"
         #expect(
             diagnostics == [
                 "content/s/a.md:2:5: error: item id '../escape' \(rule)",

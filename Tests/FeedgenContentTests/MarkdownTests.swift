@@ -5,12 +5,17 @@ import Testing
 @Suite struct MarkdownTests {
     @Test func safeModeDropsRawHTMLAndUnsafeLinks() {
         let html = Markdown.render(
-            "<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](vbscript:x) <b>bold</b>", unsafe: false, smart: false)
-        #expect(html == "<!-- raw HTML omitted -->\n<p><a href=\"\">x</a> <a href=\"\">y</a> <!-- raw HTML omitted -->bold<!-- raw HTML omitted --></p>\n")
+            "<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](vbscript:x) <b>bold</b>", unsafe: false,
+            smart: false)
+        #expect(
+            html
+                == "<!-- raw HTML omitted -->\n<p><a href=\"\">x</a> <a href=\"\">y</a> <!-- raw HTML omitted -->bold<!-- raw HTML omitted --></p>\n"
+        )
     }
 
     @Test func safeModeKeepsImageDataURLs() {
-        let html = Markdown.render("![a](data:image/png;base64,AAAA) [b](data:text/html;base64,AAAA)", unsafe: false, smart: false)
+        let html = Markdown.render(
+            "![a](data:image/png;base64,AAAA) [b](data:text/html;base64,AAAA)", unsafe: false, smart: false)
         #expect(html == "<p><img src=\"data:image/png;base64,AAAA\" alt=\"a\" /> <a href=\"\">b</a></p>\n")
     }
 
@@ -23,7 +28,8 @@ import Testing
         #expect(
             Markdown.render("\"Hello\" -- it's 1990--2000... ---", unsafe: false, smart: true)
                 == "<p>“Hello” – it’s 1990–2000… —</p>\n")
-        #expect(Markdown.render("\"Hello\" -- it's", unsafe: false, smart: false) == "<p>&quot;Hello&quot; -- it's</p>\n")
+        #expect(
+            Markdown.render("\"Hello\" -- it's", unsafe: false, smart: false) == "<p>&quot;Hello&quot; -- it's</p>\n")
     }
 
     @Test func firstParagraphText() {

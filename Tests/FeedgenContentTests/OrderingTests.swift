@@ -153,7 +153,8 @@ private func order(sort: String?, _ files: [String: String]) throws -> [String] 
             "content/wip/s/a.md": "A",
         ])
         #expect(site.load().site?.feeds.map(\.path) == [""])
-        #expect(site.load().diagnostics == ["content/wip/_feed.md:2:8: note: skipped draft feed (use --drafts to include)"])
+        #expect(
+            site.load().diagnostics == ["content/wip/_feed.md:2:8: note: skipped draft feed (use --drafts to include)"])
         #expect(site.load(drafts: true).site?.feeds.map(\.path) == ["", "wip"])
     }
 }

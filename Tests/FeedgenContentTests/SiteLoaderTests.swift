@@ -170,25 +170,30 @@ import Testing
         #expect(config.markdownSmart == true)
         #expect(config.theme.isEmpty)
         #expect(config.source == nil)
+        // Smart punctuation is on by default; raw HTML is omitted.
+        try site.write("content/s/a.md", "\"A\" -- <i>b</i>")
+        #expect(
+            site.load().site?.feeds[0].sections[0].items[0].html
+                == "<p>“A” – <!-- raw HTML omitted -->b<!-- raw HTML omitted --></p>\n")
     }
 
     @Test func allKeys() throws {
         let site = try TestSite([
             "feedgen.yaml": """
-                title: My Site
-                language: pt-BR
-                baseURL: https://example.org/
-                output: dist
-                timeZone: Europe/Paris
-                markdown:
-                  unsafe: true
-                  smart: false
-                theme:
-                  cornerRadius: 12
-                  background: "#fff"
-                  ratio: 1.10
+            title: My Site
+            language: pt-BR
+            baseURL: https://example.org/
+            output: dist
+            timeZone: Europe/Paris
+            markdown:
+              unsafe: true
+              smart: false
+            theme:
+              cornerRadius: 12
+              background: "#fff"
+              ratio: 1.10
 
-                """,
+            """,
             "content/s/a.md": "\"Hi\" <b>x</b>",
         ])
         let (s, diagnostics) = site.load()
@@ -209,19 +214,19 @@ import Testing
     @Test func errors() throws {
         let site = try TestSite([
             "feedgen.yaml": """
-                titel: x
-                language: en_US
-                baseURL: example.org
-                timeZone: Mars/Base
-                markdown:
-                  unsafe: yes
-                  smrt: true
-                theme:
-                  a: [1]
-                output: ""
-                foo: 1
+            titel: x
+            language: en_US
+            baseURL: example.org
+            timeZone: Mars/Base
+            markdown:
+              unsafe: yes
+              smrt: true
+            theme:
+              a: [1]
+            output: ""
+            foo: 1
 
-                """,
+            """,
             "feedgen.yml": "",
         ])
         let (s, diagnostics) = site.load()
@@ -242,15 +247,58 @@ import Testing
 
     @Test func ymlSpellingIsPointedOut() throws {
         let site = try TestSite(["feedgen.yml": "title: x\n", "content/s/a.md": "A"])
-        #expect(site.load().diagnostics == ["feedgen.yml: warning: 'feedgen.yml' is not read; the configuration file is 'feedgen.yaml'"])
+        #expect(
+            site.load().diagnostics == [
+                "feedgen.yml: warning: 'feedgen.yml' is not read; the configuration file is 'feedgen.yaml'"
+            ])
     }
 
     @Test func syntaxErrorAndNonMapping() throws {
         let site = try TestSite(["feedgen.yaml": "title: a: b\n"])
-        #expect(site.load().diagnostics == ["feedgen.yaml:1:9: error: YAML: mapping values are not allowed in this context"])
+        #expect(
+            site.load().diagnostics == ["feedgen.yaml:1:9: error: YAML: mapping values are not allowed in this context"]
+        )
         try site.write("feedgen.yaml", "- a\n")
-        #expect(site.load().diagnostics == ["feedgen.yaml:1:1: error: feedgen.yaml must be a mapping of 'key: value' lines, found a list"])
+        #expect(
+            site.load().diagnostics == [
+                "feedgen.yaml:1:1: error: feedgen.yaml must be a mapping of 'key: value' lines, found a list"
+            ])
         try site.write("feedgen.yaml", "# nothing yet\n")
         #expect(site.load().diagnostics == [])
+    }
+}
+
+@Suite struct DeterminismTests {
+    @Test func repeatedLoadsGiveTheSameModelAndDiagnostics() throws {
+        var files: [String: String] = [:]
+        for i in 0..<300 {
+            let section = "s\(i % 7)"
+            switch i % 5 {
+            case 0: files["content/\(section)/bad\(i).md"] = "---\nweight: x\(i)\n---\n"
+            case 1: files["content/\(section)/dup\(i).md"] = "---\nid: s0/dup0\ntitle: D\(i)\n---\n"
+            case 2: files["content/\(section)/draft\(i).md"] = "---\ndraft: true\n---\n"
+            default:
+                files["content/\(section)/sub\(i % 3)/ok\(i).md"] =
+                    "---\ntitle: T\(i % 11)\ndate: 2026-01-\(10 + i % 9)\n---\nBody \(i)\n"
+            }
+        }
+        let site = try TestSite(files)
+        let first = site.load(drafts: false)
+        #expect(first.site == nil)
+        #expect(first.diagnostics.count > 100)
+        for _ in 0..<3 { #expect(site.load(drafts: false).diagnostics == first.diagnostics) }
+        // Without the errors the model is the same each time.
+        for (path, _) in files where path.contains("/bad") || path.contains("/dup") {
+            try FileManagerRemove(site.root + "/" + path)
+        }
+        let model = try #require(site.load().site)
+        for _ in 0..<3 { #expect(try #require(site.load().site).feeds == model.feeds) }
+    }
+
+    @Test func absolutePathNormalisation() {
+        #expect(FileSystem.absolute("/a/./b/../c/") == "/a/c")
+        #expect(FileSystem.absolute("/") == "/")
+        #expect(FileSystem.absolute("x/y").hasSuffix("/x/y"))
+        #expect(FileSystem.absolute("x/y").hasPrefix("/"))
     }
 }

@@ -8,7 +8,8 @@ final class TestSite {
     let root: String
 
     init(_ files: [String: String]) throws {
-        root = FileManager.default.temporaryDirectory
+        root =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("feedgen-content-\(UUID().uuidString)").path
         for (path, contents) in files { try write(path, contents) }
         try FileManager.default.createDirectory(atPath: root + "/content", withIntermediateDirectories: true)

@@ -120,9 +120,16 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
     }
 
     @Test func tabIndentationHasAClearMessage() {
-        #expect(parse("a:\n\tb: 2\n", firstLine: 2).1 == ["a.yaml:3:1: error: tabs are not allowed in YAML indentation; use spaces"])
-        #expect(parse("a: 1\n\tb: 2\n").1 == ["a.yaml:2:1: error: tabs are not allowed in YAML indentation; use spaces"])
-        #expect(parse("a:\n  b: 1\n  \tc: 2\n").1 == ["a.yaml:3:3: error: tabs are not allowed in YAML indentation; use spaces"])
+        #expect(
+            parse("a:\n\tb: 2\n", firstLine: 2).1 == [
+                "a.yaml:3:1: error: tabs are not allowed in YAML indentation; use spaces"
+            ])
+        #expect(
+            parse("a: 1\n\tb: 2\n").1 == ["a.yaml:2:1: error: tabs are not allowed in YAML indentation; use spaces"])
+        #expect(
+            parse("a:\n  b: 1\n  \tc: 2\n").1 == [
+                "a.yaml:3:3: error: tabs are not allowed in YAML indentation; use spaces"
+            ])
     }
 
     @Test func tabsInsideValuesAreFine() throws {
@@ -183,7 +190,8 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
     }
 
     @Test func undefinedAlias() {
-        #expect(parse("a: *nope\n").1 == ["a.yaml:1:4: error: YAML: alias '*nope' refers to no anchor defined before it"])
+        #expect(
+            parse("a: *nope\n").1 == ["a.yaml:1:4: error: YAML: alias '*nope' refers to no anchor defined before it"])
     }
 
     @Test func aliasBombIsBounded() {
@@ -207,7 +215,10 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
     }
 
     @Test func multipleDocumentsAreAnError() {
-        #expect(parse("a: 1\n---\nb: 2\n").1 == ["a.yaml:2:1: error: YAML: only one document is allowed; remove the second '---'"])
+        #expect(
+            parse("a: 1\n---\nb: 2\n").1 == [
+                "a.yaml:2:1: error: YAML: only one document is allowed; remove the second '---'"
+            ])
     }
 
     @Test func emptyAndCommentOnlyTextHasNoNode() {
@@ -217,6 +228,8 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
     }
 
     @Test func controlCharacterIsAReaderError() {
-        #expect(parse("a: b\nc: \u{7}\n", firstLine: 2).1 == ["a.yaml:3:4: error: YAML: control characters are not allowed"])
+        #expect(
+            parse("a: b\nc: \u{7}\n", firstLine: 2).1 == ["a.yaml:3:4: error: YAML: control characters are not allowed"]
+        )
     }
 }
