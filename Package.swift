@@ -56,6 +56,12 @@ let package = Package(
             name: "EmbedTemplatesPlugin", capability: .buildTool(),
             dependencies: ["EmbedTemplates"]),
 
+        // Benchmarks of the core stages: `swift run -c release feedgen-bench`.
+        .executableTarget(
+            name: "feedgen-bench",
+            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenBuild"],
+            path: "Benchmarks/FeedgenBenchmarks"),
+
         .testTarget(name: "FeedgenLayoutTests", dependencies: ["FeedgenLayout"]),
         .testTarget(name: "FeedgenMustacheTests", dependencies: ["FeedgenMustache"]),
         .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenDiagnostics"]),
