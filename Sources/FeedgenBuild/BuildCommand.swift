@@ -8,7 +8,7 @@ enum BuildCommand {
         assets, written atomically into the output folder.
 
         USAGE: feedgen build [SITE] [--output DIR] [--drafts] [--future] [--expired] [--strict]
-                             [--error-format text|github] [--quiet]
+                             [--error-format text|github] [--quiet] [--watch]
 
         ARGUMENTS:
           SITE                      The site folder (default: the current folder)
@@ -21,6 +21,8 @@ enum BuildCommand {
           --strict                  Treat warnings as errors
           --error-format FORMAT     text (default) or github (also GitHub Actions annotations)
           --quiet                   Print only warnings and errors, no summary
+          --watch                   Rebuild when content, templates or static files change; open
+                                    pages reload themselves (file://, no server)
           -h, --help                Show this help
 
         EXIT STATUS: 0 built; 1 content errors (nothing written, previous output untouched);
@@ -41,7 +43,7 @@ enum BuildCommand {
     static func run(_ arguments: [String], terminal: inout Terminal, write: Bool) throws -> Int32 {
         let command = write ? "build" : "check"
         let args = try Arguments(
-            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"],
+            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch"] : []),
             options: write ? ["--output", "--error-format"] : ["--error-format"], command: command)
         if args.help {
             terminal.out(write ? buildHelp : checkHelp)
@@ -65,6 +67,9 @@ enum BuildCommand {
         options.expired = args.flags.contains("--expired")
         options.strict = args.flags.contains("--strict")
         options.write = write
+        if args.flags.contains("--watch") {
+            return Watcher(options: options).run(terminal: terminal)
+        }
         let report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
         if !terminal.quiet {

@@ -20,6 +20,8 @@ public struct BuildOptions: Sendable {
     public var write = true
     /// "Now" for publishDate/expiryDate, in seconds since 1970 (the caller reads the clock).
     public var now: Int64
+    /// Watch mode: pages load `_feedgen/live-reload.js`, which reloads them after a rebuild.
+    public var liveReload = false
 
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
@@ -59,9 +61,10 @@ public enum SiteBuilder {
         guard !blocking, report.exitStatus == 0, let prepared, let templates else { return finish(&report, options) }
 
         // 4. Render.
-        let files: [OutputFile]
+        var files: [OutputFile]
         do {
             files = try SiteRenderer(site: prepared, templates: templates).render()
+            files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
         } catch {
             report.diagnostics.error(SourceLocation(path: "Templates"), "\(error)")
             return finish(&report, options)
@@ -141,6 +144,7 @@ public enum SiteBuilder {
             }
             feeds.append(prepared)
         }
+        ContentLinks(feeds: feeds).check(feeds, into: &report.diagnostics)
         report.feeds = feeds.count
         report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         report.pages = feeds.count + feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }

@@ -64,8 +64,16 @@ struct MarkdownOptions: Sendable {
 
     /// The HTML and first-paragraph text; `("", nil)` for a blank body (cmark is not called).
     func render(_ body: String) -> (html: String, summary: String?, hasBody: Bool) {
-        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false) }
-        let (html, summary) = Markdown.renderWithSummary(body, unsafe: unsafe, smart: smart)
-        return (html, summary, true)
+        let r = render(body, source: nil)
+        return (r.html, r.summary, r.hasBody)
+    }
+
+    /// As `render(_:)`, also turning links to `.md` files into `feedgen-md:` links (item bodies).
+    func render(_ body: String, source: (path: String, firstLine: Int)?)
+        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink])
+    {
+        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false, []) }
+        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, source: source)
+        return (r.html, r.summary, true, r.links)
     }
 }

@@ -33,6 +33,9 @@ public struct Item: Sendable, Hashable {
     /// `""` for an inline item.
     public var fileName: String
     public var frontMatter: YAMLNode
+    /// Links in the body to other content files, rewritten to `feedgen-md:` destinations in
+    /// `html` until the build resolves them (see `MarkdownLink`).
+    public var markdownLinks: [MarkdownLink] = []
 
     public init(
         id: String, sourcePath: String, location: SourceLocation, title: String, description: String? = nil,

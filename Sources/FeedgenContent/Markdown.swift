@@ -1,4 +1,5 @@
 import CCmark
+import FeedgenDiagnostics
 
 #if canImport(Glibc)
     import Glibc
@@ -28,15 +29,55 @@ public enum Markdown {
 
     /// Parses once and returns both the HTML and the first paragraph's plain text.
     static func renderWithSummary(_ markdown: String, unsafe: Bool, smart: Bool) -> (html: String, summary: String?) {
+        let r = renderWithLinks(markdown, unsafe: unsafe, smart: smart, source: nil)
+        return (r.html, r.summary)
+    }
+
+    /// The scheme that marks a link to another content file in rendered HTML until the build
+    /// knows the page it is rendered into: `feedgen-md:content/today/a.md#part`.
+    public static let contentLinkScheme = "feedgen-md:"
+
+    /// Renders `markdown` from the file `source.path` whose body starts at line `source.firstLine`.
+    /// Links (not images) to a relative `.md` path become `feedgen-md:<site-relative path>`
+    /// destinations, and are returned with their positions so that the build can check them and
+    /// turn them into links to the right output page.
+    static func renderWithLinks(
+        _ markdown: String, unsafe: Bool, smart: Bool, source: (path: String, firstLine: Int)?
+    ) -> (html: String, summary: String?, links: [MarkdownLink]) {
         let options = options(unsafe: unsafe, smart: smart)
         return withDocument(markdown, options: options) { document in
+            var links: [MarkdownLink] = []
+            if let source { links = rewriteContentLinks(in: document, source: source) }
             var html = ""
             if let rendered = cmark_render_html(document, options) {
                 html = String(cString: rendered)
                 free(rendered)
             }
-            return (html, firstParagraph(in: document))
+            return (html, firstParagraph(in: document), links)
         }
+    }
+
+    private static func rewriteContentLinks(in document: OpaquePointer, source: (path: String, firstLine: Int)) -> [MarkdownLink] {
+        guard let iterator = cmark_iter_new(document) else { return [] }
+        defer { cmark_iter_free(iterator) }
+        var links: [MarkdownLink] = []
+        let directory = source.path.split(separator: "/").dropLast().joined(separator: "/")
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
+                cmark_node_get_type(node) == CMARK_NODE_LINK, let raw = cmark_node_get_url(node)
+            else { continue }
+            let url = String(cString: raw)
+            guard let link = MarkdownLink(destination: url, directory: directory) else { continue }
+            var located = link
+            located.location = SourceLocation(
+                path: source.path, line: source.firstLine + Int(cmark_node_get_start_line(node)) - 1,
+                column: Int(cmark_node_get_start_column(node)))
+            links.append(located)
+            _ = cmark_node_set_url(node, contentLinkScheme + located.target + (located.fragment.map { "#" + $0 } ?? ""))
+        }
+        return links
     }
 
     private static func options(unsafe: Bool, smart: Bool) -> Int32 {

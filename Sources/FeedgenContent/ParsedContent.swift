@@ -100,12 +100,14 @@ struct ParsedContent: Sendable {
             let section = plan.feeds[f].sections[s]
             let fileName = section.itemFiles[i]
             let stem = String(fileName.dropLast(".md".count))
-            let body = markdown.render(frontMatter.body)
+            let body = markdown.render(frontMatter.body, source: (path, frontMatter.bodyLine))
             let origin = ItemOrigin(
                 sourcePath: path, location: SourceLocation(path: path, line: 1, column: 1),
                 defaultID: section.id + "/" + stem, defaultTitle: String(stem.split(separator: "/").last ?? ""),
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
-            output = .item(Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader))
+            var item = Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader)
+            item.markdownLinks = body.links
+            output = .item(item)
         }
         return (output, reader.diagnostics)
     }

@@ -1,0 +1,67 @@
+import Foundation
+import FeedgenEmit
+
+/// The last pass over rendered pages: links between content files become relative links to
+/// their pages, and in watch mode every page gets the live-reload script.
+struct PagePostProcessor {
+    let links: ContentLinks
+    let liveReload: Bool
+
+    func process(_ files: [OutputFile]) -> [OutputFile] {
+        var result = files.map { file -> OutputFile in
+            guard file.path.hasSuffix(".html"), case .text(let html) = file.contents else { return file }
+            var text = links.rewrite(html, page: file.path)
+            if liveReload, let head = text.range(of: "</head>") {
+                let script = "<script src=\"\(RelativeURL.root(from: file.path))_feedgen/live-reload.js\"></script>\n"
+                text.insert(contentsOf: script, at: head.lowerBound)
+            }
+            return OutputFile(path: file.path, contents: .text(text))
+        }
+        if liveReload {
+            let id = LiveReload.buildID(of: result)
+            result.append(OutputFile(path: "_feedgen/live-reload.js", contents: .text(LiveReload.script(buildID: id))))
+            result.append(OutputFile(path: "_feedgen/build-id.js", contents: .text(LiveReload.buildIDScript(id))))
+            result.sort { $0.path < $1.path }
+        }
+        return result
+    }
+}
+
+/// Reloading pages opened from `file://` after a rebuild, with no server: the page polls a tiny
+/// classic script (`_feedgen/build-id.js`, re-inserted with a cache-busting query) that reports
+/// the current build's id; a different id reloads the page. No fetch/XHR, which file:// forbids.
+enum LiveReload {
+    /// FNV-1a over every generated text, so the id changes exactly when the output does.
+    static func buildID(of files: [OutputFile]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for file in files {
+            for byte in file.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            if case .text(let text) = file.contents {
+                for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            }
+        }
+        return String(hash, radix: 16)
+    }
+
+    static func script(buildID: String) -> String {
+        """
+        /* feedgen watch mode: reloads this page when the site is rebuilt. Not written by normal builds. */
+        (function () {
+          var loaded = "\(buildID)";
+          var base = document.currentScript.src.replace(/live-reload\\.js(\\?.*)?$/, "");
+          window.__feedgenBuild = function (id) { if (id !== loaded) { location.reload(); } };
+          setInterval(function () {
+            var s = document.createElement("script");
+            s.src = base + "build-id.js?" + Date.now();
+            s.onload = s.onerror = function () { s.remove(); };
+            document.head.appendChild(s);
+          }, 500);
+        })();
+
+        """
+    }
+
+    static func buildIDScript(_ id: String) -> String {
+        "window.__feedgenBuild && window.__feedgenBuild(\"\(id)\");\n"
+    }
+}

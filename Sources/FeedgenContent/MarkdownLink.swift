@@ -1,0 +1,66 @@
+import FeedgenDiagnostics
+
+/// A Markdown link to another content file, like `[Miso soup](../recipes/miso-soup.md#steps)`:
+/// the build checks that the file is an item (or a feed or section) of the site and links to its
+/// output page instead (content-format §5; Hugo's `relref` without the shortcode).
+public struct MarkdownLink: Sendable, Hashable {
+    /// The linked file, site-relative (`content/recipes/recipes/miso-soup.md`).
+    public var target: String
+    /// The part after `#`, if any.
+    public var fragment: String?
+    /// Where the link is written.
+    public var location: SourceLocation
+    /// The destination as written.
+    public var destination: String
+
+    /// A link to a `.md` file by a relative path (no scheme, not starting with `/` or `#`),
+    /// resolved against `directory` (site-relative). Nil for every other destination, and for a
+    /// path that leaves the site folder (reported by the build as a broken link).
+    init?(destination: String, directory: String) {
+        var path = Substring(destination)
+        var fragment: String?
+        if let hash = path.firstIndex(of: "#") {
+            fragment = String(path[path.index(after: hash)...])
+            path = path[..<hash]
+        }
+        guard path.hasSuffix(".md"), !path.hasPrefix("/"), !path.contains(":"), !path.contains("?") else { return nil }
+        let decoded = Self.percentDecode(String(path))
+        var parts = directory.split(separator: "/").map(String.init)
+        for part in decoded.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() } else { parts.append("..") }
+            default: parts.append(String(part))
+            }
+        }
+        self.target = parts.joined(separator: "/")
+        self.fragment = fragment
+        self.destination = destination
+        self.location = SourceLocation(path: "")
+    }
+
+    static func percentDecode(_ s: String) -> String {
+        var bytes: [UInt8] = []
+        var i = s.utf8.startIndex
+        let utf8 = s.utf8
+        while i < utf8.endIndex {
+            let b = utf8[i]
+            if b == UInt8(ascii: "%"), let h1 = utf8.index(i, offsetBy: 1, limitedBy: utf8.endIndex), h1 < utf8.endIndex,
+                let h2 = utf8.index(i, offsetBy: 2, limitedBy: utf8.endIndex), h2 < utf8.endIndex,
+                let v = UInt8(String(decoding: [utf8[h1], utf8[h2]], as: UTF8.self), radix: 16)
+            {
+                bytes.append(v)
+                i = utf8.index(i, offsetBy: 3)
+            } else {
+                bytes.append(b)
+                i = utf8.index(after: i)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension MarkdownLink {
+    /// Undoes the percent-encoding libcmark applies to link destinations.
+    public static func decodePercent(_ s: String) -> String { percentDecode(s) }
+}
