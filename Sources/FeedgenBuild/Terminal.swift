@@ -23,11 +23,21 @@ public struct Terminal: Sendable {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Prints diagnostics in path, line, column order. Notes are skipped with `--quiet`.
+    /// At most this many diagnostics are printed per run; a last line counts the rest.
+    public static let diagnosticLimit = 200
+
+    /// Prints diagnostics in path, line, column order (at most `diagnosticLimit`). Notes are
+    /// skipped with `--quiet`.
     public func print(_ diagnostics: Diagnostics, strict: Bool = false) {
         var text = ""
-        for var d in diagnostics.sorted {
-            if quiet, d.severity == .note { continue }
+        var shown = 0
+        let all = diagnostics.sorted.filter { !(quiet && $0.severity == .note) }
+        for var d in all {
+            if shown == Self.diagnosticLimit {
+                text += "feedgen: \(all.count - shown) more problems not shown (\(diagnostics.errorCount) errors and \(diagnostics.warningCount) warnings in all)\n"
+                break
+            }
+            shown += 1
             if strict, d.severity == .warning { d.severity = .error }
             text += styled(d) + "\n"
             if errorFormat == .github { text += d.githubAnnotation + "\n" }
