@@ -26,6 +26,9 @@ let package = Package(
             name: "CYaml", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
 
+        // renameat2(RENAME_EXCHANGE): swaps the new output in atomically.
+        .target(name: "CFileSystem"),
+
         // Diagnostics shared by every stage: `path:line:column: severity: message`.
         .target(name: "FeedgenDiagnostics"),
         // The compositional layout model: pure Swift, no I/O, no dependencies.
@@ -46,7 +49,7 @@ let package = Package(
             name: "FeedgenBuild",
             dependencies: [
                 "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
-                "FeedgenDiagnostics",
+                "FeedgenDiagnostics", "CFileSystem",
             ]),
         .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild"]),
 

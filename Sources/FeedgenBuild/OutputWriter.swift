@@ -1,3 +1,4 @@
+import CFileSystem
 import FeedgenDiagnostics
 import FeedgenEmit
 import Foundation
@@ -36,15 +37,22 @@ public enum OutputWriter {
         return nil
     }
 
-    /// Writes `files` into `output` atomically (build beside, then swap).
+    /// Writes `files` into `output` atomically: everything is written into a temporary folder
+    /// beside the output, which is then exchanged with the output in one `renameat2`
+    /// (`RENAME_EXCHANGE`), so that at every instant the output folder is either the previous
+    /// build or the new one, even if the process is killed. Where the file system cannot exchange,
+    /// two renames are used and a kill between them leaves the previous output in
+    /// `.<name>.feedgen-old-<pid>`, which the next build restores.
     public static func write(_ files: [OutputFile], to output: String) throws {
         let fm = FileManager.default
         let outURL = URL(fileURLWithPath: output).standardizedFileURL
         let parent = outURL.deletingLastPathComponent()
+        let name = outURL.lastPathComponent
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        recoverAndClean(parent: parent.path, name: name)
         let pid = ProcessInfo.processInfo.processIdentifier
-        let temp = parent.appendingPathComponent(".\(outURL.lastPathComponent).feedgen-tmp-\(pid)")
-        let old = parent.appendingPathComponent(".\(outURL.lastPathComponent).feedgen-old-\(pid)")
+        let temp = parent.appendingPathComponent(".\(name).feedgen-tmp-\(pid)")
+        let old = parent.appendingPathComponent(".\(name).feedgen-old-\(pid)")
         try? fm.removeItem(at: temp)
         try fm.createDirectory(at: temp, withIntermediateDirectories: true)
         do {
@@ -65,6 +73,10 @@ public enum OutputWriter {
             try Data("This folder is written by feedgen; it is replaced on every build.\n".utf8)
                 .write(to: temp.appendingPathComponent(markerName))
             if fm.fileExists(atPath: outURL.path) {
+                if feedgen_rename_exchange(temp.path, outURL.path) == 0 {
+                    try? fm.removeItem(at: temp)  // now holds the previous output
+                    return
+                }
                 try fm.moveItem(at: outURL, to: old)
                 do {
                     try fm.moveItem(at: temp, to: outURL)
@@ -79,6 +91,26 @@ public enum OutputWriter {
         } catch {
             try? fm.removeItem(at: temp)
             throw error
+        }
+    }
+
+    /// Removes temporary folders left by killed builds (whose process is gone) and restores a
+    /// previous output left aside by a build killed between its two renames.
+    static func recoverAndClean(parent: String, name: String) {
+        let fm = FileManager.default
+        guard let entries = try? fm.contentsOfDirectory(atPath: parent) else { return }
+        for entry in entries.sorted() {
+            for kind in ["tmp", "old"] {
+                let prefix = ".\(name).feedgen-\(kind)-"
+                guard entry.hasPrefix(prefix), let pid = Int32(entry.dropFirst(prefix.count)) else { continue }
+                if kill(pid, 0) == 0, pid != ProcessInfo.processInfo.processIdentifier { continue }  // still running
+                let path = parent + "/" + entry
+                if kind == "old", !fm.fileExists(atPath: parent + "/" + name) {
+                    try? fm.moveItem(atPath: path, toPath: parent + "/" + name)
+                } else {
+                    try? fm.removeItem(atPath: path)
+                }
+            }
         }
     }
 }

@@ -1,0 +1,57 @@
+"""A build killed with SIGKILL at any point leaves the previous output exactly as it was, and the
+next build succeeds."""
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+
+def snapshot(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def make_site(root: Path, items: int, version: str) -> None:
+    section = root / "content" / "cards"
+    section.mkdir(parents=True, exist_ok=True)
+    (section / "_section.md").write_text("---\ntitle: Cards\nlayout: grid\n---\n", encoding="utf-8")
+    paragraph = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 20
+    for i in range(items):
+        (section / f"card-{i:05d}.md").write_text(
+            f"---\ntitle: Card {i} {version}\nweight: {i}\n---\n# Heading {i}\n\n{paragraph}\n\n- a\n- b\n\n{paragraph}\n",
+            encoding="utf-8")
+
+
+def test_sigkill_never_damages_the_previous_output(feedgen, tmp_path):
+    site = tmp_path / "site"
+    out = tmp_path / "public"
+    make_site(site, 2000, "v1")
+    subprocess.run([str(feedgen), "build", str(site), "--output", str(out), "--quiet"], check=True)
+    previous = snapshot(out)
+    assert len(previous) > 2000
+
+    make_site(site, 2000, "v2")
+    t0 = time.time()
+    subprocess.run([str(feedgen), "build", str(site), "--output", str(tmp_path / "reference"), "--quiet"], check=True)
+    full = time.time() - t0
+    reference = snapshot(tmp_path / "reference")
+
+    outcomes = []
+    for fraction in (0.05, 0.2, 0.4, 0.6, 0.8, 0.95):
+        proc = subprocess.Popen([str(feedgen), "build", str(site), "--output", str(out), "--quiet"])
+        time.sleep(full * fraction)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        now = snapshot(out)
+        if now == previous:
+            outcomes.append("previous")
+        else:
+            assert now == reference, f"killed at {fraction:.0%} of a build: the output is neither the previous build nor the new one"
+            outcomes.append("new")
+            previous = now
+    print(f"kill test: full build {full:.2f} s; outcomes {outcomes}")
+    assert "previous" in outcomes
+
+    subprocess.run([str(feedgen), "build", str(site), "--output", str(out), "--quiet"], check=True)
+    assert snapshot(out) == reference
+    leftovers = [p.name for p in tmp_path.iterdir() if "feedgen-tmp" in p.name or "feedgen-old" in p.name]
+    assert leftovers == []
