@@ -208,6 +208,10 @@ public enum SiteBuilder {
         if let rel = normalize(String(image.src.drop { $0 == "/" })) {
             candidates.append((site.root + "/static/" + rel, rel))
         }
+        if candidates.isEmpty {
+            diagnostics.error(image.location, "image path '\(image.src)' leads outside the site folder; put the image beside the item or in static/")
+            return nil
+        }
         for c in candidates where fm.fileExists(atPath: c.source) {
             var width = image.width
             var height = image.height

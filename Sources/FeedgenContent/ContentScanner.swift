@@ -41,8 +41,12 @@ struct ContentScanner {
     var plan = ContentPlan()
     private var visited: Set<FileSystem.NodeID> = []
 
+    /// The site folder with symbolic links resolved: nothing is read from outside it.
+    private let realRoot: String
+
     init(root: String) {
         self.root = root
+        self.realRoot = FileSystem.realPath(root) ?? root
     }
 
     static func isIgnored(_ name: String) -> Bool { name.hasPrefix(".") || name.hasPrefix("_") }
@@ -69,7 +73,17 @@ struct ContentScanner {
             plan.diagnostics.append(.error(SourceLocation(path: folder), "cannot read this folder"))
             return []
         }
-        return entries
+        // Containment: a symbolic link that leads outside the site folder is not followed.
+        return entries.filter { entry in
+            guard entry.isLink, !Self.isIgnored(entry.name) else { return true }
+            let target = FileSystem.realPath(absolute(folder) + "/" + entry.name) ?? ""
+            if target == realRoot || target.hasPrefix(realRoot + "/") { return true }
+            plan.diagnostics.append(
+                .warning(
+                    SourceLocation(path: folder + "/" + entry.name),
+                    "symbolic link skipped: it leads outside the site folder (to \(target)); copy the files into the site instead"))
+            return false
+        }
     }
 
     mutating func scan() {

@@ -9,6 +9,8 @@ enum FileSystem {
     struct Entry {
         var name: String
         var isDirectory: Bool
+        /// A symbolic link (followed for `isDirectory`).
+        var isLink = false
     }
 
     /// Identity of a directory, to notice a symbolic-link loop.
@@ -48,6 +50,7 @@ enum FileSystem {
             if name == "." || name == ".." { continue }
             let type = Int32(ent.pointee.d_type)
             let isDirectory: Bool
+            let isLink = type == Int32(DT_LNK)
             if type == Int32(DT_DIR) {
                 isDirectory = true
             } else if type == Int32(DT_REG) {
@@ -58,7 +61,7 @@ enum FileSystem {
             } else {
                 continue
             }
-            entries.append(Entry(name: name, isDirectory: isDirectory))
+            entries.append(Entry(name: name, isDirectory: isDirectory, isLink: isLink))
         }
         entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return entries
@@ -92,6 +95,13 @@ enum FileSystem {
 
     struct ReadError: Error {
         var message: String
+    }
+
+    /// The canonical path (symbolic links resolved), or nil.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The current directory (for a relative site root).

@@ -108,3 +108,31 @@ import Testing
         #expect(CommandLineTool.run(["check", repositoryRoot, "--quiet"]) == 0)
     }
 }
+
+/// Containment: nothing is read from outside the site folder.
+@Suite struct ContainmentTests {
+    @Test func symlinkLeavingTheSiteIsSkippedWithAWarning() throws {
+        let outside = temporaryFolder()
+        writeSite(outside, ["secret.md": "---\ntitle: Secret\n---\nNot for the site.\n"])
+        let root = temporaryFolder()
+        writeSite(root, ["content/news/a.md": "---\ntitle: A\n---\nA.\n"])
+        try FileManager.default.createSymbolicLink(atPath: root + "/content/news/leak.md", withDestinationPath: outside + "/secret.md")
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(report.cards == 1)
+        let warnings = report.diagnostics.items.filter { $0.severity == .warning }.map(\.description)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("content/news/leak.md: warning: symbolic link skipped: it leads outside the site folder") == true)
+    }
+
+    @Test func imagePathsCannotLeaveTheSite() {
+        let root = temporaryFolder()
+        writeSite(root, ["content/news/a.md": "---\ntitle: A\nimage: ../../../../etc/hostname\n---\n"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == [
+            "content/news/a.md:3:8: error: image path '../../../../etc/hostname' leads outside the site folder; put the image beside the item or in static/"
+        ])
+    }
+}
