@@ -148,7 +148,9 @@ public enum SiteBuilder {
         report.feeds = feeds.count
         report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         report.pages = feeds.count + feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
-        return (PreparedSite(site: site, feeds: feeds, images: images), templates)
+        let prepared = PreparedSite(site: site, feeds: feeds, images: images)
+        OutputCollisions.check(prepared, into: &report.diagnostics)
+        return (prepared, templates)
     }
 
     static func finish(_ report: inout BuildReport, _ options: BuildOptions) -> BuildReport {

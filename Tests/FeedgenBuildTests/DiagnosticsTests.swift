@@ -136,3 +136,32 @@ import Testing
         ])
     }
 }
+
+/// Two inputs that would write one output file are an error naming both.
+@Suite struct CollisionTests {
+    @Test func caseOnlyDifferenceIsAnError() {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/news/Cafe.md": "---\ntitle: One\n---\nBody.\n",
+            "content/news/cafe.md": "---\ntitle: Two\n---\nBody.\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == [
+            "content/news/cafe.md:1:1: error: this would write the output file 'news/cafe.html' and 'news/Cafe.html' (they differ only in case or Unicode normalisation), which content/news/Cafe.md:1:1 writes too; rename one of them"
+        ])
+    }
+
+    @Test func staticFileCollidingWithAPageIsAnError() {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/news/a.md": "---\ntitle: A\n---\nBody.\n",
+            "static/news/a.html": "<p>static</p>",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == [
+            "static/news/a.html: error: this would write the output file 'news/a.html', which content/news/a.md:1:1 writes too; rename one of them"
+        ])
+    }
+}
