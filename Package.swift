@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "feedgen", targets: ["feedgen"]),
         .library(name: "FeedgenLayout", targets: ["FeedgenLayout"]),
         .library(name: "FeedgenMustache", targets: ["FeedgenMustache"]),
+        .library(name: "FeedgenContent", targets: ["FeedgenContent"]),
     ],
     targets: [
         // Debian's libcmark-dev and libyaml-dev, through pkg-config.

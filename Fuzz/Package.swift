@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+//
+// libFuzzer targets for feedgen's input parsers. Built separately from the main package because
+// every module is compiled with `-sanitize=fuzzer,address`; see Fuzz/README.md and Fuzz/run.
+import PackageDescription
+
+let package = Package(
+    name: "feedgen-fuzz",
+    dependencies: [.package(name: "feedgen", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "FuzzFrontMatter", dependencies: [.product(name: "FeedgenContent", package: "feedgen")]),
+        .executableTarget(
+            name: "FuzzMarkdown", dependencies: [.product(name: "FeedgenContent", package: "feedgen")]),
+        .executableTarget(
+            name: "FuzzMustache", dependencies: [.product(name: "FeedgenMustache", package: "feedgen")]),
+    ]
+)

@@ -1,0 +1,25 @@
+/// Entry points for the libFuzzer targets in Fuzz/ (and for tests): the same code paths the
+/// loader runs on one file, without the file system.
+public enum ContentFuzzing {
+    /// Splits `bytes` as an item file, parses its front matter and decodes the item.
+    /// Returns the number of diagnostics.
+    public static func loadItem(_ bytes: [UInt8]) -> Int {
+        let (frontMatter, diagnostics) = FrontMatter.parse(bytes, path: "content/fuzz/item.md")
+        guard let frontMatter else { return diagnostics.count }
+        var reader = FieldReader(path: "content/fuzz/item.md")
+        let markdown = MarkdownOptions(unsafe: false, smart: true)
+        let body = markdown.render(frontMatter.body, source: ("content/fuzz/item.md", frontMatter.bodyLine))
+        let origin = ItemOrigin(
+            sourcePath: "content/fuzz/item.md", location: .init(path: "content/fuzz/item.md", line: 1, column: 1),
+            defaultID: "fuzz/item", defaultTitle: "item", fileName: "item.md", html: body.html, summary: body.summary,
+            hasBody: body.hasBody)
+        _ = Item.decode(frontMatter.fields, origin: origin, suggestions: KeySuggestions(candidates: Item.knownKeys), reader: &reader)
+        return diagnostics.count + reader.diagnostics.count
+    }
+
+    /// Renders `text` as an item body (safe mode, smart punctuation, `.md` links rewritten).
+    public static func renderMarkdown(_ text: String) -> Int {
+        let r = Markdown.renderWithLinks(text, unsafe: false, smart: true, source: ("content/fuzz/item.md", 5))
+        return r.html.utf8.count + r.links.count
+    }
+}
