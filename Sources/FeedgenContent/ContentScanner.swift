@@ -40,6 +40,8 @@ struct ContentScanner {
     let root: String
     var plan = ContentPlan()
     private var visited: Set<FileSystem.NodeID> = []
+    /// Markdown files seen so far (bounded by `Limits.maxContentFiles`).
+    private var contentFiles = 0
 
     /// The site folder with symbolic links resolved: nothing is read from outside it.
     private let realRoot: String
@@ -146,6 +148,16 @@ struct ContentScanner {
                                 "sections do not nest: this '_section.md' is inside section '\(section.id)'"))
                     }
                 } else if !Self.isIgnored(entry.name), entry.name.hasSuffix(".md") {
+                    contentFiles += 1
+                    if contentFiles > Limits.maxContentFiles {
+                        if contentFiles == Limits.maxContentFiles + 1 {
+                            plan.diagnostics.append(
+                                .error(
+                                    SourceLocation(path: child),
+                                    "the site has more than \(Limits.maxContentFiles) Markdown files, the limit; this and later files are not read"))
+                        }
+                        continue
+                    }
                     section.itemFiles.append(prefix + entry.name)
                 }
                 continue

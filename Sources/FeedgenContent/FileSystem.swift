@@ -75,6 +75,10 @@ enum FileSystem {
         var info = stat()
         var capacity = 4096
         if fstat(fd, &info) == 0, info.st_size > 0 { capacity = Int(info.st_size) + 1 }
+        if Int(info.st_size) > Limits.maxFileSize {
+            return .failure(
+                ReadError(message: "the file is \(Int(info.st_size)) bytes, over the limit of \(Limits.maxFileSize >> 20) MiB"))
+        }
         var bytes = [UInt8](repeating: 0, count: capacity)
         var count = 0
         while true {

@@ -165,3 +165,18 @@ import Testing
         ])
     }
 }
+
+/// Resource bounds (docs/limits.md).
+@Suite struct LimitTests {
+    @Test func oversizedFileIsAnError() throws {
+        let root = temporaryFolder()
+        writeSite(root, ["content/news/ok.md": "---\ntitle: OK\n---\n"])
+        let big = String(repeating: "a", count: (16 << 20) + 1)
+        try Data(big.utf8).write(to: URL(fileURLWithPath: root + "/content/news/big.md"))
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == [
+            "content/news/big.md: error: cannot read the file: the file is 16777217 bytes, over the limit of 16 MiB"
+        ])
+    }
+}
