@@ -180,3 +180,17 @@ import Testing
         ])
     }
 }
+
+@Suite struct OutputRefusalTests {
+    @Test(arguments: ["/", "HOME", "SITE/content", "SITE/content/news", "SITE/static", "SITE/.."])
+    func refusesDangerousOutputFolders(_ output: String) {
+        let root = temporaryFolder()
+        writeSite(root, ["content/news/a.md": "---\ntitle: A\n---\nA.\n"])
+        let path = output.replacingOccurrences(of: "SITE", with: root)
+            .replacingOccurrences(of: "HOME", with: FileManager.default.homeDirectoryForCurrentUser.path)
+        let report = build(root, output: path)
+        #expect(report.exitStatus == 2)
+        #expect(report.diagnostics.items.first?.message.hasPrefix("refusing to write the site into") == true)
+        #expect(FileManager.default.fileExists(atPath: root + "/content/news/a.md"))
+    }
+}
