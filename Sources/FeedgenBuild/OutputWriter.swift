@@ -1,4 +1,5 @@
 import CFileSystem
+import Dispatch
 import FeedgenDiagnostics
 import FeedgenEmit
 import Foundation
@@ -53,28 +54,15 @@ public enum OutputWriter {
         let pid = ProcessInfo.processInfo.processIdentifier
         let temp = parent.appendingPathComponent(".\(name).feedgen-tmp-\(pid)")
         let old = parent.appendingPathComponent(".\(name).feedgen-old-\(pid)")
-        try? fm.removeItem(at: temp)
+        _ = feedgen_remove_tree(temp.path)
         try fm.createDirectory(at: temp, withIntermediateDirectories: true)
         do {
-            var made = Set<String>()
-            for file in files {
-                let target = temp.appendingPathComponent(file.path)
-                let dir = target.deletingLastPathComponent().path
-                if made.insert(dir).inserted {
-                    try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                }
-                switch file.contents {
-                case .text(let text):
-                    try Data(text.utf8).write(to: target)
-                case .copy(let source):
-                    try fm.copyItem(atPath: source, toPath: target.path)
-                }
-            }
+            try writeFiles(files, into: temp.path)
             try Data("This folder is written by feedgen; it is replaced on every build.\n".utf8)
                 .write(to: temp.appendingPathComponent(markerName))
             if fm.fileExists(atPath: outURL.path) {
                 if feedgen_rename_exchange(temp.path, outURL.path) == 0 {
-                    try? fm.removeItem(at: temp)  // now holds the previous output
+                    _ = feedgen_remove_tree(temp.path)  // now holds the previous output
                     return
                 }
                 try fm.moveItem(at: outURL, to: old)
@@ -84,14 +72,67 @@ public enum OutputWriter {
                     try? fm.moveItem(at: old, to: outURL)
                     throw error
                 }
-                try? fm.removeItem(at: old)
+                _ = feedgen_remove_tree(old.path)
             } else {
                 try fm.moveItem(at: temp, to: outURL)
             }
         } catch {
-            try? fm.removeItem(at: temp)
+            _ = feedgen_remove_tree(temp.path)
             throw error
         }
+    }
+
+    /// Writes every file below `root` with plain POSIX calls, creating folders once each; the
+    /// files are written from both cores (each to its own path).
+    static func writeFiles(_ files: [OutputFile], into root: String) throws {
+        var folders = Set<String>()
+        for file in files {
+            var parts = file.path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+        }
+        for folder in folders.sorted(by: { $0.count < $1.count }) {
+            if mkdir(root + "/" + folder, 0o755) != 0, errno != EEXIST {
+                throw WriteError(path: folder, message: String(cString: strerror(errno)))
+            }
+        }
+        let failures = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            let file = files[i]
+            let path = root + "/" + file.path
+            let status: Int32
+            switch file.contents {
+            case .text(let text):
+                var text = text
+                status = text.withUTF8 { feedgen_write_file(path, $0.baseAddress, $0.count) }
+            case .copy(let source):
+                status = feedgen_copy_file(source, path)
+            }
+            if status != 0 { failures.record(WriteError(path: file.path, message: String(cString: strerror(errno)))) }
+        }
+        if let first = failures.first { throw first }
+    }
+
+    struct WriteError: Error, CustomStringConvertible {
+        var path: String
+        var message: String
+        var description: String { "cannot write \(path): \(message)" }
+    }
+
+    /// The first failure recorded by concurrent writers.
+    final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var failure: WriteError?
+
+        func record(_ error: WriteError) {
+            lock.lock()
+            if failure == nil || error.path < failure!.path { failure = error }
+            lock.unlock()
+        }
+
+        var first: WriteError? { lock.lock(); defer { lock.unlock() }; return failure }
     }
 
     /// Removes temporary folders left by killed builds (whose process is gone) and restores a
@@ -108,7 +149,7 @@ public enum OutputWriter {
                 if kind == "old", !fm.fileExists(atPath: parent + "/" + name) {
                     try? fm.moveItem(atPath: path, toPath: parent + "/" + name)
                 } else {
-                    try? fm.removeItem(atPath: path)
+                    _ = feedgen_remove_tree(path)
                 }
             }
         }

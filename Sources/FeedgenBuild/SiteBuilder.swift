@@ -56,7 +56,10 @@ public enum SiteBuilder {
     static func run(_ options: BuildOptions) -> BuildReport {
         var report = BuildReport()
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
+        var timing = StageTiming()
         let (prepared, templates) = prepare(options, report: &report)
+        timing.mark("load+prepare")
+        defer { timing.report() }
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
         guard !blocking, report.exitStatus == 0, let prepared, let templates else { return finish(&report, options) }
 
@@ -64,6 +67,7 @@ public enum SiteBuilder {
         var files: [OutputFile]
         do {
             files = try SiteRenderer(site: prepared, templates: templates).render()
+            timing.mark("render")
             files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
         } catch {
             report.diagnostics.error(SourceLocation(path: "Templates"), "\(error)")
@@ -82,6 +86,7 @@ public enum SiteBuilder {
         }
         do {
             try OutputWriter.write(files, to: output)
+            timing.mark("write")
         } catch {
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output: \(error.localizedDescription)")
             report.exitStatus = 1
@@ -92,6 +97,8 @@ public enum SiteBuilder {
     /// Stages 1–3: loads the content, compiles the templates, decodes every layout and resolves
     /// images. Problems go into `report`; nil when the content could not be loaded.
     public static func prepare(_ options: BuildOptions, report: inout BuildReport) -> (PreparedSite?, TemplateSet?) {
+        var timing = StageTiming()
+        defer { timing.report() }
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root + "/content", isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -109,6 +116,7 @@ public enum SiteBuilder {
         loadOptions.expired = options.expired
         let (loaded, loadDiagnostics) = SiteLoader.load(siteRoot: root, options: loadOptions)
         report.diagnostics.append(contentsOf: loadDiagnostics)
+        timing.mark("load")
 
         // 2. Templates.
         var templates: TemplateSet?
@@ -144,12 +152,15 @@ public enum SiteBuilder {
             }
             feeds.append(prepared)
         }
+        timing.mark("layouts+images")
         ContentLinks(feeds: feeds).check(feeds, into: &report.diagnostics)
+        timing.mark("links")
         report.feeds = feeds.count
         report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         report.pages = feeds.count + feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
         let prepared = PreparedSite(site: site, feeds: feeds, images: images)
         OutputCollisions.check(prepared, into: &report.diagnostics)
+        timing.mark("collisions")
         return (prepared, templates)
     }
 

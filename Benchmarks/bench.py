@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""feedgen's benchmark: the same Markdown built by feedgen (release), by Hugo, and run through
+the `cmark` command, side by side on this machine.
+
+For each N it generates a site of N items from ../shared/corpus/hugodocs (documents repeated
+with unique ids and titles; Hugo shortcodes removed so both tools read the same bytes), then
+builds it several times with each tool and prints median wall time, CPU time and peak RSS, and
+the ratios feedgen/Hugo and feedgen/cmark.
+
+Usage: Benchmarks/bench.py [--sizes 1000,10000,100000] [--runs 3] [--skip-hugo]
+"""
+import argparse
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpus" / "hugodocs" / "en"
+
+HUGO_CONFIG = """baseURL = "http://example.org/"
+title = "Bench"
+disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
+uglyURLs = true
+relativeURLs = true
+[markup.goldmark.renderer]
+unsafe = false
+"""
+
+HUGO_LIST = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title>
+<link rel="stylesheet" href="assets/theme.css"></head><body><main><h1>{{ .Site.Title }}</h1>
+<section><h2>Cards</h2><div role="list">
+{{ range .Site.RegularPages }}<div role="listitem"><article class="card"><div class="card-body">
+<h3 class="card-title"><a href="{{ .RelPermalink }}">{{ .Title }}</a></h3>
+<p class="card-description">{{ .Summary | plainify | truncate 300 }}</p>{{ .Content }}</div></article></div>
+{{ end }}</div></section></main></body></html>
+"""
+
+HUGO_SINGLE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title>
+<link rel="stylesheet" href="../assets/theme.css"></head><body><main><nav><a href="../index.html">Home</a></nav>
+<article><h1>{{ .Title }}</h1>{{ .Content }}</article></main></body></html>
+"""
+
+FEEDGEN_CARD = """<article class="card">
+  <div class="card-body">
+    <h3 class="card-title">{{#url}}<a href="{{url}}">{{title}}</a>{{/url}}{{^url}}{{title}}{{/url}}</h3>
+{{#description}}
+    <p class="card-description">{{description}}</p>
+{{/description}}
+{{{html}}}
+  </div>
+</article>
+"""
+
+SHORTCODE = re.compile(r"\{\{[<%].*?[>%]\}\}", re.S)
+# Links between the corpus's files do not survive the renaming; point them at .html pages.
+MD_LINK = re.compile(r"\]\(([^)\s]*?)\.md(#[^)\s]*)?\)")
+
+
+def documents():
+    docs = []
+    for path in sorted(CORPUS.rglob("*.md")):
+        if any(part.startswith(("_", ".")) for part in path.relative_to(CORPUS).parts):
+            continue
+        text = path.read_text(encoding="utf-8")
+        body = text.split("\n---", 2)[-1] if text.startswith("---") else text
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        docs.append(MD_LINK.sub(lambda m: f"]({m.group(1)}.html{m.group(2) or ''})", SHORTCODE.sub("", body)))
+    return docs
+
+
+def generate(n: int, root: Path) -> Path:
+    """Writes the feedgen site and the Hugo site for n items; returns the concatenated Markdown."""
+    docs = documents()
+    fg, hg = root / "feedgen", root / "hugo"
+    (fg / "content" / "docs").mkdir(parents=True)
+    (fg / "Templates" / "cards").mkdir(parents=True)
+    (fg / "Templates" / "cards" / "card.mustache").write_text(FEEDGEN_CARD)
+    (fg / "content" / "docs" / "_section.md").write_text("---\ntitle: Cards\nlayout: list\n---\n")
+    (hg / "content" / "docs").mkdir(parents=True)
+    (hg / "layouts" / "_default").mkdir(parents=True)
+    (hg / "config.toml").write_text(HUGO_CONFIG)
+    (hg / "layouts" / "index.html").write_text(HUGO_LIST)
+    (hg / "layouts" / "_default" / "single.html").write_text(HUGO_SINGLE)
+    all_md = root / "all.md"
+    with all_md.open("w", encoding="utf-8") as together:
+        for i in range(n):
+            body = docs[i % len(docs)]
+            front = f"---\ntitle: Document {i:06d}\nweight: {i + 1}\n---\n"
+            name = f"doc-{i:06d}.md"
+            (fg / "content" / "docs" / name).write_text(front + body, encoding="utf-8")
+            (hg / "content" / "docs" / name).write_text(front + body, encoding="utf-8")
+            together.write(body + "\n\n")
+    return all_md
+
+
+def measure(cmd, cwd=None, stdout=subprocess.DEVNULL):
+    """Runs cmd; returns (wall s, cpu s, peak RSS MiB) of the child alone."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE)
+    _, ru = os.wait4(proc.pid, 0)[1:]
+    wall = time.perf_counter() - start
+    if proc.returncode not in (0, None):
+        pass
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+
+
+def median_of(runs, cmd, cwd=None, before=None):
+    results = []
+    for _ in range(runs):
+        if before:
+            before()
+        results.append(measure(cmd, cwd=cwd))
+    return tuple(statistics.median(r[i] for r in results) for i in range(3))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--skip-hugo", action="store_true")
+    ap.add_argument("--feedgen", default=None)
+    args = ap.parse_args()
+    if not CORPUS.is_dir():
+        print(f"skipped: {CORPUS} not found", file=sys.stderr)
+        return 0
+    feedgen = args.feedgen
+    if not feedgen:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "feedgen"], cwd=REPO, check=True)
+        feedgen = str(Path(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=REPO,
+                                          capture_output=True, text=True, check=True).stdout.strip()) / "feedgen")
+    cmark = shutil.which("cmark")
+    hugo = shutil.which("hugo")
+    print(f"machine: {os.cpu_count()} cores; feedgen release; {subprocess.run([hugo, 'version'], capture_output=True, text=True).stdout.split()[1] if hugo else 'no hugo'}; cmark {subprocess.run([cmark, '--version'], capture_output=True, text=True).stdout.split()[1] if cmark else 'missing'}; median of {args.runs} runs")
+    print(f"{'N':>7} {'tool':<8} {'wall s':>8} {'cpu s':>8} {'RSS MiB':>8}   ratios")
+    for n in [int(x) for x in args.sizes.split(",")]:
+        with tempfile.TemporaryDirectory(prefix=f"feedgen-bench-{n}-") as tmp:
+            root = Path(tmp)
+            all_md = generate(n, root)
+            out = root / "fg-public"
+
+            def clean_fg():
+                shutil.rmtree(out, ignore_errors=True)
+                shutil.rmtree(root / "feedgen" / "public", ignore_errors=True)
+
+            fg = median_of(args.runs, [feedgen, "build", str(root / "feedgen"), "--output", str(out), "--quiet"], before=clean_fg)
+            rows = [("feedgen", fg)]
+            if cmark:
+                cm = median_of(args.runs, ["sh", "-c", f"{cmark} --smart {all_md} > /dev/null"])
+                rows.append(("cmark", cm))
+            if hugo and not args.skip_hugo:
+                hpub = root / "hugo-public"
+                hg = median_of(args.runs, [hugo, "--quiet", "-s", str(root / "hugo"), "-d", str(hpub)],
+                               before=lambda: shutil.rmtree(hpub, ignore_errors=True))
+                rows.append(("hugo", hg))
+            base = dict(rows)
+            for tool, (wall, cpu, rss) in rows:
+                ratio = ""
+                if tool == "feedgen":
+                    parts = []
+                    if "hugo" in base:
+                        parts.append(f"wall {wall / base['hugo'][0]:.2f}x Hugo, RSS {rss / base['hugo'][2]:.2f}x Hugo")
+                    if "cmark" in base:
+                        parts.append(f"wall {wall / base['cmark'][0]:.2f}x cmark")
+                    ratio = "; ".join(parts)
+                print(f"{n:>7} {tool:<8} {wall:>8.2f} {cpu:>8.2f} {rss:>8.0f}   {ratio}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
