@@ -21,6 +21,7 @@ struct ContentLinks {
             }
         }
         self.pages = pages
+        self.isEmpty = !feeds.contains { $0.sections.contains { $0.section.items.contains { !$0.markdownLinks.isEmpty } } }
     }
 
     /// An error for every link whose file is not a page of the site (missing, skipped as a draft,
@@ -39,32 +40,46 @@ struct ContentLinks {
         }
     }
 
+    /// Whether any item links to another content file (else pages need no rewriting).
+    let isEmpty: Bool
+
     /// Replaces `feedgen-md:<path>#frag` destinations in `html`, rendered into output page `page`,
-    /// by relative URLs. Unknown targets (already reported) become `#`.
+    /// by relative URLs. Unknown targets (already reported) become `#`. Scans UTF-8 bytes (pages
+    /// can be megabytes; Foundation's string search was the build's hottest spot).
     func rewrite(_ html: String, page: String) -> String {
-        let marker = Markdown.contentLinkScheme
-        guard html.contains(marker) else { return html }
-        var out = ""
-        out.reserveCapacity(html.utf8.count)
-        var rest = Substring(html)
-        while let r = rest.range(of: marker) {
-            out += rest[..<r.lowerBound]
-            let tail = rest[r.upperBound...]
-            let end = tail.firstIndex(where: { $0 == "\"" || $0 == "'" || $0 == ">" || $0 == " " }) ?? tail.endIndex
-            var destination = String(tail[..<end])
+        guard !isEmpty else { return html }
+        let marker = Array(Markdown.contentLinkScheme.utf8)
+        let bytes = Array(html.utf8)
+        var out: [UInt8] = []
+        var copied = 0
+        var i = 0
+        let last = bytes.count - marker.count
+        while i <= last {
+            guard bytes[i] == marker[0], bytes[i..<(i + marker.count)].elementsEqual(marker) else {
+                i += 1
+                continue
+            }
+            if out.isEmpty { out.reserveCapacity(bytes.count) }
+            out.append(contentsOf: bytes[copied..<i])
+            var end = i + marker.count
+            while end < bytes.count, ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " ")].contains(bytes[end]) {
+                end += 1
+            }
+            var destination = String(decoding: bytes[(i + marker.count)..<end], as: UTF8.self)
             var fragment = ""
             if let hash = destination.firstIndex(of: "#") {
                 fragment = String(destination[hash...])
                 destination = String(destination[..<hash])
             }
-            if let target = pages[MarkdownLink.decodePercent(destination)] {
-                out += RelativeURL.relative(from: page, to: target) + fragment
-            } else {
-                out += "#"
-            }
-            rest = tail[end...]
+            let replacement = pages[MarkdownLink.decodePercent(destination)].map {
+                RelativeURL.relative(from: page, to: $0) + fragment
+            } ?? "#"
+            out.append(contentsOf: replacement.utf8)
+            copied = end
+            i = end
         }
-        out += rest
-        return out
+        guard copied > 0 else { return html }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
     }
 }
