@@ -87,6 +87,9 @@ struct Parent: Sendable {
     var indent: [UInt8]
     /// The body's blocks by name (the first of a repeated name wins); other content is ignored.
     var blocks: [String: Block]
+    /// Where the first ignored content of the body is (text other than white space, or a tag
+    /// other than a block or comment), for ``MustacheTemplate/warnings()``.
+    var ignoredContent: Position?
     var position: Position
 }
 

@@ -7,6 +7,8 @@ struct Parser {
     private struct Frame {
         var openIndex: Int
         var nodes: [Node] = []
+        /// For a parent: the first content of its body that is not a block (ignored).
+        var ignoredContent: Position?
     }
 
     init(source: SourceText, tokens: [Token]) {
@@ -24,8 +26,12 @@ struct Parser {
 
         func append(_ node: Node) {
             if stack.isEmpty { Parser.append(node, to: &root, insideParent: false) } else {
-                let insideParent = tokens[stack[stack.count - 1].openIndex].kind == .parent
-                Parser.append(node, to: &stack[stack.count - 1].nodes, insideParent: insideParent)
+                let top = stack.count - 1
+                let insideParent = tokens[stack[top].openIndex].kind == .parent
+                if insideParent, stack[top].ignoredContent == nil, let position = Parser.visiblePosition(node) {
+                    stack[top].ignoredContent = position
+                }
+                Parser.append(node, to: &stack[top].nodes, insideParent: insideParent)
             }
         }
 
@@ -120,6 +126,24 @@ struct Parser {
         nodes.append(node)
     }
 
+    /// Where `node` is when it is something a parent's body would ignore: text other than
+    /// white space, or a tag other than a block; nil otherwise.
+    private static func visiblePosition(_ node: Node) -> Position? {
+        switch node {
+        case .block, .lineStart:
+            return nil
+        case .text(let text):
+            guard let k = text.bytes.firstIndex(where: { !isWhitespace($0) }) else { return nil }
+            var position = text.position
+            position.column += text.bytes[..<k].count { $0 & 0xC0 != 0x80 }
+            return position
+        case .variable(let v): return v.position
+        case .section(let s): return s.position
+        case .partial(let p): return p.position
+        case .parent(let p): return p.position
+        }
+    }
+
     private func reference(_ token: Token) -> TemplateReference {
         token.isDynamic ? .dynamic(Name(token.name)) : .literal(token.name)
     }
@@ -140,7 +164,7 @@ struct Parser {
             }
             return .parent(Parent(
                 name: reference(open), standalone: open.standalone, indent: open.lineIndent,
-                blocks: blocks, position: position))
+                blocks: blocks, ignoredContent: frame.ignoredContent, position: position))
         default:
             var block = Block(
                 name: open.name, children: frame.nodes, standalone: open.standalone, indent: [],
