@@ -105,22 +105,27 @@ extension MustacheTemplate {
         }
         for node in nodes {
             switch node {
-            case .variable(let variable):
+            case .variable(let box):
+                let variable = box.value
                 add(variable.escaped ? .variable : .unescapedVariable, variable.name.text, variable.position)
-            case .section(let section):
+            case .section(let box):
+                let section = box.value
                 add(section.inverted ? .invertedSection : .section, section.name.text, section.position)
                 if !section.inverted { sections.append(section.name.text) }
                 collect(section.children, sections: &sections, into: &result)
                 if !section.inverted { sections.removeLast() }
-            case .partial(let partial):
+            case .partial(let box):
+                let partial = box.value
                 add(.partial, partial.name, partial.position)
-            case .parent(let parent):
+            case .parent(let box):
+                let parent = box.value
                 add(.parent, parent.name, parent.position)
                 for block in parent.blocks.values.sorted(by: { $0.position < $1.position }) {
                     add(.block, block.name, block.position)
                     collect(block.children, sections: &sections, into: &result)
                 }
-            case .block(let block):
+            case .block(let box):
+                let block = box.value
                 add(.block, block.name, block.position)
                 collect(block.children, sections: &sections, into: &result)
             case .text, .lineStart:
@@ -141,10 +146,11 @@ extension MustacheTemplate {
         for node in nodes {
             switch node {
             case .section(let section):
-                collectWarnings(section.children, into: &result)
+                collectWarnings(section.value.children, into: &result)
             case .block(let block):
-                collectWarnings(block.children, into: &result)
-            case .parent(let parent):
+                collectWarnings(block.value.children, into: &result)
+            case .parent(let box):
+                let parent = box.value
                 let name: String
                 switch parent.name {
                 case .literal(let literal): name = literal

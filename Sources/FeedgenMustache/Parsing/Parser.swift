@@ -69,13 +69,13 @@ struct Parser {
 
             switch token.kind {
             case .variable, .unescapedVariable:
-                append(.variable(Variable(name: Name(token.name), escaped: token.kind == .variable, position: position)))
+                append(.variable(Box(Variable(name: Name(token.name), escaped: token.kind == .variable, position: position))))
             case .section, .invertedSection, .parent, .block:
                 stack.append(Frame(openIndex: index))
             case .partial:
-                append(.partial(Partial(
+                append(.partial(Box(Partial(
                     name: reference(token), standalone: token.standalone, indent: token.lineIndent,
-                    position: position)))
+                    position: position))))
             case .close:
                 guard let frame = stack.popLast() else {
                     throw source.error(
@@ -137,10 +137,10 @@ struct Parser {
             var position = text.position
             position.column += text.bytes[..<k].count { $0 & 0xC0 != 0x80 }
             return position
-        case .variable(let v): return v.position
-        case .section(let s): return s.position
-        case .partial(let p): return p.position
-        case .parent(let p): return p.position
+        case .variable(let v): return v.value.position
+        case .section(let s): return s.value.position
+        case .partial(let p): return p.value.position
+        case .parent(let p): return p.value.position
         }
     }
 
@@ -154,17 +154,17 @@ struct Parser {
         let range = contentRange(open: frame.openIndex, close: closeIndex)
         switch open.kind {
         case .section, .invertedSection:
-            return .section(Section(
+            return .section(Box(Section(
                 name: Name(open.name), inverted: open.kind == .invertedSection, children: frame.nodes,
-                source: source, rawRange: range, delimiters: open.delimiters, position: position))
+                source: source, rawRange: range, delimiters: open.delimiters, position: position)))
         case .parent:
             var blocks: [String: Block] = [:]
-            for case .block(let block) in frame.nodes where blocks[block.name] == nil {
-                blocks[block.name] = block
+            for case .block(let box) in frame.nodes where blocks[box.value.name] == nil {
+                blocks[box.value.name] = box.value
             }
-            return .parent(Parent(
+            return .parent(Box(Parent(
                 name: reference(open), standalone: open.standalone, indent: open.lineIndent,
-                blocks: blocks, ignoredContent: frame.ignoredContent, position: position))
+                blocks: blocks, ignoredContent: frame.ignoredContent, position: position)))
         default:
             var block = Block(
                 name: open.name, children: frame.nodes, standalone: open.standalone, indent: [],
@@ -177,7 +177,7 @@ struct Parser {
                 let next = frame.openIndex + 1
                 block.firstLineInline = next < closeIndex && tokens[next].kind != .newline
             }
-            return .block(block)
+            return .block(Box(block))
         }
     }
 
