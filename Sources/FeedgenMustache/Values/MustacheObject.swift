@@ -1,7 +1,7 @@
 /// An ordered, string-keyed map: the object type of ``MustacheValue``.
 ///
 /// Keys keep their insertion order (for iteration and debugging output). A lookup in an
-/// object of up to ``linearSearchLimit`` keys compares keys in order (a fingerprint of each
+/// object of up to 16 keys compares keys in order (a fingerprint of each
 /// key first, its length and first bytes, so a mismatch costs one integer comparison), which
 /// for the small objects of template contexts is several times cheaper than hashing; larger objects
 /// keep a dictionary index, so a lookup costs one hash regardless of size. Setting an existing
@@ -10,7 +10,7 @@ public struct MustacheObject: Sendable, Sequence {
     public typealias Element = (key: String, value: MustacheValue)
 
     /// Objects with more keys than this get a hash index.
-    public static let linearSearchLimit = 16
+    static let linearSearchLimit = 16
 
     private var pairs: [Element] = []
     /// ``fingerprint(_:)`` of each key, in the order of `pairs`.
