@@ -49,6 +49,8 @@ public struct SiteRenderer: Sendable {
             case .success(let file): files.append(file)
             case .failure(let error as TemplateErrors): problems.formUnion(error.diagnostics)
             case .failure(let error):
+                // The jobs throw only TemplateErrors (their closures are untyped: typed-throws
+                // closures crash the Swift 6.3 compiler here).
                 problems.insert(.error(SourceLocation(path: "Templates"), "\(error)"))
             }
         }
