@@ -110,7 +110,7 @@ public struct SiteRenderer: Sendable {
         if !feed.feed.path.isEmpty, let p = site.feeds.last(where: { isChild(feed.feed.path, of: $0.feed.path) }) {
             parent = ["title": .string(p.feed.title), "url": .string(RelativeURL.relative(from: page, to: p.pagePath))]
         }
-        let context: MustacheValue = [
+        return [
             "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page),
             "site": siteContext,
             "feed": [
@@ -121,7 +121,6 @@ public struct SiteRenderer: Sendable {
             ],
             "sections": .array(sections),
         ]
-        return context
     }
 
     func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool) throws(TemplateErrors) -> String {
@@ -150,7 +149,7 @@ public struct SiteRenderer: Sendable {
         let groups = SectionHTML.groups(
             layout: s.layout, ids: s.section.items.map(\.id), cards: cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: focusable)
-        let context: MustacheValue = [
+        return [
             "section": [
                 "id": .string(s.section.id),
                 "title": s.section.title.map { .string($0) } ?? .null,
@@ -163,7 +162,6 @@ public struct SiteRenderer: Sendable {
             ],
             "groupsHTML": .string(groups),
         ]
-        return context
     }
 
     func detailPage(_ item: Item, feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
@@ -174,13 +172,12 @@ public struct SiteRenderer: Sendable {
     func detailContext(_ item: Item, feed: PreparedFeed) -> MustacheValue {
         let page = feed.detailPath(item)
         let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
-        let context: MustacheValue = [
+        return [
             "page": pageContext(title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
             "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true),
         ]
-        return context
     }
 
     func render(_ name: String, _ context: MustacheValue) throws(TemplateErrors) -> String {

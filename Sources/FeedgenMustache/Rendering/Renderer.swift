@@ -19,8 +19,8 @@ struct Renderer {
 
     /// Renders `nodes`, written in `source`, writing `indent` at the start of each line.
     mutating func render(_ nodes: [Node], source: SourceText, indent: [UInt8]) throws(MustacheError) {
-        for i in nodes.indices {
-            switch nodes[i] {
+        for node in nodes {
+            switch node {
             case .text(let text):
                 output.append(text.bytes)
             case .lineStart(let line):
