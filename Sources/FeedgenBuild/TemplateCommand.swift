@@ -15,7 +15,7 @@ enum TemplateCommand {
         OPTIONS:
           --data FILE               The context: a JSON or YAML file (by extension)
           --partials DIR            Folder of partials: {{> name}} reads DIR/name.mustache
-          --strict                  An unknown partial is an error
+          --strict                  An unknown partial is an error, and so is every warning
           -h, --help                Show this help
 
         EXIT STATUS: 0 rendered; 1 template or data errors (path:line:column: error: …); 2 usage errors.
@@ -39,6 +39,29 @@ enum TemplateCommand {
             throw UsageError("'template render' needs one template FILE")
         }
         guard let dataFile = args.options["--data"] else { throw UsageError("'template render' needs --data DATA.json or DATA.yaml") }
+        let strict = args.flags.contains("--strict")
+        let result = try render(file: file, data: dataFile, partials: args.options["--partials"], strict: strict)
+        terminal.print(result.diagnostics, strict: strict)
+        guard let output = result.output else { return 1 }
+        terminal.out(output)
+        return 0
+    }
+
+    /// The core of `feedgen template render`: reads the template `file`, the `data` file
+    /// (`.json`, or `.yaml`/`.yml` read as front matter is, so `1.10` stays `1.10`) and the
+    /// partials `DIR/name.mustache` of the `partials` folder, and renders.
+    ///
+    /// - Returns: The rendered text, or nil when there are errors; and the diagnostics:
+    ///   errors (`path:line:column: error: …`: JSON or YAML syntax, template compile errors
+    ///   of ``MustacheTemplate/init(source:name:)``, rendering errors) and the template's
+    ///   warnings (``MustacheTemplate/warnings()``: a parent without blocks, content outside
+    ///   blocks). With `strict`, an unknown partial is an error and so is any warning, and the
+    ///   output is nil.
+    /// - Throws: ``UsageError`` when a file or the folder cannot be read, or `data` has another
+    ///   extension.
+    static func render(
+        file: String, data dataFile: String, partials folder: String?, strict: Bool
+    ) throws(UsageError) -> (output: String?, diagnostics: Diagnostics) {
         guard let source = read(file) else { throw UsageError("cannot read template '\(file)'") }
         guard let dataText = read(dataFile) else { throw UsageError("cannot read data '\(dataFile)'") }
 
@@ -58,40 +81,43 @@ enum TemplateCommand {
             throw UsageError("--data must be a .json, .yaml or .yml file, found '\(dataFile)'")
         }
 
-        var partials: [String: String] = [:]
-        if let dir = args.options["--partials"] {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
-                throw UsageError("cannot read --partials folder '\(dir)'")
+        var partials: [String: MustacheTemplate] = [:]
+        if let folder {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                throw UsageError("cannot read --partials folder '\(folder)'")
             }
             for name in names.sorted() where name.hasSuffix(".mustache") {
-                partials[String(name.dropLast(".mustache".count))] = read(dir + "/" + name) ?? ""
+                let path = folder + "/" + name
+                guard let text = read(path) else { throw UsageError("cannot read partial '\(path)'") }
+                if let partial = compile(text, name: path, into: &diagnostics) {
+                    partials[String(name.dropLast(".mustache".count))] = partial
+                }
             }
         }
-        var provider: (any PartialProvider)?
+        let template = compile(source, name: file, into: &diagnostics)
+        let blocked = diagnostics.hasErrors || (strict && diagnostics.warningCount > 0)
+        guard !blocked, let template else { return (nil, diagnostics) }
         do {
-            provider = try DictionaryPartials(partials)
-        } catch {
-            diagnostics.error(SourceLocation(path: error.templateName, line: error.line, column: error.column), error.message)
-        }
-        var template: MustacheTemplate?
-        do {
-            template = try MustacheTemplate(source: source, name: file)
-        } catch {
-            diagnostics.error(SourceLocation(path: file, line: error.line, column: error.column), error.message)
-        }
-        guard !diagnostics.hasErrors, let template, let provider else {
-            terminal.print(diagnostics)
-            return 1
-        }
-        do {
-            let text = try template.render(context, partials: provider, strictPartials: args.flags.contains("--strict"))
-            terminal.out(text)
-            return 0
+            let text = try template.render(context, partials: DictionaryPartials(templates: partials), strictPartials: strict)
+            return (text, diagnostics)
         } catch {
             let path = error.templateName.isEmpty ? file : error.templateName
             diagnostics.error(SourceLocation(path: path, line: error.line, column: error.column), error.message)
-            terminal.print(diagnostics)
-            return 1
+            return (nil, diagnostics)
+        }
+    }
+
+    /// Compiles `text`, adding its compile error or its warnings to `diagnostics`.
+    private static func compile(_ text: String, name: String, into diagnostics: inout Diagnostics) -> MustacheTemplate? {
+        do {
+            let template = try MustacheTemplate(source: text, name: name)
+            for w in template.warnings() {
+                diagnostics.warning(SourceLocation(path: name, line: w.line, column: w.column), w.message)
+            }
+            return template
+        } catch {
+            diagnostics.error(SourceLocation(path: name, line: error.line, column: error.column), error.message)
+            return nil
         }
     }
 

@@ -47,7 +47,13 @@ extension Item {
         item.draft = reader.bool(fields["draft"], key: "draft") ?? false
         item.weight = reader.int(fields["weight"], key: "weight")
         item.image = decodeImage(fields["image"], reader: &reader)
-        item.link = reader.string(fields["link"], key: "link")
+        if let linkNode = fields["link"], let link = reader.string(linkNode, key: "link") {
+            if let problem = URLRule.problem(link, key: "link", allowed: URLRule.linkSchemes) {
+                reader.error(linkNode, problem)
+            } else {
+                item.link = link
+            }
+        }
         if let typeNode = fields["type"], let type = reader.string(typeNode, key: "type") {
             if !type.isEmpty,
                 type.unicodeScalars.allSatisfy({
@@ -105,6 +111,10 @@ extension Item {
                 reader.error(node, "'image' must not be empty")
                 return nil
             }
+            if let problem = URLRule.problem(src, key: "image", allowed: URLRule.imageSchemes) {
+                reader.error(node, problem)
+                return nil
+            }
             return ItemImage(src: src, location: location)
         case .mapping:
             reader.rejectUnknownKeys(node, known: ["src", "alt", "width", "height"], in: "'image'")
@@ -117,6 +127,10 @@ extension Item {
             }
             guard !src.isEmpty else {
                 reader.error(node["src"]!, "'src' must not be empty")
+                return nil
+            }
+            if let problem = URLRule.problem(src, key: "src", allowed: URLRule.imageSchemes) {
+                reader.error(node["src"]!, problem)
                 return nil
             }
             return ItemImage(src: src, alt: alt, width: width, height: height, location: location)

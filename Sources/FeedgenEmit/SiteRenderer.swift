@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FeedgenContent
+import FeedgenDiagnostics
 import FeedgenLayout
 import FeedgenMustache
 
@@ -17,9 +18,15 @@ public struct SiteRenderer: Sendable {
         self.templates = templates
     }
 
-    /// All output files, sorted by path. Pages render in parallel; errors from templates are
-    /// returned as diagnostics-ready `MustacheError`s (the first per page).
-    public func render() throws -> [OutputFile] {
+    /// All output files, sorted by path. Pages render in parallel.
+    ///
+    /// Partials are strict: a dynamic partial name (`{{>*name}}`) that resolves to no template
+    /// is an error (literal names are checked when the ``TemplateSet`` is compiled).
+    ///
+    /// - Throws: ``TemplateErrors`` holding every distinct rendering error (an unknown partial,
+    ///   partials nested deeper than ``MustacheTemplate/maximumPartialDepth``), each at the
+    ///   `Templates/name.mustache:line:column` of the offending tag, in path order.
+    public func render() throws(TemplateErrors) -> [OutputFile] {
         var pending: [@Sendable () throws -> OutputFile] = []
         for feed in site.feeds {
             pending.append { try self.feedPage(feed) }
@@ -36,7 +43,20 @@ public struct SiteRenderer: Sendable {
         }
         var files: [OutputFile] = []
         files.reserveCapacity(jobs.count + 8)
-        for r in results.values { files.append(try r.get()) }
+        var problems: Set<Diagnostic> = []
+        for r in results.values {
+            switch r {
+            case .success(let file): files.append(file)
+            case .failure(let error as TemplateErrors): problems.formUnion(error.diagnostics)
+            case .failure(let error):
+                // The jobs throw only TemplateErrors (their closures are untyped: typed-throws
+                // closures crash the Swift 6.3 compiler here).
+                problems.insert(.error(SourceLocation(path: "Templates"), "\(error)"))
+            }
+        }
+        if !problems.isEmpty {
+            throw TemplateErrors(diagnostics: problems.sorted { ($0.location, $0.message) < ($1.location, $1.message) })
+        }
         files.append(OutputFile(path: "assets/layout.css", contents: .text(LayoutStylesheet.css(for: site.feeds))))
         files.append(OutputFile(path: "assets/theme.css", contents: .text(themeCSS())))
         for image in Set(site.images.values) where !image.source.isEmpty {
@@ -67,7 +87,12 @@ public struct SiteRenderer: Sendable {
         return ["title": .string(c.title), "language": .string(c.language), "baseURL": c.baseURL.map { .string($0) } ?? .null]
     }
 
-    func feedPage(_ feed: PreparedFeed) throws -> OutputFile {
+    func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
+        OutputFile(path: feed.pagePath, contents: .text(try render("feed.mustache", try feedContext(feed))))
+    }
+
+    /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered.
+    func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
         var sections: [MustacheValue] = []
         var firstImageSection = true
@@ -85,7 +110,7 @@ public struct SiteRenderer: Sendable {
         if !feed.feed.path.isEmpty, let p = site.feeds.last(where: { isChild(feed.feed.path, of: $0.feed.path) }) {
             parent = ["title": .string(p.feed.title), "url": .string(RelativeURL.relative(from: page, to: p.pagePath))]
         }
-        let context: MustacheValue = [
+        return [
             "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page),
             "site": siteContext,
             "feed": [
@@ -96,10 +121,16 @@ public struct SiteRenderer: Sendable {
             ],
             "sections": .array(sections),
         ]
-        return OutputFile(path: page, contents: .text(try render("feed.mustache", context)))
     }
 
-    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool) throws -> String {
+    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool) throws(TemplateErrors) -> String {
+        try render("section.mustache", try sectionContext(s, feed: feed, page: page, eager: eager))
+    }
+
+    /// The context of `section.mustache` (``TemplateContext/Kind/section``), its cards rendered.
+    func sectionContext(
+        _ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool
+    ) throws(TemplateErrors) -> MustacheValue {
         var cards: [String] = []
         cards.reserveCapacity(s.section.items.count)
         var focusable = false
@@ -108,15 +139,17 @@ public struct SiteRenderer: Sendable {
             let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager && i < 4)
             if case .string = context["url"] ?? .null { focusable = true }
             guard let template = templates.card(type: item.type) ?? templates.card(type: "card") else {
-                throw MustacheError(.unknownPartial, "no card template for type '\(item.type)'")
+                throw TemplateErrors(diagnostics: [
+                    .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(item.type)'")
+                ])
             }
-            cards.append(try template.render(context, partials: templates))
+            cards.append(try Self.render(template, context, partials: templates))
         }
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
         let groups = SectionHTML.groups(
             layout: s.layout, ids: s.section.items.map(\.id), cards: cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: focusable)
-        let context: MustacheValue = [
+        return [
             "section": [
                 "id": .string(s.section.id),
                 "title": s.section.title.map { .string($0) } ?? .null,
@@ -129,26 +162,40 @@ public struct SiteRenderer: Sendable {
             ],
             "groupsHTML": .string(groups),
         ]
-        return try render("section.mustache", context)
     }
 
-    func detailPage(_ item: Item, feed: PreparedFeed) throws -> OutputFile {
+    func detailPage(_ item: Item, feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
+        OutputFile(path: feed.detailPath(item), contents: .text(try render("item.mustache", detailContext(item, feed: feed))))
+    }
+
+    /// The context of `item.mustache` (``TemplateContext/Kind/item``).
+    func detailContext(_ item: Item, feed: PreparedFeed) -> MustacheValue {
         let page = feed.detailPath(item)
         let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
-        let context: MustacheValue = [
+        return [
             "page": pageContext(title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
             "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true),
         ]
-        return OutputFile(path: page, contents: .text(try render("item.mustache", context)))
     }
 
-    func render(_ name: String, _ context: MustacheValue) throws -> String {
+    func render(_ name: String, _ context: MustacheValue) throws(TemplateErrors) -> String {
         guard let template = templates.template(at: name) else {
-            throw MustacheError(.unknownPartial, "missing template \(name)")
+            throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates/" + name), "missing template")])
         }
-        return try template.render(context, partials: templates)
+        return try Self.render(template, context, partials: templates)
+    }
+
+    /// Renders with strict partials, turning an engine error into a positioned diagnostic.
+    static func render(
+        _ template: MustacheTemplate, _ context: MustacheValue, partials: TemplateSet
+    ) throws(TemplateErrors) -> String {
+        do {
+            return try template.render(context, partials: partials, strictPartials: true)
+        } catch {
+            throw TemplateErrors(error)
+        }
     }
 
     /// `theme.css` followed by the site's `theme:` tokens as custom properties

@@ -1,7 +1,8 @@
 import FeedgenContent
 import FeedgenMustache
 
-/// Builds the values templates see (documented key by key in docs/templates.md).
+/// Builds the values templates see (documented key by key in docs/templates.md), and knows
+/// which keys each kind of template is given (``TemplateContext/schema(for:)``).
 public enum TemplateContext {
     /// A YAML value for templates: plain scalars keep their source text (`1.10` stays `1.10`);
     /// `true`/`false` are booleans and nulls are null (YAML 1.2 core schema).
@@ -31,8 +32,13 @@ public enum TemplateContext {
         return ["iso": .string(d.iso), "display": .string(d.display)]
     }
 
-    /// The card/item context for `item`, with URLs relative to the page at `page`.
-    static func item(
+    /// The card context for `item` (the `item` of an item page), with URLs relative to the page
+    /// at `page`: the keys of ``schema(for:)`` `.card`.
+    ///
+    /// - Parameters:
+    ///   - image: The item's resolved image, if any (`image.src` is made relative to `page`).
+    ///   - eager: `image.loading` is `eager` (images above the fold) rather than `lazy`.
+    public static func item(
         _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool
     ) -> MustacheValue {
         let url = itemURL(item, feed: feed, page: page)
@@ -77,5 +83,96 @@ public enum TemplateContext {
         }
         guard item.hasBody else { return nil }
         return RelativeURL.relative(from: page, to: feed.detailPath(item))
+    }
+}
+
+// MARK: - What each kind of template is given
+
+extension TemplateContext {
+    /// The kinds of template feedgen renders, each with its own context.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `feed.mustache`: a feed page.
+        case feed
+        /// `section.mustache`: one section of a feed page.
+        case section
+        /// `item.mustache`: an item's detail page.
+        case item
+        /// `cards/<type>.mustache`: one card.
+        case card
+
+        /// The kind of the template at `path` (relative to `Templates/`); nil for partials and
+        /// any other file, whose context is that of the templates that include them.
+        public init?(path: String) {
+            switch path {
+            case "feed.mustache": self = .feed
+            case "section.mustache": self = .section
+            case "item.mustache": self = .item
+            default:
+                guard path.hasPrefix("cards/"), path.hasSuffix(".mustache") else { return nil }
+                self = .card
+            }
+        }
+    }
+
+    /// The card keys, relative to the card (`item.` in front on an item page).
+    static let cardKeys = [
+        "id", "title", "type", "description", "html", "hasBody", "url", "date", "date.iso", "date.display",
+        "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "tags", "hasTags",
+        "lang", "params",
+    ]
+
+    static let pageKeys = [
+        "page", "page.title", "page.description", "page.lang", "page.root", "page.path", "page.liveReload",
+        "site", "site.title", "site.language", "site.baseURL",
+    ]
+
+    /// The context keys a template of `kind` is given, as dotted paths. The keys of a list's
+    /// elements are listed under the list's own path (`feed.subfeeds.url`), which is how a
+    /// section over the list reaches them. docs/templates.md documents every one of them.
+    public static func schema(for kind: Kind) -> ContextSchema {
+        switch kind {
+        case .feed:
+            return ContextSchema(paths: pageKeys + [
+                "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
+                "feed.parent", "feed.parent.title", "feed.parent.url",
+                "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds",
+                "sections", "sections.id", "sections.html",
+            ])
+        case .section:
+            return ContextSchema(paths: [
+                "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang",
+                "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "groupsHTML",
+            ])
+        case .item:
+            return ContextSchema(
+                paths: pageKeys + ["feed", "feed.title", "feed.url", "item"] + cardKeys.map { "item." + $0 },
+                openPrefixes: ["item.params"])
+        case .card:
+            return ContextSchema(paths: cardKeys, openPrefixes: ["params"])
+        }
+    }
+}
+
+/// The keys a kind of template is given: dotted paths, plus prefixes below which any name may
+/// be present (`params`: free front matter data).
+public struct ContextSchema: Sendable, Hashable {
+    /// Every known path, objects and lists included (`image`, `image.src`).
+    public let paths: Set<String>
+    /// Paths whose value is free data: any name below them may be present.
+    public let openPrefixes: [String]
+
+    public init(paths: some Sequence<String>, openPrefixes: [String] = []) {
+        self.paths = Set(paths)
+        self.openPrefixes = openPrefixes
+    }
+
+    /// Whether `path` is known, or lies below an open prefix.
+    public func provides(_ path: String) -> Bool {
+        paths.contains(path) || isOpen(path)
+    }
+
+    /// Whether `path` is an open prefix or below one (any name below it may be present).
+    public func isOpen(_ path: String) -> Bool {
+        openPrefixes.contains { path == $0 || path.hasPrefix($0 + ".") }
     }
 }

@@ -75,30 +75,6 @@ public struct MustacheTemplate: Sendable {
     /// out. Names inside a section are relative to that section's value, and partials are not
     /// followed.
     public func variableNames() -> Set<String> {
-        var names: Set<String> = []
-        Self.collectNames(nodes, into: &names)
-        return names
-    }
-
-    private static func collectNames(_ nodes: [Node], into names: inout Set<String>) {
-        func add(_ name: Name) { if !name.isImplicitIterator { names.insert(name.text) } }
-        for node in nodes {
-            switch node {
-            case .variable(let variable):
-                add(variable.name)
-            case .section(let section):
-                add(section.name)
-                collectNames(section.children, into: &names)
-            case .partial(let partial):
-                if case .dynamic(let name) = partial.name { add(name) }
-            case .parent(let parent):
-                if case .dynamic(let name) = parent.name { add(name) }
-                for block in parent.blocks.values { collectNames(block.children, into: &names) }
-            case .block(let block):
-                collectNames(block.children, into: &names)
-            case .text, .lineStart:
-                break
-            }
-        }
+        Set(references().lazy.filter { $0.isContextLookup && $0.name != "." }.map(\.name))
     }
 }

@@ -43,22 +43,26 @@ enum Dedent {
             case .lineStart(var line):
                 line.leading = removingPrefix(indent, from: line.leading)
                 nodes[i] = .lineStart(line)
-            case .section(var section):
+            case .section(let box):
+                var section = box.value
                 remove(indent, from: &section.children)
-                nodes[i] = .section(section)
-            case .partial(var partial):
+                nodes[i] = .section(Box(section))
+            case .partial(let box):
+                var partial = box.value
                 partial.indent = removingPrefix(indent, from: partial.indent)
-                nodes[i] = .partial(partial)
-            case .parent(var parent):
+                nodes[i] = .partial(Box(partial))
+            case .parent(let box):
+                var parent = box.value
                 parent.indent = removingPrefix(indent, from: parent.indent)
                 for (name, var block) in parent.blocks {
                     remove(indent, from: &block)
                     parent.blocks[name] = block
                 }
-                nodes[i] = .parent(parent)
-            case .block(var block):
+                nodes[i] = .parent(Box(parent))
+            case .block(let box):
+                var block = box.value
                 remove(indent, from: &block)
-                nodes[i] = .block(block)
+                nodes[i] = .block(Box(block))
             case .text, .variable:
                 break
             }

@@ -11,15 +11,22 @@ enum Node: Sendable {
     /// separately so that block reindentation can remove part of it at compile time).
     case lineStart(LineStart)
     /// `{{name}}`, `{{{name}}}`, `{{&name}}`.
-    case variable(Variable)
+    case variable(Box<Variable>)
     /// `{{#name}}…{{/name}}` and `{{^name}}…{{/name}}`.
-    case section(Section)
+    case section(Box<Section>)
     /// `{{>name}}` and `{{>*name}}`.
-    case partial(Partial)
+    case partial(Box<Partial>)
     /// `{{<name}}…{{/name}}` and `{{<*name}}…{{/*name}}`: holds only the blocks of its body.
-    case parent(Parent)
+    case parent(Box<Parent>)
     /// `{{$name}}…{{/name}}`: a slot outside a parent, an override inside one.
-    case block(Block)
+    case block(Box<Block>)
+}
+
+/// An immutable heap box for a tag node's payload, so that the renderer's walk over the nodes
+/// costs one retain per tag rather than one per reference the payload holds.
+final class Box<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 struct Text: Sendable {
@@ -36,10 +43,13 @@ struct LineStart: Sendable {
 struct Name: Sendable, Hashable {
     let text: String
     let components: [String]
+    /// ``MustacheObject/fingerprint(_:)`` of each component, computed once at compile time.
+    let fingerprints: [UInt64]
 
     init(_ text: String) {
         self.text = text
         self.components = text == "." ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        self.fingerprints = components.map(MustacheObject.fingerprint)
     }
 
     var isImplicitIterator: Bool { components.isEmpty }
@@ -87,6 +97,9 @@ struct Parent: Sendable {
     var indent: [UInt8]
     /// The body's blocks by name (the first of a repeated name wins); other content is ignored.
     var blocks: [String: Block]
+    /// Where the first ignored content of the body is (text other than white space, or a tag
+    /// other than a block or comment), for ``MustacheTemplate/warnings()``.
+    var ignoredContent: Position?
     var position: Position
 }
 

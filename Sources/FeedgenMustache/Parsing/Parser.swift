@@ -7,6 +7,8 @@ struct Parser {
     private struct Frame {
         var openIndex: Int
         var nodes: [Node] = []
+        /// For a parent: the first content of its body that is not a block (ignored).
+        var ignoredContent: Position?
     }
 
     init(source: SourceText, tokens: [Token]) {
@@ -24,8 +26,12 @@ struct Parser {
 
         func append(_ node: Node) {
             if stack.isEmpty { Parser.append(node, to: &root, insideParent: false) } else {
-                let insideParent = tokens[stack[stack.count - 1].openIndex].kind == .parent
-                Parser.append(node, to: &stack[stack.count - 1].nodes, insideParent: insideParent)
+                let top = stack.count - 1
+                let insideParent = tokens[stack[top].openIndex].kind == .parent
+                if insideParent, stack[top].ignoredContent == nil, let position = Parser.visiblePosition(node) {
+                    stack[top].ignoredContent = position
+                }
+                Parser.append(node, to: &stack[top].nodes, insideParent: insideParent)
             }
         }
 
@@ -63,13 +69,13 @@ struct Parser {
 
             switch token.kind {
             case .variable, .unescapedVariable:
-                append(.variable(Variable(name: Name(token.name), escaped: token.kind == .variable, position: position)))
+                append(.variable(Box(Variable(name: Name(token.name), escaped: token.kind == .variable, position: position))))
             case .section, .invertedSection, .parent, .block:
                 stack.append(Frame(openIndex: index))
             case .partial:
-                append(.partial(Partial(
+                append(.partial(Box(Partial(
                     name: reference(token), standalone: token.standalone, indent: token.lineIndent,
-                    position: position)))
+                    position: position))))
             case .close:
                 guard let frame = stack.popLast() else {
                     throw source.error(
@@ -120,6 +126,24 @@ struct Parser {
         nodes.append(node)
     }
 
+    /// Where `node` is when it is something a parent's body would ignore: text other than
+    /// white space, or a tag other than a block; nil otherwise.
+    private static func visiblePosition(_ node: Node) -> Position? {
+        switch node {
+        case .block, .lineStart:
+            return nil
+        case .text(let text):
+            guard let k = text.bytes.firstIndex(where: { !isWhitespace($0) }) else { return nil }
+            var position = text.position
+            position.column += text.bytes[..<k].count { $0 & 0xC0 != 0x80 }
+            return position
+        case .variable(let v): return v.value.position
+        case .section(let s): return s.value.position
+        case .partial(let p): return p.value.position
+        case .parent(let p): return p.value.position
+        }
+    }
+
     private func reference(_ token: Token) -> TemplateReference {
         token.isDynamic ? .dynamic(Name(token.name)) : .literal(token.name)
     }
@@ -130,17 +154,17 @@ struct Parser {
         let range = contentRange(open: frame.openIndex, close: closeIndex)
         switch open.kind {
         case .section, .invertedSection:
-            return .section(Section(
+            return .section(Box(Section(
                 name: Name(open.name), inverted: open.kind == .invertedSection, children: frame.nodes,
-                source: source, rawRange: range, delimiters: open.delimiters, position: position))
+                source: source, rawRange: range, delimiters: open.delimiters, position: position)))
         case .parent:
             var blocks: [String: Block] = [:]
-            for case .block(let block) in frame.nodes where blocks[block.name] == nil {
-                blocks[block.name] = block
+            for case .block(let box) in frame.nodes where blocks[box.value.name] == nil {
+                blocks[box.value.name] = box.value
             }
-            return .parent(Parent(
+            return .parent(Box(Parent(
                 name: reference(open), standalone: open.standalone, indent: open.lineIndent,
-                blocks: blocks, position: position))
+                blocks: blocks, ignoredContent: frame.ignoredContent, position: position)))
         default:
             var block = Block(
                 name: open.name, children: frame.nodes, standalone: open.standalone, indent: [],
@@ -153,7 +177,7 @@ struct Parser {
                 let next = frame.openIndex + 1
                 block.firstLineInline = next < closeIndex && tokens[next].kind != .newline
             }
-            return .block(block)
+            return .block(Box(block))
         }
     }
 

@@ -41,10 +41,12 @@ final class SourceText: Sendable {
 }
 
 /// A 1-based line and column (columns count Unicode scalars).
-struct Position: Sendable, Equatable, CustomStringConvertible {
+struct Position: Sendable, Comparable, CustomStringConvertible {
     var line: Int
     var column: Int
     var description: String { "\(line):\(column)" }
+
+    static func < (a: Position, b: Position) -> Bool { (a.line, a.column) < (b.line, b.column) }
 }
 
 /// The pair of tag delimiters in effect (Mustache spec, `delimiters.json`).

@@ -19,18 +19,24 @@ struct Context {
     func lookup(_ name: Name) -> MustacheValue? {
         let components = name.components
         guard let first = components.first else { return frames.last }
-        var found: MustacheValue? = nil
-        for frame in frames.reversed() {
-            if case .object(let object) = frame, let value = object[first] {
-                found = value
-                break
+        let prints = name.fingerprints
+        var i = frames.count - 1
+        while i >= 0 {
+            if case .object(let object) = frames[i],
+                var value = object.value(forKey: first, fingerprint: prints[0])
+            {
+                var k = 1
+                while k < components.count {
+                    guard case .object(let inner) = value,
+                        let next = inner.value(forKey: components[k], fingerprint: prints[k])
+                    else { return nil }
+                    value = next
+                    k += 1
+                }
+                return value
             }
+            i -= 1
         }
-        guard var value = found else { return nil }
-        for component in components.dropFirst() {
-            guard case .object(let object) = value, let next = object[component] else { return nil }
-            value = next
-        }
-        return value
+        return nil
     }
 }

@@ -18,24 +18,33 @@ struct OutputBuffer {
         string.withUTF8 { appendEscaped($0) }
     }
 
+    /// Whether a byte needs escaping, by value: one load per byte in the scanning loop.
+    private static let needsEscape: [Bool] = (0..<256).map { b in
+        b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27
+    }
+
     mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        for i in 0..<buffer.count {
-            let replacement: StaticString
-            switch buffer[i] {
-            case UInt8(ascii: "&"): replacement = "&amp;"
-            case UInt8(ascii: "<"): replacement = "&lt;"
-            case UInt8(ascii: ">"): replacement = "&gt;"
-            case UInt8(ascii: "\""): replacement = "&quot;"
-            case UInt8(ascii: "'"): replacement = "&#39;"
-            default: continue
+        Self.needsEscape.withUnsafeBufferPointer { table in
+            var runStart = 0
+            var i = 0
+            let n = buffer.count
+            while i < n {
+                // Skip the run of bytes that need no escaping, then copy it at once.
+                while i < n && !table[Int(buffer[i])] { i += 1 }
+                if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
+                guard i < n else { break }
+                let replacement: StaticString
+                switch buffer[i] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                default: replacement = "&#39;"
+                }
+                replacement.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                i += 1
+                runStart = i
             }
-            if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
-            replacement.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            runStart = i + 1
-        }
-        if buffer.count > runStart {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<buffer.count]))
         }
     }
 

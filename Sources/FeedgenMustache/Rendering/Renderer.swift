@@ -31,32 +31,46 @@ struct Renderer {
             case .section(let section):
                 try renderSection(section, indent: indent)
             case .partial(let partial):
-                try renderPartial(partial, source: source, indent: indent)
+                try renderPartial(partial.value, source: source, indent: indent)
             case .parent(let parent):
-                try renderParent(parent, source: source, indent: indent)
+                try renderParent(parent.value, source: source, indent: indent)
             case .block(let block):
-                try renderSlot(block, source: source, indent: indent)
+                try renderSlot(block.value, source: source, indent: indent)
             }
         }
     }
 
     // MARK: Interpolation (`interpolation.json`, `~lambdas.json`)
 
-    private mutating func renderVariable(_ variable: Variable, source: SourceText) throws(MustacheError) {
-        guard let value = context.lookup(variable.name) else { return }
-        try interpolate(value, escaped: variable.escaped, tag: variable.name.text, source: source, at: variable.position)
+    private mutating func renderVariable(_ variable: Box<Variable>, source: SourceText) throws(MustacheError) {
+        guard let value = context.lookup(variable.value.name) else { return }
+        if case .lambda = value {
+            try interpolate(
+                value, escaped: variable.value.escaped, tag: variable.value.name.text, source: source,
+                at: variable.value.position)
+        } else {
+            write(value, escaped: variable.value.escaped)
+        }
+    }
+
+    /// Writes a plain (non-lambda) value (`interpolation.json`).
+    @inline(__always) private mutating func write(_ value: MustacheValue, escaped: Bool) {
+        switch value {
+        case .string(let s), .number(let s):
+            if escaped { output.appendEscaped(s) } else { output.append(s) }
+        case .bool(let b):
+            output.append(b ? "true" : "false")
+        case .null, .array, .object, .lambda:
+            break
+        }
     }
 
     private mutating func interpolate(
         _ value: MustacheValue, escaped: Bool, tag: String, source: SourceText, at position: Position
     ) throws(MustacheError) {
         switch value {
-        case .string(let s), .number(let s):
-            if escaped { output.appendEscaped(s) } else { output.append(s) }
-        case .bool(let b):
-            output.append(b ? "true" : "false")
-        case .null, .array, .object:
-            break
+        case .null, .bool, .number, .string, .array, .object:
+            write(value, escaped: escaped)
         case .lambda(let lambda):
             let result = try call(lambda, with: nil, tag: tag, source: source, at: position)
             if case .string(let template) = result {
@@ -73,10 +87,10 @@ struct Renderer {
 
     // MARK: Sections (`sections.json`, `inverted.json`, `~lambdas.json`)
 
-    private mutating func renderSection(_ section: Section, indent: [UInt8]) throws(MustacheError) {
-        let value = context.lookup(section.name) ?? .null
-        if section.inverted {
-            if !value.isTruthy { try render(section.children, source: section.source, indent: indent) }
+    private mutating func renderSection(_ box: Box<Section>, indent: [UInt8]) throws(MustacheError) {
+        let value = context.lookup(box.value.name) ?? .null
+        if box.value.inverted {
+            if !value.isTruthy { try render(box.value.children, source: box.value.source, indent: indent) }
             return
         }
         switch value {
@@ -85,23 +99,23 @@ struct Renderer {
         case .array(let items):
             for item in items {
                 context.push(item)
-                try render(section.children, source: section.source, indent: indent)
+                try render(box.value.children, source: box.value.source, indent: indent)
                 context.pop()
             }
         case .lambda(let lambda):
-            let tag = section.name.text
-            let result = try call(lambda, with: section.rawText, tag: tag, source: section.source, at: section.position)
+            let tag = box.value.name.text
+            let result = try call(lambda, with: box.value.rawText, tag: tag, source: box.value.source, at: box.value.position)
             if case .string(let template) = result {
                 try renderLambdaResult(
-                    template, delimiters: section.delimiters, tag: tag, source: section.source, at: section.position)
+                    template, delimiters: box.value.delimiters, tag: tag, source: box.value.source, at: box.value.position)
             } else if case .lambda = result {
                 return
             } else {
-                try interpolate(result, escaped: false, tag: tag, source: section.source, at: section.position)
+                try interpolate(result, escaped: false, tag: tag, source: box.value.source, at: box.value.position)
             }
         default:
             context.push(value)
-            try render(section.children, source: section.source, indent: indent)
+            try render(box.value.children, source: box.value.source, indent: indent)
             context.pop()
         }
     }

@@ -1,13 +1,22 @@
 /// An ordered, string-keyed map: the object type of ``MustacheValue``.
 ///
-/// Keys keep their insertion order (for iteration and debugging output); lookups go through a
-/// dictionary index, so they cost one hash regardless of size. Setting an existing key replaces
-/// its value in place.
+/// Keys keep their insertion order (for iteration and debugging output). A lookup in an
+/// object of up to 16 keys compares keys in order (a fingerprint of each
+/// key first, its length and first bytes, so a mismatch costs one integer comparison), which
+/// for the small objects of template contexts is several times cheaper than hashing; larger objects
+/// keep a dictionary index, so a lookup costs one hash regardless of size. Setting an existing
+/// key replaces its value in place.
 public struct MustacheObject: Sendable, Sequence {
     public typealias Element = (key: String, value: MustacheValue)
 
+    /// Objects with more keys than this get a hash index.
+    static let linearSearchLimit = 16
+
     private var pairs: [Element] = []
-    private var index: [String: Int] = [:]
+    /// ``fingerprint(_:)`` of each key, in the order of `pairs`.
+    private var fingerprints: [UInt64] = []
+    /// Position of each key; only for objects of more than ``linearSearchLimit`` keys.
+    private var index: [String: Int]? = nil
 
     public init() {}
 
@@ -22,26 +31,76 @@ public struct MustacheObject: Sendable, Sequence {
     /// The keys in insertion order.
     public var keys: [String] { pairs.map(\.key) }
 
+    /// The key's length and its first seven UTF-8 bytes: equal keys have equal fingerprints.
+    static func fingerprint(_ key: String) -> UInt64 {
+        var f = UInt64(truncatingIfNeeded: key.utf8.count) << 56
+        var shift: UInt64 = 0
+        for b in key.utf8.prefix(7) {
+            f |= UInt64(b) << shift
+            shift += 8
+        }
+        return f
+    }
+
+    private func position(of key: String) -> Int? {
+        position(of: key, fingerprint: Self.fingerprint(key))
+    }
+
+    private func position(of key: String, fingerprint: UInt64) -> Int? {
+        if let index { return index[key] }
+        return fingerprints.withUnsafeBufferPointer { prints in
+            var i = 0
+            while i < prints.count {
+                if prints[i] == fingerprint && pairs[i].key == key { return i }
+                i += 1
+            }
+            return nil
+        }
+    }
+
+    /// The value for `key`, whose ``fingerprint(_:)`` the caller computed once (names of a
+    /// compiled template carry theirs).
+    func value(forKey key: String, fingerprint: UInt64) -> MustacheValue? {
+        guard let i = position(of: key, fingerprint: fingerprint) else { return nil }
+        return pairs[i].value
+    }
+
     /// The value for `key`, or `nil` when absent. Setting `nil` removes the key (O(n)).
     public subscript(key: String) -> MustacheValue? {
         get {
-            guard let i = index[key] else { return nil }
+            guard let i = position(of: key) else { return nil }
             return pairs[i].value
         }
         set {
-            if let i = index[key] {
+            if let i = position(of: key) {
                 if let newValue {
                     pairs[i].value = newValue
                 } else {
                     pairs.remove(at: i)
-                    index[key] = nil
-                    for j in i..<pairs.count { index[pairs[j].key] = j }
+                    fingerprints.remove(at: i)
+                    if index != nil { rebuildIndex() }
                 }
             } else if let newValue {
-                index[key] = pairs.count
                 pairs.append((key, newValue))
+                fingerprints.append(Self.fingerprint(key))
+                if index != nil {
+                    index![key] = pairs.count - 1
+                } else if pairs.count > Self.linearSearchLimit {
+                    rebuildIndex()
+                }
             }
         }
+    }
+
+    private mutating func rebuildIndex() {
+        guard pairs.count > Self.linearSearchLimit else {
+            index = nil
+            return
+        }
+        var built: [String: Int] = [:]
+        built.reserveCapacity(pairs.count)
+        for (i, pair) in pairs.enumerated() { built[pair.key] = i }
+        index = built
     }
 
     public func makeIterator() -> IndexingIterator<[Element]> { pairs.makeIterator() }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import FeedgenBuild
+@testable import FeedgenEmit
+import FeedgenMustache
+
+/// The context keys templates get are exactly the documented ones (`TemplateContext.schema`,
+/// docs/templates.md), as built for the sample site.
+@Suite struct TemplateContextTests {
+    /// Every dotted path of `value` (list elements under the list's own path).
+    func paths(_ value: MustacheValue, _ prefix: String = "", into result: inout Set<String>) {
+        switch value {
+        case .object(let object):
+            for (key, child) in object {
+                let path = prefix.isEmpty ? key : prefix + "." + key
+                result.insert(path)
+                paths(child, path, into: &result)
+            }
+        case .array(let items):
+            for item in items { paths(item, prefix, into: &result) }
+        default:
+            break
+        }
+    }
+
+    /// The keys built for the sample site, per kind of template (params' own keys left out).
+    func builtKeys() throws -> [TemplateContext.Kind: Set<String>] {
+        let (report, prepared, templates) = prepare(repositoryRoot)
+        #expect(errors(report) == [])
+        let site = try #require(prepared)
+        let renderer = SiteRenderer(site: site, templates: try #require(templates))
+        var keys: [TemplateContext.Kind: Set<String>] = [:]
+        for feed in site.feeds {
+            paths(try renderer.feedContext(feed), into: &keys[.feed, default: []])
+            for s in feed.sections {
+                paths(try renderer.sectionContext(s, feed: feed, page: feed.pagePath, eager: true), into: &keys[.section, default: []])
+                for item in s.section.items {
+                    let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
+                    paths(TemplateContext.item(item, feed: feed, page: feed.pagePath, image: image, eager: false),
+                          into: &keys[.card, default: []])
+                    if item.hasBody { paths(renderer.detailContext(item, feed: feed), into: &keys[.item, default: []]) }
+                }
+            }
+        }
+        for kind in TemplateContext.Kind.allCases {
+            keys[kind] = keys[kind]!.filter { !TemplateContext.schema(for: kind).isOpen($0) || $0.hasSuffix("params") }
+        }
+        return keys
+    }
+
+    @Test func everyKeyBuiltIsDocumentedAndEveryDocumentedKeyIsBuilt() throws {
+        let built = try builtKeys()
+        for kind in TemplateContext.Kind.allCases {
+            let schema = TemplateContext.schema(for: kind).paths
+            #expect(built[kind]!.subtracting(schema).sorted() == [], "undocumented keys in \(kind) contexts")
+            // The sample site has no watch mode (page.liveReload is set by it).
+            let expectedAbsent: Set<String> = kind == .feed || kind == .item ? ["page.liveReload"] : []
+            #expect(schema.subtracting(built[kind]!) == expectedAbsent, "documented keys never built for \(kind)")
+        }
+    }
+
+    @Test func docsListEveryKey() throws {
+        let docs = try String(contentsOfFile: repositoryRoot + "/docs/templates.md", encoding: .utf8)
+        for kind in TemplateContext.Kind.allCases {
+            for path in TemplateContext.schema(for: kind).paths.sorted() {
+                // An item page's `item.*` keys are the card keys, documented once.
+                let documented = kind == .item && path.hasPrefix("item.") ? String(path.dropFirst(5)) : path
+                #expect(docs.contains("`\(documented)`"), "docs/templates.md does not mention `\(documented)` (\(kind))")
+            }
+        }
+    }
+}
