@@ -70,7 +70,7 @@ public enum SiteBuilder {
             timing.mark("render")
             files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
         } catch {
-            report.diagnostics.error(SourceLocation(path: "Templates"), "\(error)")
+            report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
         }
         report.files = files.count
@@ -152,6 +152,7 @@ public enum SiteBuilder {
             }
             feeds.append(prepared)
         }
+        if let templates { report.diagnostics.append(contentsOf: templates.lint(for: site)) }
         timing.mark("layouts+images")
         ContentLinks(feeds: feeds).check(feeds, into: &report.diagnostics)
         timing.mark("links")

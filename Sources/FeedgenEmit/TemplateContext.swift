@@ -122,7 +122,7 @@ extension TemplateContext {
     ]
 
     static let pageKeys = [
-        "page", "page.title", "page.description", "page.lang", "page.root", "page.path", "page.liveReload",
+        "page", "page.title", "page.description", "page.lang", "page.root", "page.path",
         "site", "site.title", "site.language", "site.baseURL",
     ]
 

@@ -50,3 +50,21 @@ import Testing
         #expect(w.githubAnnotation == "::warning file=feedgen.yaml::x")
     }
 }
+
+/// Template lint reaches the build: a name no context provides is a warning, an error with --strict.
+@Suite struct TemplateLintWiringTests {
+    @Test func unknownTemplateVariableWarnsAndFailsUnderStrict() {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/news/a.md": "---\ntitle: A\n---\nBody.\n",
+            "Templates/cards/card.mustache": "<article class=\"card\"><h3>{{title}}</h3>{{subtitel}}</article>\n",
+        ])
+        let relaxed = build(root, output: temporaryFolder() + "/public")
+        #expect(relaxed.exitStatus == 0)
+        let warnings = relaxed.diagnostics.items.filter { $0.severity == .warning }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.location.path == "Templates/cards/card.mustache")
+        #expect(warnings.first?.message.contains("subtitel") == true)
+        #expect(build(root, output: temporaryFolder() + "/public", strict: true).exitStatus == 1)
+    }
+}
