@@ -146,6 +146,16 @@ struct ErrorTests {
         #expect((error.line, error.column) == (2, 2))
     }
 
+    /// Found by fuzzing (Fuzz/FuzzMustache): an override holding a block of its own name used to
+    /// recurse until the stack overflowed.
+    @Test func selfFillingBlockIsBounded() throws {
+        let error = try #require(try renderError(
+            "{{<q}}{{$b}}[{{$b}}y{{/b}}]{{/b}}{{/q}}", partials: ["q": "{{$b}}x{{/b}}"]))
+        #expect(error.kind == .recursionLimit)
+        #expect(error.message == "block recursion deeper than 100")
+        #expect((error.line, error.column) == (1, 7))
+    }
+
     @Test func recursionOneHundredDeepIsAllowed() throws {
         // A tree 99 levels deep renders the partial 100 times in a nest: still fine.
         var tree: MustacheValue = ["nodes": []]

@@ -221,6 +221,10 @@ struct Renderer {
                 break
             }
         }
+        // An override whose content holds a block of its own name would fill itself forever
+        // (found by fuzzing: `{{<q}}{{$b}}[{{$b}}y{{/b}}]{{/b}}{{/q}}`); overrides count towards
+        // the same depth bound as partials, so such a template fails with a positioned error.
+        if overridden { try enter("block", source: content.source, at: content.position) }
         if slot.standalone {
             let slotIndent = indent + slot.indent
             if content.firstLineInline && !slotIndent.isEmpty { output.append(slotIndent) }
@@ -230,5 +234,6 @@ struct Renderer {
         } else {
             try render(slot.children, source: source, indent: indent)
         }
+        if overridden { depth -= 1 }
     }
 }
