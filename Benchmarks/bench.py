@@ -126,6 +126,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--skip-hugo", action="store_true")
     ap.add_argument("--feedgen", default=None)
+    ap.add_argument("--out-root", default=None,
+                    help="folder for the tools' output (e.g. /dev/shm, to measure without the disk's file-creation cost)")
     args = ap.parse_args()
     if not CORPUS.is_dir():
         print(f"skipped: {CORPUS} not found", file=sys.stderr)
@@ -138,12 +140,15 @@ def main():
     cmark = shutil.which("cmark")
     hugo = shutil.which("hugo")
     print(f"machine: {os.cpu_count()} cores; feedgen release; {subprocess.run([hugo, 'version'], capture_output=True, text=True).stdout.split()[1] if hugo else 'no hugo'}; cmark {subprocess.run([cmark, '--version'], capture_output=True, text=True).stdout.split()[1] if cmark else 'missing'}; median of {args.runs} runs")
+    print(f"output written to {args.out_root or 'the temporary folder (disk)'}")
     print(f"{'N':>7} {'tool':<8} {'wall s':>8} {'cpu s':>8} {'RSS MiB':>8}   ratios")
     for n in [int(x) for x in args.sizes.split(",")]:
         with tempfile.TemporaryDirectory(prefix=f"feedgen-bench-{n}-") as tmp:
             root = Path(tmp)
             all_md = generate(n, root)
-            out = root / "fg-public"
+            out_root = Path(args.out_root) / f"feedgen-bench-out-{n}" if args.out_root else root
+            out_root.mkdir(parents=True, exist_ok=True)
+            out = out_root / "fg-public"
 
             def clean_fg():
                 shutil.rmtree(out, ignore_errors=True)
@@ -155,7 +160,7 @@ def main():
                 cm = median_of(args.runs, ["sh", "-c", f"{cmark} --smart {all_md} > /dev/null"])
                 rows.append(("cmark", cm))
             if hugo and not args.skip_hugo:
-                hpub = root / "hugo-public"
+                hpub = out_root / "hugo-public"
                 hg = median_of(args.runs, [hugo, "--quiet", "-s", str(root / "hugo"), "-d", str(hpub)],
                                before=lambda: shutil.rmtree(hpub, ignore_errors=True))
                 rows.append(("hugo", hg))
@@ -170,6 +175,8 @@ def main():
                         parts.append(f"wall {wall / base['cmark'][0]:.2f}x cmark")
                     ratio = "; ".join(parts)
                 print(f"{n:>7} {tool:<8} {wall:>8.2f} {cpu:>8.2f} {rss:>8.0f}   {ratio}", flush=True)
+            if args.out_root:
+                shutil.rmtree(out_root, ignore_errors=True)
     return 0
 
 
