@@ -9,7 +9,11 @@ import Foundation
 enum OutputCollisions {
     /// The key under which two output paths count as the same file.
     static func key(_ path: String) -> String {
-        path.precomposedStringWithCanonicalMapping.lowercased()
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: normalisation is the identity; lower-case the bytes directly.
+            return String(decoding: path.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+        return path.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     static func check(_ site: PreparedSite, into diagnostics: inout Diagnostics) {
