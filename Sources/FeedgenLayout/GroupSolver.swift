@@ -289,13 +289,7 @@ struct GroupSolver {
     }
 
     /// The fraction when `dim` is a fraction of the container's extent along `axis`.
-    static func fraction(_ dim: LayoutDimension, along axis: Axis) -> Double? {
-        switch dim {
-        case .fractionalWidth(let f): axis == .horizontal ? f : nil
-        case .fractionalHeight(let f): axis == .vertical ? f : nil
-        default: nil
-        }
-    }
+    static func fraction(_ dim: LayoutDimension, along axis: Axis) -> Double? { dim.fraction(along: axis) }
 
     static func edgeValue(_ s: LayoutSpacing?, share: Double) -> Double {
         guard let s else { return 0 }

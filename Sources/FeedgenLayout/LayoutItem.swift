@@ -29,6 +29,12 @@ public indirect enum LayoutSubitem: Hashable, Sendable {
         }
     }
 
+    /// True for a nested group.
+    public var isGroup: Bool {
+        if case .group = self { return true }
+        return false
+    }
+
     var edgeSpacing: EdgeSpacing? {
         if case .item(let i) = self { return i.edgeSpacing }
         return nil
