@@ -83,16 +83,16 @@ public enum CompositionalLayout {
             y += insets.top
             let orthogonalBehavior = layout.orthogonalScrollingBehavior
             let container = groupContainer(layout, in: env)
-            let instances = InstanceSequence(
+            var instances = InstanceSequence(
                 group: layout.group, container: container, ids: ids, measurements: measurements,
                 uniformHeight: layout.group.size.height.isUniform)
-            groups.reserveCapacity(instances.estimatedCount)
+            groups.reserveCapacity(ids.count / max(instances.capacity, 1) + 1)
             items.reserveCapacity(ids.count)
 
-            func append(_ instance: GroupSolver.Instance, offset: Int, at x: Double, _ y: Double) {
+            func append(_ size: Size, _ placed: [GroupSolver.PlacedItem], offset: Int, at x: Double, _ y: Double) {
                 let group = groups.count
-                groups.append(Rect(x: x, y: y, width: instance.size.width, height: instance.size.height))
-                for p in instance.items {
+                groups.append(Rect(x: x, y: y, width: size.width, height: size.height))
+                for p in placed {
                     items.append(
                         ResolvedItem(
                             id: ids[p.index + offset],
@@ -118,11 +118,11 @@ public enum CompositionalLayout {
                 }
                 var x = leadingInset
                 var rowHeight = 0.0
-                instances.forEach { instance, offset in
+                while let (size, offset) = instances.next() {
                     if !groups.isEmpty { x += layout.interGroupSpacing }
-                    append(instance, offset: offset, at: x, y)
-                    x += instance.size.width
-                    rowHeight = max(rowHeight, instance.size.height)
+                    append(size, instances.items, offset: offset, at: x, y)
+                    x += size.width
+                    rowHeight = max(rowHeight, size.height)
                 }
                 let scroller = Rect(x: 0, y: y - insets.top, width: W, height: insets.vertical + rowHeight)
                 orthogonal = OrthogonalSnapping.resolve(
@@ -130,10 +130,10 @@ public enum CompositionalLayout {
                     contentWidth: x + trailingInset, leadingInset: leadingInset)
                 y += rowHeight
             } else {
-                instances.forEach { instance, offset in
+                while let (size, offset) = instances.next() {
                     if !groups.isEmpty { y += layout.interGroupSpacing }
-                    append(instance, offset: offset, at: contentX, y)
-                    y += instance.size.height
+                    append(size, instances.items, offset: offset, at: contentX, y)
+                    y += size.height
                 }
             }
             y += insets.bottom
@@ -153,7 +153,8 @@ public enum CompositionalLayout {
     }
 }
 
-/// The group instances of one section, in order.
+/// The group instances of one section, in order: `while let (size, offset) = next()`, with the
+/// instance's items in `items` (their indices relative to `offset`) until the next call.
 ///
 /// Every full instance of a group is the same unless an item in it was measured (only estimated
 /// dimensions read measurements), so the sequence solves one template instance and translates
@@ -161,80 +162,113 @@ public enum CompositionalLayout {
 /// With a section-wide `uniformAcrossSiblings` height on the top-level group ([S3]), every
 /// instance is then re-solved at the tallest instance's height.
 struct InstanceSequence {
-    let group: LayoutGroup
-    let container: Size
-    let ids: [String]
-    let measurements: Measurements
-    let uniformHeight: Bool
+    private let group: LayoutGroup
+    private let container: Size
+    private let n: Int
+    private let solver: GroupSolver
+    /// Measured sizes by item index; empty when no measurement can matter.
+    private let sizes: [Size?]
+    private var template: GroupSolver.Instance
+    private var buffer: [GroupSolver.PlacedItem] = []
+    private var tree: [GroupPlan.Node] = []
+    private var stack = GroupSolver.ChildStack()
+    private var start = 0
+    /// For a section-wide uniform height: every instance's start, size, count, and whether it is
+    /// the template; consumed by `next()` in order.
+    private var uniform: [(start: Int, size: Size, consumed: Int, templated: Bool)]?
+    private var uniformIndex = 0
+    /// The items of the instance `next()` returned last.
+    private(set) var items: [GroupSolver.PlacedItem] = []
 
-    var estimatedCount: Int { ids.count }
+    var capacity: Int { template.consumed }
 
-    /// Calls `body` with each instance and the index of its first item (instance item indices
-    /// are relative to that offset).
-    func forEach(_ body: (GroupSolver.Instance, Int) -> Void) {
-        let n = ids.count
-        let measuredItems = measurements.items
+    init(group: LayoutGroup, container: Size, ids: [String], measurements: Measurements, uniformHeight: Bool) {
+        self.group = group
+        self.container = container
+        n = ids.count
+        // Measurements only matter to estimated dimensions; look each item up once.
+        var sizes: [Size?] = []
+        if !measurements.items.isEmpty, group.readsMeasurements {
+            sizes.reserveCapacity(n)
+            var any = false
+            for id in ids {
+                let size = measurements.items[id]
+                any = any || size != nil
+                sizes.append(size)
+            }
+            if !any { sizes = [] }
+        }
+        self.sizes = sizes
         let plain = GroupSolver(measured: nil)
-        let solver: GroupSolver
-        if measuredItems.isEmpty {
+        if sizes.isEmpty {
             solver = plain
         } else {
-            let ids = self.ids
-            solver = GroupSolver(measured: { measuredItems[ids[$0]] })
+            let table = sizes
+            solver = GroupSolver(measured: { table[$0] })
         }
-        let template = plain.fill(group, container: container, start: 0, available: n)
+        template = plain.fill(group, container: container, start: 0, available: n)
+        if uniformHeight, template.consumed > 0 {
+            var list: [(start: Int, size: Size, consumed: Int, templated: Bool)] = []
+            while let (size, _) = advance() {
+                list.append((start - items.count, size, items.count, isTemplate))
+            }
+            let tallest = list.map(\.size.height).max() ?? 0
+            template = plain.fill(
+                group, container: container, start: 0, available: template.consumed,
+                overrideWidth: template.size.width, overrideHeight: tallest)
+            for i in list.indices { list[i].size.height = tallest }
+            uniform = list
+        }
+    }
+
+    private var isTemplate = false
+
+    /// Whether items start...start+k (the next one too: it may fit once measured) were measured.
+    private func touchesMeasured(_ start: Int, _ k: Int) -> Bool {
+        if sizes.isEmpty { return false }
+        for i in start...min(start + k, n - 1) where sizes[i] != nil { return true }
+        return false
+    }
+
+    private mutating func solve(_ start: Int, available: Int, width: Double? = nil, height: Double? = nil) -> (Size, Int) {
+        items = []  // let go of the buffer, so it is reused in place
+        buffer.removeAll(keepingCapacity: true)
+        return solver.fill(
+            group, container: container, start: start, available: available, overrideWidth: width,
+            overrideHeight: height, stack: &stack, placed: &buffer, tree: &tree)
+    }
+
+    /// The next instance without the uniform pass.
+    private mutating func advance() -> (Size, Int)? {
         let k = template.consumed
-        guard k > 0 else { return }
+        guard k > 0, start < n else { return nil }
+        if start + k <= n, !touchesMeasured(start, k) {
+            items = template.items
+            isTemplate = true
+            defer { start += k }
+            return (template.size, start)
+        }
+        let (size, consumed) = solve(start, available: n - start)
+        guard consumed > 0 else { return nil }
+        items = buffer
+        isTemplate = false
+        start += consumed
+        return (size, 0)
+    }
 
-        // Whether items start...start+k (the next one too: it may fit once measured) were measured.
-        func touchesMeasured(_ start: Int) -> Bool {
-            if measuredItems.isEmpty { return false }
-            for i in start...min(start + k, n - 1) where measuredItems[ids[i]] != nil { return true }
-            return false
+    /// The next instance's size and the offset of its item indices; nil after the last.
+    mutating func next() -> (size: Size, offset: Int)? {
+        guard let list = uniform else { return advance() }
+        guard uniformIndex < list.count else { return nil }
+        let entry = list[uniformIndex]
+        uniformIndex += 1
+        if entry.templated {
+            items = template.items
+            return (template.size, entry.start)
         }
-
-        func next(_ start: Int) -> (GroupSolver.Instance, Int) {
-            if start + k <= n, !touchesMeasured(start) { return (template, start) }
-            return (solver.fill(group, container: container, start: start, available: n - start), 0)
-        }
-
-        if !uniformHeight {
-            var start = 0
-            while start < n {
-                let (instance, offset) = next(start)
-                if instance.consumed == 0 { break }
-                body(instance, offset)
-                start += instance.consumed
-            }
-            return
-        }
-        var all: [(GroupSolver.Instance, Int, Int)] = []
-        var start = 0
-        while start < n {
-            let (instance, offset) = next(start)
-            if instance.consumed == 0 { break }
-            all.append((instance, offset, start))
-            start += instance.consumed
-        }
-        let tallest = all.map(\.0.size.height).max() ?? 0
-        var stretchedTemplate: GroupSolver.Instance?
-        for (instance, offset, start) in all {
-            if instance.size.height == tallest {
-                body(instance, offset)
-            } else if offset != 0 {
-                if stretchedTemplate == nil {
-                    stretchedTemplate = plain.fill(
-                        group, container: container, start: 0, available: k, overrideWidth: instance.size.width,
-                        overrideHeight: tallest)
-                }
-                body(stretchedTemplate!, offset)
-            } else {
-                body(
-                    solver.fill(
-                        group, container: container, start: start, available: instance.consumed,
-                        overrideWidth: instance.size.width, overrideHeight: tallest), 0)
-            }
-        }
+        let (size, _) = solve(entry.start, available: entry.consumed, width: entry.size.width, height: entry.size.height)
+        items = buffer
+        return (size, 0)
     }
 }
 

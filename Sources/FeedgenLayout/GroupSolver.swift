@@ -53,8 +53,7 @@ struct GroupSolver {
         case stretch
     }
 
-    private struct Child {
-        var subitem: LayoutSubitem
+    fileprivate struct Child {
         var descriptionIndex: Int
         var main: Double
         var cross: Double
@@ -64,11 +63,21 @@ struct GroupSolver {
         var crossLead: LayoutSpacing?
         var crossTrail: LayoutSpacing?
         var itemIndex: Int
-        var nested: Instance?
+        var consumed: Int
+        /// Where the child's items start in the `placed` buffer (appended in snapshot order when
+        /// the child is made; positions are written when it is placed).
+        var firstPlaced: Int
+        /// How many entries of `placed` are the child's.
+        var placedCount: Int
+        /// A nested group's size from its first solution (nil for an item).
+        var nestedSize: Size?
+        /// An item's contentInsets that apply (none on estimated axes).
+        var cellInsets: DirectionalEdgeInsets = .zero
+        /// Where the nested group's element tree starts in the group's tree list.
+        var treeIndex = 0
 
         var mainEdges: Double { (lead?.minimum ?? 0) + (trail?.minimum ?? 0) }
         var crossEdges: Double { (crossLead?.minimum ?? 0) + (crossTrail?.minimum ?? 0) }
-        var consumed: Int { nested?.consumed ?? 1 }
     }
 
     /// Fills one instance of `group` in a container of size `container`, taking at most
@@ -79,6 +88,27 @@ struct GroupSolver {
         _ group: LayoutGroup, container: Size, start: Int, available: Int,
         overrideWidth: Double? = nil, overrideHeight: Double? = nil
     ) -> Instance {
+        var placed: [PlacedItem] = []
+        var tree: [GroupPlan.Node] = []
+        var stack = ChildStack()
+        let (size, consumed) = fill(
+            group, container: container, start: start, available: available, overrideWidth: overrideWidth,
+            overrideHeight: overrideHeight, stack: &stack, placed: &placed, tree: &tree)
+        return Instance(size: size, items: placed, consumed: consumed, tree: tree)
+    }
+
+    /// The children of the groups being solved, innermost last: a group's children sit above
+    /// its parent's, and are dropped when it is done (one buffer for a whole section).
+    struct ChildStack {
+        fileprivate var children: [Child] = []
+    }
+
+    /// The instance's size and the number of items it holds; its items are appended to `placed`
+    /// (relative to the group's origin) and, when `recordsTree`, its elements to `tree`.
+    func fill(
+        _ group: LayoutGroup, container: Size, start: Int, available: Int, overrideWidth: Double?,
+        overrideHeight: Double?, stack: inout ChildStack, placed: inout [PlacedItem], tree: inout [GroupPlan.Node]
+    ) -> (size: Size, consumed: Int) {
         let axis = group.direction
         let horizontal = axis == .horizontal
         let insets = group.contentInsets
@@ -94,55 +124,24 @@ struct GroupSolver {
         let spacing = group.interItemSpacing ?? .fixed(0)
         let gap = spacing.minimum
 
-        var children: [Child] = []
+        let base = stack.children.count
+        defer { stack.children.removeSubrange(base...) }
         var consumed = 0
-
-        func makeChild(_ sub: LayoutSubitem, description: Int, slot: Double?) -> Child? {
-            guard consumed < available else { return nil }
-            let index = start + consumed
-            switch sub {
-            case .item(let item):
-                let spacing = item.edgeSpacing
-                let (lead, trail) = spacing?.edges(axis) ?? (nil, nil)
-                let (crossLead, crossTrail) = spacing?.edges(axis.cross) ?? (nil, nil)
-                let m = measured?(index)
-                let main: Double
-                if let slot {
-                    main = slot - (lead?.minimum ?? 0) - (trail?.minimum ?? 0)
-                } else {
-                    main = item.size.dimension(axis).resolve(in: provisional, measured: horizontal ? m?.width : m?.height)
-                }
-                let crossDim = item.size.dimension(axis.cross)
-                let mode = Self.crossMode(crossDim, axis: axis.cross, groupCrossFixed: crossFixed)
-                let cross =
-                    mode == .fixed || mode == .stretch
-                    ? crossDim.resolve(in: provisional, measured: horizontal ? m?.height : m?.width) : 0
-                return Child(
-                    subitem: sub, descriptionIndex: description, main: main, cross: cross, mode: mode, lead: lead,
-                    trail: trail, crossLead: crossLead, crossTrail: crossTrail, itemIndex: index, nested: nil)
-            case .group(let nestedGroup):
-                let mode = Self.crossMode(
-                    nestedGroup.size.dimension(axis.cross), axis: axis.cross, groupCrossFixed: crossFixed)
-                let instance = fill(
-                    nestedGroup, container: provisional, start: index, available: available - consumed,
-                    overrideWidth: horizontal ? slot : nil, overrideHeight: horizontal ? nil : slot)
-                guard instance.consumed > 0 else { return nil }
-                let s = instance.size
-                return Child(
-                    subitem: sub, descriptionIndex: description, main: horizontal ? s.width : s.height,
-                    cross: horizontal ? s.height : s.width, mode: mode, itemIndex: index, nested: instance)
-            }
-        }
+        var nestedTrees: [[GroupPlan.Node]] = []
 
         switch group.content {
         case .count(let n, let sub):
             let count = max(n, 1)
             let slot = (innerMain - Double(count - 1) * gap) / Double(count)
-            children.reserveCapacity(count)
-            for _ in 0..<count {
-                guard let child = makeChild(sub, description: 0, slot: slot) else { break }
+            for _ in 0..<count where consumed < available {
+                guard
+                    let child = makeChild(
+                        sub, description: 0, slot: slot, axis: axis, provisional: provisional, crossFixed: crossFixed,
+                        index: start + consumed, available: available - consumed, stack: &stack, placed: &placed,
+                        trees: &nestedTrees)
+                else { break }
                 consumed += child.consumed
-                children.append(child)
+                stack.children.append(child)
             }
         case .subitems(let list):
             guard !list.isEmpty else { break }
@@ -151,19 +150,35 @@ struct GroupSolver {
                 var k = 0
                 while consumed < available {
                     let d = k % list.count
-                    guard let child = makeChild(list[d], description: d, slot: nil) else { break }
-                    let extent = (children.isEmpty ? 0 : gap) + child.main + child.mainEdges
-                    if !children.isEmpty, used + extent > innerMain + Self.fitTolerance { break }
+                    guard
+                        let child = makeChild(
+                            list[d], description: d, slot: nil, axis: axis, provisional: provisional,
+                            crossFixed: crossFixed, index: start + consumed, available: available - consumed,
+                            stack: &stack, placed: &placed,
+                            trees: &nestedTrees)
+                    else { break }
+                    let extent = (stack.children.count == base ? 0 : gap) + child.main + child.mainEdges
+                    if stack.children.count > base, used + extent > innerMain + Self.fitTolerance {
+                        placed.removeLast(child.placedCount)
+                        if recordsTree, child.nestedSize != nil { nestedTrees.removeLast() }
+                        break
+                    }
                     used += extent
                     consumed += child.consumed
-                    children.append(child)
+                    stack.children.append(child)
                     k += 1
                 }
             } else {
-                for (d, sub) in list.enumerated() {
-                    guard let child = makeChild(sub, description: d, slot: nil) else { break }
+                for (d, sub) in list.enumerated() where consumed < available {
+                    guard
+                        let child = makeChild(
+                            sub, description: d, slot: nil, axis: axis, provisional: provisional,
+                            crossFixed: crossFixed, index: start + consumed, available: available - consumed,
+                            stack: &stack, placed: &placed,
+                            trees: &nestedTrees)
+                    else { break }
                     consumed += child.consumed
-                    children.append(child)
+                    stack.children.append(child)
                 }
             }
         }
@@ -171,12 +186,13 @@ struct GroupSolver {
         // The group's own extent on estimated axes (§2.7).
         var sumMain = 0.0
         var tallest = 0.0
-        for c in children {
+        for c in stack.children[base...] {
             sumMain += c.main + c.mainEdges
             if case .deferred = c.mode { continue }
             tallest = max(tallest, c.cross + c.crossEdges)
         }
-        let minGaps = Double(max(children.count - 1, 0)) * gap
+        let count = stack.children.count - base
+        let minGaps = Double(max(count - 1, 0)) * gap
         if !mainFixed {
             if horizontal { width = sumMain + minGaps + mainInsets } else { height = sumMain + minGaps + mainInsets }
         }
@@ -188,36 +204,33 @@ struct GroupSolver {
         let finalCross = horizontal ? inner.height : inner.width
 
         // Deferred fractions and uniform siblings settle against the final cross extent.
-        for i in children.indices {
-            switch children[i].mode {
+        var flexibleEdges = 0
+        for i in base..<stack.children.count {
+            switch stack.children[i].mode {
             case .fixed: break
-            case .stretch: children[i].cross = finalCross - children[i].crossEdges
+            case .stretch: stack.children[i].cross = finalCross - stack.children[i].crossEdges
             case .deferred(let f):
-                children[i].cross = f == 1 ? finalCross - children[i].crossEdges : f * finalCross
+                stack.children[i].cross = f == 1 ? finalCross - stack.children[i].crossEdges : f * finalCross
             }
+            if stack.children[i].lead?.isFlexible == true { flexibleEdges += 1 }
+            if stack.children[i].trail?.isFlexible == true { flexibleEdges += 1 }
         }
 
         // Leftover space: flexible inter-item spacing first, else flexible edges (§1.2, §2.3).
         var actualGap = gap
         var leftover = finalMain - sumMain - minGaps
-        if spacing.isFlexible, children.count >= 2, leftover > 0 {
-            actualGap = gap + leftover / Double(children.count - 1)
+        if spacing.isFlexible, count >= 2, leftover > 0 {
+            actualGap = gap + leftover / Double(count - 1)
             leftover = 0
-        }
-        var flexibleEdges = 0
-        for c in children {
-            if c.lead?.isFlexible == true { flexibleEdges += 1 }
-            if c.trail?.isFlexible == true { flexibleEdges += 1 }
         }
         let share = flexibleEdges > 0 && leftover > 0 ? leftover / Double(flexibleEdges) : 0
 
-        var placed: [PlacedItem] = []
-        placed.reserveCapacity(consumed)
-        var tree: [GroupPlan.Node] = []
         var cursor = horizontal ? insets.leading : insets.top
         let crossOrigin = horizontal ? insets.top : insets.leading
-        for (i, child) in children.enumerated() {
-            if i > 0 { cursor += actualGap }
+        var shift = 0  // entries added to `placed` by re-solved nested groups so far
+        for i in base..<base + count {
+            let child = stack.children[i]
+            if i > base { cursor += actualGap }
             cursor += Self.edgeValue(child.lead, share: share)
             // Cross-axis placement: top by default; flexible edges move the item (§2.4).
             var crossPos = crossOrigin + (child.crossLead?.minimum ?? 0)
@@ -233,33 +246,103 @@ struct GroupSolver {
                 horizontal
                 ? Rect(x: cursor, y: crossPos, width: child.main, height: child.cross)
                 : Rect(x: crossPos, y: cursor, width: child.cross, height: child.main)
-            switch child.subitem {
-            case .item(let item):
-                placed.append(PlacedItem(index: child.itemIndex, slot: slot, cell: Self.cell(slot, item)))
+            let first = child.firstPlaced + shift
+            guard let nestedSize = child.nestedSize else {
+                placed[first] = PlacedItem(
+                    index: child.itemIndex, slot: slot,
+                    cell: child.cellInsets.isZero ? slot : slot.inset(by: child.cellInsets))
                 if recordsTree { tree.append(.item(index: child.itemIndex, path: [child.descriptionIndex])) }
-            case .group(let nestedGroup):
-                var nested = child.nested!
-                if nested.size.width != slot.width || nested.size.height != slot.height {
-                    nested = fill(
-                        nestedGroup, container: inner, start: child.itemIndex, available: nested.consumed,
-                        overrideWidth: slot.width, overrideHeight: slot.height)
-                }
-                if recordsTree {
-                    tree.append(
-                        .group(
-                            path: [child.descriptionIndex],
-                            children: nested.tree.map { $0.prefixed(child.descriptionIndex) }))
-                }
-                for p in nested.items {
-                    placed.append(
-                        PlacedItem(
-                            index: p.index, slot: p.slot.offsetBy(dx: slot.x, dy: slot.y),
-                            cell: p.cell.offsetBy(dx: slot.x, dy: slot.y)))
-                }
+                cursor += child.main + Self.edgeValue(child.trail, share: share)
+                continue
+            }
+            var itemCount = child.placedCount
+            var nestedTree = recordsTree ? nestedTrees[child.treeIndex] : []
+            if nestedSize.width != slot.width || nestedSize.height != slot.height,
+                case .group(let nestedGroup) = group.subitem(child.descriptionIndex)
+            {
+                // Settled on a new extent (deferred or stretched): solve it again there.
+                var fresh: [PlacedItem] = []
+                nestedTree = []
+                _ = fill(
+                    nestedGroup, container: inner, start: child.itemIndex, available: child.consumed,
+                    overrideWidth: slot.width, overrideHeight: slot.height, stack: &stack, placed: &fresh,
+                    tree: &nestedTree)
+                placed.replaceSubrange(first..<first + itemCount, with: fresh)
+                shift += fresh.count - itemCount
+                itemCount = fresh.count
+            }
+            for j in first..<first + itemCount {
+                placed[j].slot = placed[j].slot.offsetBy(dx: slot.x, dy: slot.y)
+                placed[j].cell = placed[j].cell.offsetBy(dx: slot.x, dy: slot.y)
+            }
+            if recordsTree {
+                tree.append(
+                    .group(path: [child.descriptionIndex], children: nestedTree.map { $0.prefixed(child.descriptionIndex) }))
             }
             cursor += child.main + Self.edgeValue(child.trail, share: share)
         }
-        return Instance(size: Size(width: width, height: height), items: placed, consumed: consumed, tree: tree)
+        return (Size(width: width, height: height), consumed)
+    }
+
+    /// One child of a group, before positions are assigned; nil when a nested group holds nothing.
+    /// Its items are appended to `placed` (a nested group's relative to its own origin).
+    private func makeChild(
+        _ sub: LayoutSubitem, description: Int, slot: Double?, axis: Axis, provisional: Size, crossFixed: Bool,
+        index: Int, available: Int, stack: inout ChildStack, placed: inout [PlacedItem],
+        trees: inout [[GroupPlan.Node]]
+    ) -> Child? {
+        let horizontal = axis == .horizontal
+        switch sub {
+        case .item(let item):
+            let spacing = item.edgeSpacing
+            let (lead, trail) = spacing?.edges(axis) ?? (nil, nil)
+            let (crossLead, crossTrail) = spacing?.edges(axis.cross) ?? (nil, nil)
+            let m = measured?(index)
+            let main: Double
+            if let slot {
+                main = slot - (lead?.minimum ?? 0) - (trail?.minimum ?? 0)
+            } else {
+                main = item.size.dimension(axis).resolve(in: provisional, measured: horizontal ? m?.width : m?.height)
+            }
+            let crossDim = item.size.dimension(axis.cross)
+            let mode = Self.crossMode(crossDim, axis: axis.cross, groupCrossFixed: crossFixed)
+            let cross =
+                mode == .fixed || mode == .stretch
+                ? crossDim.resolve(in: provisional, measured: horizontal ? m?.height : m?.width) : 0
+            placed.append(PlacedItem(index: index, slot: .zero, cell: .zero))
+            var cellInsets = item.contentInsets
+            if item.size.width.isEstimated {
+                cellInsets.leading = 0
+                cellInsets.trailing = 0
+            }
+            if item.size.height.isEstimated {
+                cellInsets.top = 0
+                cellInsets.bottom = 0
+            }
+            return Child(
+                descriptionIndex: description, main: main, cross: cross, mode: mode, lead: lead, trail: trail,
+                crossLead: crossLead, crossTrail: crossTrail, itemIndex: index, consumed: 1,
+                firstPlaced: placed.count - 1, placedCount: 1, cellInsets: cellInsets)
+        case .group(let nestedGroup):
+            let mode = Self.crossMode(
+                nestedGroup.size.dimension(axis.cross), axis: axis.cross, groupCrossFixed: crossFixed)
+            let before = placed.count
+            var nestedTree: [GroupPlan.Node] = []
+            let (s, count) = fill(
+                nestedGroup, container: provisional, start: index, available: available,
+                overrideWidth: horizontal ? slot : nil, overrideHeight: horizontal ? nil : slot, stack: &stack,
+                placed: &placed, tree: &nestedTree)
+            guard count > 0 else {
+                placed.removeLast(placed.count - before)
+                return nil
+            }
+            if recordsTree { trees.append(nestedTree) }
+            return Child(
+                descriptionIndex: description, main: horizontal ? s.width : s.height,
+                cross: horizontal ? s.height : s.width, mode: mode, itemIndex: index, consumed: count,
+                firstPlaced: before, placedCount: placed.count - before, nestedSize: s,
+                treeIndex: recordsTree ? trees.count - 1 : 0)
+        }
     }
 
     /// How much an item may overshoot its group and still fit: far below a device pixel, so
