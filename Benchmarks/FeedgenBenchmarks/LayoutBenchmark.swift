@@ -27,7 +27,7 @@ enum LayoutBenchmark {
                                 direction: .vertical,
                                 size: LayoutSize(width: .fractionalWidth(0.5), height: .estimated(200)),
                                 content: .subitems([item(1, 90), item(1, 90)]), interItemSpacing: .fixed(4))),
-                    ]), interItemSpacing: .fixed(4)),
+                    ])),
                 interGroupSpacing: 4))
         let layouts: [(String, AdaptiveSection)] =
             [LayoutPreset.list, .grid, .carousel, .chips, .hero].map { ($0.rawValue, $0.expansion) } + [("mosaic", mosaic)]

@@ -373,7 +373,8 @@ public struct LayoutDecoder {
         var messages: [String] = []
         for s in [layout.base] + layout.rules.map(\.section) { checkFit(s.group, into: &messages) }
         for m in messages { error(node, m) }
-        for m in LayoutCSS.warnings(layout) { warning(node, m) }
+        // Warnings would only restate a misfit.
+        if messages.isEmpty { for m in LayoutCSS.warnings(layout) { warning(node, m) } }
     }
 
     /// A subitem that can never fit its group (layout-semantics §2.1): wider (taller) than the

@@ -26,6 +26,7 @@ extension LayoutCSS {
             )
         }
         if let message = capacityWarning(layout) { out.append(message) }
+        if let message = unreachableSubitemWarning(layout) { out.append(message) }
         return out
     }
 
@@ -197,6 +198,47 @@ extension LayoutCSS {
             width += width < 1024 ? 8 : 32
         }
         return nil
+    }
+
+    /// A subitem that never gets a place: each group instance starts again at the first subitem
+    /// (layout-semantics §2.1), so one that does not fit after the subitems before it never
+    /// appears. Checked at 390 px and at every width the capacity check samples.
+    static func unreachableSubitemWarning(_ layout: AdaptiveSection) -> String? {
+        var width = minimumCheckedWidth
+        while width <= 2560 {
+            let env = LayoutEnvironment(containerWidth: width)
+            let s = layout.section(forWidth: env.effectiveContentWidth)
+            var present = Set<[Int]>()
+            func collect(_ nodes: [GroupPlan.Node]) {
+                for n in nodes {
+                    switch n {
+                    case .item(_, let path): present.insert(path)
+                    case .group(let path, let children):
+                        present.insert(path)
+                        collect(children)
+                    }
+                }
+            }
+            collect(firstInstanceShape(s, width: width))
+            if let missing = descriptionPaths(s.group, []).first(where: { !present.contains($0) }) {
+                let name = missing.map { "subitem \($0 + 1)" }.reversed().joined(separator: " of nested group ")
+                return
+                    "\(name) of the section's group never gets a place at \(Int(width)) px: the subitems before it fill the group, and each group starts again at the first subitem (check the fractions and the interItemSpacing)"
+            }
+            width += width < 1024 ? 8 : 32
+        }
+        return nil
+    }
+
+    /// The paths of every subitem description below `g` (`[1, 0]`: the first subitem of the
+    /// second subitem).
+    static func descriptionPaths(_ g: LayoutGroup, _ prefix: [Int]) -> [[Int]] {
+        var out: [[Int]] = []
+        for (i, sub) in g.subitems.enumerated() {
+            out.append(prefix + [i])
+            if case .group(let nested) = sub { out += descriptionPaths(nested, prefix + [i]) }
+        }
+        return out
     }
 
     static func itemCount(_ nodes: [GroupPlan.Node]) -> Int {

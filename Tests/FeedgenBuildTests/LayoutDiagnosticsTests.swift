@@ -262,6 +262,23 @@ import Testing
         ])
     }
 
+    @Test func aSubitemThatNeverGetsAPlace() {
+        // Two halves and a gap are wider than the group: every group holds the first half only.
+        let r = diagnose("""
+              group:
+                width: fractionalWidth(1.0)
+                height: absolute(100)
+                interItemSpacing: fixed(4)
+                subitems:
+                  - item: {width: fractionalWidth(0.5), height: fractionalHeight(1.0)}
+                  - group: {direction: vertical, width: fractionalWidth(0.5), height: fractionalHeight(1.0), count: 2}
+            """)
+        #expect(r.status == 0)
+        #expect(r.messages == [
+            "\(at):4:3: warning: subitem 2 of the section's group never gets a place at 320 px: the subitems before it fill the group, and each group starts again at the first subitem (check the fractions and the interItemSpacing)"
+        ])
+    }
+
     @Test func flexibleEdgeSpacingsWithDifferentMinimums() {
         let r = diagnose("""
               group:
