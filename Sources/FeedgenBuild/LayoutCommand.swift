@@ -18,7 +18,8 @@ enum LayoutCommand {
           --feed PATH               The feed: '' or '/' for the home feed (default), 'recipes', …
           --viewport-height H       Visible height for fractionalHeight (default 844)
           --measured FILE           JSON of measured sizes for estimated dimensions:
-                                    {"items": {"ID": {"width": W, "height": H}}, "headers": {"SECTION": H}}
+                                    {"items": {"ID": {"width": W, "height": H}},
+                                     "headers": {"SECTION": H}, "footers": {"SECTION": H}}
           --json                    JSON on stdout (default: a readable table)
           -h, --help                Show this help
 
