@@ -76,9 +76,6 @@ public struct CSSLength: Hashable, Sendable {
     /// This length divided by `n`.
     public static func / (a: CSSLength, n: Double) -> CSSLength { (1 / n) * a }
 
-    /// True when the length does not depend on the container or the viewport.
-    public var isConstant: Bool { cqw == 0 && svh == 0 }
-
     /// A number with at most 6 decimals, never in exponent notation (`0.333333`, `-4`, `12.5`).
     static func number(_ v: Double) -> String {
         let scaled = (v * 1_000_000).rounded()

@@ -125,7 +125,7 @@ struct GroupSolver {
         let gap = spacing.minimum
 
         let base = stack.children.count
-        defer { stack.children.removeSubrange(base...) }
+        defer { stack.children.removeLast(stack.children.count - base) }
         var consumed = 0
         var nestedTrees: [[GroupPlan.Node]] = []
 
@@ -186,7 +186,8 @@ struct GroupSolver {
         // The group's own extent on estimated axes (§2.7).
         var sumMain = 0.0
         var tallest = 0.0
-        for c in stack.children[base...] {
+        for i in base..<stack.children.count {
+            let c = stack.children[i]
             sumMain += c.main + c.mainEdges
             if case .deferred = c.mode { continue }
             tallest = max(tallest, c.cross + c.crossEdges)
@@ -353,22 +354,6 @@ struct GroupSolver {
         if case .uniformAcrossSiblings = dim { return .stretch }
         if !groupCrossFixed, let f = fraction(dim, along: axis) { return .deferred(f) }
         return .fixed
-    }
-
-    /// The cell: the slot minus contentInsets on the axes whose dimension is not estimated (§1.2).
-    static func cell(_ slot: Rect, _ item: LayoutItem) -> Rect {
-        let ci = item.contentInsets
-        if ci.isZero { return slot }
-        var cell = slot
-        if !item.size.width.isEstimated {
-            cell.x += ci.leading
-            cell.width -= ci.leading + ci.trailing
-        }
-        if !item.size.height.isEstimated {
-            cell.y += ci.top
-            cell.height -= ci.top + ci.bottom
-        }
-        return cell
     }
 
     /// The fraction when `dim` is a fraction of the container's extent along `axis`.

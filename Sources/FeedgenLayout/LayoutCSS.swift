@@ -68,7 +68,7 @@ public enum LayoutCSS {
     }
 
     /// The HTML structure shared by all of a section's rules, and the rules whose own mode does
-    /// not fit it (their arrangement cannot be written; `limitations` reports them).
+    /// not fit it (their arrangement cannot be written; `warnings` reports them).
     static func structure(_ layout: AdaptiveSection) -> (GroupPlan.Structure, misfits: [Double]) {
         let baseMode = mode(of: layout.base)
         if baseMode.isFlat {
@@ -92,7 +92,7 @@ public enum LayoutCSS {
     }
 
     /// How to write `itemCount` items: flat structures need no instances; nested ones get the
-    /// instances the solver makes (their capacities do not depend on the width, or `limitations`
+    /// instances the solver makes at 390 px (their capacities do not depend on the width, or `warnings`
     /// says so).
     public static func plan(
         _ layout: AdaptiveSection, itemCount: Int,
