@@ -51,6 +51,7 @@ public struct GroupPlan: Hashable, Sendable {
         case nested
     }
 
+    /// The elements the section's items are written in.
     public var structure: Structure
     /// For `.nested`: the instances in order. Empty for `.flat`.
     public var instances: [[Node]]
