@@ -18,7 +18,8 @@ enum LayoutCommand {
           --feed PATH               The feed: '' or '/' for the home feed (default), 'recipes', …
           --viewport-height H       Visible height for fractionalHeight (default 844)
           --measured FILE           JSON of measured sizes for estimated dimensions:
-                                    {"items": {"ID": {"width": W, "height": H}}, "headers": {"SECTION": H}}
+                                    {"items": {"ID": {"width": W, "height": H}},
+                                     "headers": {"SECTION": H}, "footers": {"SECTION": H}}
           --json                    JSON on stdout (default: a readable table)
           -h, --help                Show this help
 
@@ -57,7 +58,13 @@ enum LayoutCommand {
             let names = prepared.feeds.map { $0.feed.path.isEmpty ? "/" : $0.feed.path }
             throw UsageError("no feed '\(feedPath)'; feeds: \(names.joined(separator: ", "))")
         }
-        let env = LayoutEnvironment(containerWidth: width, viewportHeight: viewport, interSectionSpacing: feed.feed.interSectionSpacing)
+        var env = LayoutEnvironment(containerWidth: width, viewportHeight: viewport, interSectionSpacing: feed.feed.interSectionSpacing)
+        // The design tokens the CSS reads for contentInsetsReference (docs/layout.md, U-7).
+        for (key, value) in prepared.site.config.theme {
+            guard let px = pixels(value) else { continue }
+            if key == "layoutMargin" { env.layoutMargin = px }
+            if key == "readableWidth" { env.readableWidth = px }
+        }
         let resolved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: measurements)
         if args.flags.contains("--json") {
             terminal.out(LayoutJSON.encode(resolved, feed: feed.key) + "\n")
@@ -65,6 +72,14 @@ enum LayoutCommand {
             terminal.out(LayoutJSON.table(resolved))
         }
         return 0
+    }
+
+    /// `16`, `16px` → 16; nil for other units.
+    static func pixels(_ text: String) -> Double? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("px") { t.removeLast(2) }
+        guard let v = Double(t), v.isFinite, v >= 0 else { return nil }
+        return v
     }
 
     static func readMeasurements(_ file: String) throws -> Measurements {
@@ -124,9 +139,11 @@ enum LayoutJSON {
             out += i == 0 ? "\n" : ",\n"
             out += "    {\n      \"id\": \(string(s.id)),\n      \"frame\": \(rect(s.frame)),\n"
             out += "      \"header\": \(rect(s.headerFrame)),\n      \"footer\": \(rect(s.footerFrame)),\n"
+            out += "      \"background\": \(rect(s.backgroundFrame)),\n"
             out += "      \"orthogonalScrollingBehavior\": \(string(s.layout.orthogonalScrollingBehavior.rawValue)),\n"
             if let o = s.orthogonal {
-                out += "      \"orthogonal\": {\"scroller\": \(rect(o.scrollerFrame)), \"contentWidth\": \(number(o.contentWidth)), "
+                out += "      \"orthogonal\": {\"behavior\": \(string(o.behavior.rawValue)), \"scroller\": \(rect(o.scrollerFrame)), "
+                out += "\"contentWidth\": \(number(o.contentWidth)), "
                 out += "\"maxOffset\": \(number(o.maxOffset)), \"snapOffsets\": [\(o.snapOffsets.map(number).joined(separator: ", "))]},\n"
             } else {
                 out += "      \"orthogonal\": null,\n"

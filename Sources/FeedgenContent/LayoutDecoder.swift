@@ -173,7 +173,7 @@ public struct LayoutDecoder {
                 content: .subitems([.item(LayoutItem(size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1))))]))
             return .group(group(pairs[0].value, item: pairs[0].value["item"], base: nestedBase))
         default:
-            error(pairs[0].key, "unknown subitem '\(key)'; expected 'item' or 'group'\(Suggestion.didYouMean(key, in: ["item", "group"]))")
+            error(pairs[0].key, "unknown subitem '\(key)'; expected 'item' or 'group'\(Self.suggestion(key, in: ["item", "group"]))")
             return nil
         }
     }
@@ -228,7 +228,7 @@ public struct LayoutDecoder {
             let name = call(text)?.name ?? text
             error(
                 node,
-                "malformed dimension '\(text)'; expected fractionalWidth(f), fractionalHeight(f), absolute(v), estimated(v) or uniformAcrossSiblings(v)\(Suggestion.didYouMean(name, in: Self.dimensionNames))"
+                "malformed dimension '\(text)'; expected fractionalWidth(f), fractionalHeight(f), absolute(v), estimated(v) or uniformAcrossSiblings(v)\(Self.suggestion(name, in: Self.dimensionNames))"
             )
             return nil
         }
@@ -260,7 +260,7 @@ public struct LayoutDecoder {
         }
         guard let (name, value) = call(text), name == "fixed" || name == "flexible", let v = value, v >= 0 else {
             let name = call(text)?.name ?? text
-            error(node, "malformed spacing '\(text)'; expected fixed(v), flexible(v) or a number\(Suggestion.didYouMean(name, in: ["fixed", "flexible"]))")
+            error(node, "malformed spacing '\(text)'; expected fixed(v), flexible(v) or a number\(Self.suggestion(name, in: ["fixed", "flexible"]))")
             return nil
         }
         return name == "fixed" ? .fixed(v) : .flexible(v)
@@ -315,7 +315,7 @@ public struct LayoutDecoder {
         let names = T.allCases.map(\.rawValue)
         guard let text = node.string, let value = T(rawValue: text) else {
             let found = node.string ?? node.kindDescription
-            error(node, "unknown \(key) '\(found)'; expected one of: \(names.joined(separator: ", "))\(Suggestion.didYouMean(found, in: names))")
+            error(node, "unknown \(key) '\(found)'; expected one of: \(names.joined(separator: ", "))\(Self.suggestion(found, in: names))")
             return nil
         }
         return value
@@ -325,10 +325,24 @@ public struct LayoutDecoder {
         let names = LayoutPreset.allCases.map(\.rawValue)
         guard let text = node.string, let p = LayoutPreset(rawValue: text) else {
             let found = node.string ?? node.kindDescription
-            error(node, "unknown layout preset '\(found)'; expected one of: \(names.joined(separator: ", ")), or a layout mapping\(Suggestion.didYouMean(found, in: names))")
+            error(node, "unknown layout preset '\(found)'; expected one of: \(names.joined(separator: ", ")), or a layout mapping\(Self.suggestion(found, in: names))")
             return nil
         }
         return p
+    }
+
+    /// " (did you mean 'x'?)" for a likely typo (`Suggestion`), or for a unique name that the
+    /// word abbreviates or extends (`lead` → `leading`, `flex` → `flexible`); else "".
+    static func suggestion(_ word: String, in names: [String]) -> String {
+        let typo = Suggestion.didYouMean(word, in: names)
+        if !typo.isEmpty { return typo }
+        let lower = word.lowercased()
+        guard lower.count >= 3 else { return "" }
+        let matches = names.filter {
+            let name = $0.lowercased()
+            return name.hasPrefix(lower) || lower.hasPrefix(name)
+        }
+        return matches.count == 1 ? " (did you mean '\(matches[0])'?)" : ""
     }
 
     /// Parses `name(number)`; the value is nil when the argument is not a number.
@@ -345,37 +359,64 @@ public struct LayoutDecoder {
         for pair in pairs {
             guard let key = pair.key.string else { continue }
             if !allowed.contains(key) {
-                error(pair.key, "unknown key '\(key)' in \(context)\(Suggestion.didYouMean(key, in: allowed))")
+                error(pair.key, "unknown key '\(key)' in \(context)\(Self.suggestion(key, in: allowed))")
             }
         }
     }
 
     // MARK: - Validation
 
-    /// Contradictions: items that cannot fit their group (error); legal but surprising
-    /// combinations (warnings).
+    /// Contradictions: items that cannot fit their group (errors); legal but surprising
+    /// combinations and what the CSS cannot reproduce exactly (warnings, `LayoutCSS.warnings`).
+    /// A problem shared by the base layout and the adaptive rules that inherit it is reported once.
     mutating func validate(_ layout: AdaptiveSection, _ node: YAMLNode) {
-        for s in [layout.base] + layout.rules.map(\.section) {
-            if s.orthogonalScrollingBehavior == .groupPagingCentered, s.contentInsets.leading != 0 || s.contentInsets.trailing != 0 {
-                warning(node, "groupPagingCentered centres each group and ignores the section's leading and trailing contentInsets")
-            }
-            checkFit(s.group, node)
-        }
+        var messages: [String] = []
+        for s in [layout.base] + layout.rules.map(\.section) { checkFit(s.group, into: &messages) }
+        for m in messages { error(node, m) }
+        // Warnings would only restate a misfit.
+        if messages.isEmpty { for m in LayoutCSS.warnings(layout) { warning(node, m) } }
     }
 
-    mutating func checkFit(_ g: LayoutGroup, _ node: YAMLNode) {
+    /// A subitem that can never fit its group (layout-semantics §2.1): wider (taller) than the
+    /// group's content box, as an absolute size or as a fraction above 1, with its fixed edge
+    /// spacing; or `count` gaps alone filling the box.
+    func checkFit(_ g: LayoutGroup, into messages: inout [String]) {
+        func add(_ m: String) { if !messages.contains(m) { messages.append(m) } }
         let axis = g.direction
-        guard case .absolute(let groupMain) = g.size.dimension(axis) else { return }
-        let inner = groupMain - (axis == .horizontal ? g.contentInsets.horizontal : g.contentInsets.vertical)
-        if case .subitems(let list) = g.content {
+        let name = axis == .horizontal ? "width" : "height"
+        let insets = axis == .horizontal ? g.contentInsets.horizontal : g.contentInsets.vertical
+        var inner: Double?
+        if case .absolute(let groupMain) = g.size.dimension(axis) { inner = groupMain - insets }
+        switch g.content {
+        case .subitems(let list):
             for sub in list {
-                if case .absolute(let m) = sub.size.dimension(axis), m > inner + 1e-9 {
-                    error(node, "an item \(axis == .horizontal ? "width" : "height") of \(LayoutDimensionText.px(m)) cannot fit its group's \(LayoutDimensionText.px(inner)) content box")
+                var edges = 0.0
+                if case .item(let item) = sub, let e = item.edgeSpacing {
+                    let (lead, trail) = axis == .horizontal ? (e.leading, e.trailing) : (e.top, e.bottom)
+                    edges = (lead?.minimum ?? 0) + (trail?.minimum ?? 0)
                 }
-                if case .group(let nested) = sub { checkFit(nested, node) }
+                let with = edges > 0 ? " with \(LayoutDimensionText.px(edges)) of edge spacing" : ""
+                let kind = sub.isGroup ? "a nested group" : "an item"
+                switch sub.size.dimension(axis) {
+                case .absolute(let m):
+                    if let inner, m + edges > inner + 1e-9 {
+                        add("\(kind) \(name) of \(LayoutDimensionText.px(m))\(with) cannot fit its group's \(LayoutDimensionText.px(inner)) content box")
+                    }
+                case let dim where dim.fraction(along: axis) != nil:
+                    let f = dim.fraction(along: axis)!
+                    if !g.size.dimension(axis).isEstimated, f > 1 + 1e-9 || (f >= 1 - 1e-9 && edges > 0) {
+                        add("\(kind) \(name) of \(dim.sourceForm)\(with) cannot fit its group's content box")
+                    }
+                default:
+                    break
+                }
+                if case .group(let nested) = sub { checkFit(nested, into: &messages) }
             }
-        } else if case .count(let n, _) = g.content, let gap = g.interItemSpacing?.minimum, Double(n - 1) * gap >= inner {
-            error(node, "\(n) items with spacing \(LayoutDimensionText.px(gap)) cannot fit their group's \(LayoutDimensionText.px(inner)) content box")
+        case .count(let n, let sub):
+            if let inner, let gap = g.interItemSpacing?.minimum, Double(n - 1) * gap >= inner {
+                add("\(n) items with spacing \(LayoutDimensionText.px(gap)) cannot fit their group's \(LayoutDimensionText.px(inner)) content box")
+            }
+            if case .group(let nested) = sub { checkFit(nested, into: &messages) }
         }
     }
 

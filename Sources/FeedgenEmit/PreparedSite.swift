@@ -14,10 +14,13 @@ public struct PreparedSection: Sendable {
         self.preset = preset
     }
 
-    /// The solver's input for this section.
+    /// The solver's input for this section. The header is the section's title (content-format
+    /// §4), sized by `layout.header`; the footer exists when a rule of the layout sets `footer`
+    /// (it shows the item count; docs/layout.md).
     public var input: SectionInput {
         SectionInput(
-            id: section.id, layout: layout, itemIDs: section.items.map(\.id), hasHeader: section.title != nil)
+            id: section.id, layout: layout, itemIDs: section.items.map(\.id), hasHeader: section.title != nil,
+            hasFooter: ([layout.base] + layout.rules.map(\.section)).contains { $0.footer != nil })
     }
 }
 

@@ -1,19 +1,46 @@
 import FeedgenLayout
 
-/// Writes a section's groups element (`.cl-groups`) with its items, in the structure that
-/// `LayoutCSS` styles: the model decides the structure, the CSS and the frames together.
+/// Writes a section's layout elements in the structure that `LayoutCSS` styles: the groups
+/// element (`.cl-groups`) with its items, the footer (a boundary supplementary item) and the
+/// background decoration. The model decides the structure, the CSS and the frames together.
 enum SectionHTML {
     /// - Parameters:
     ///   - cards: the rendered card HTML of each item, in snapshot order.
     ///   - ids: the item identifiers, in the same order.
     ///   - headingID: the id of the section's heading, when it has one (names the list).
+    ///   - focusable: whether any card holds a link (a scroller without one gets `tabindex`).
+    /// - Returns: the elements that follow the section's header, in order: `.cl-groups` (when
+    ///   there are items), `.cl-footer` (when the layout has a footer), `.cl-background` (when a
+    ///   rule of the layout has a background decoration).
     static func groups(
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
         focusable: Bool
     ) -> String {
-        guard !ids.isEmpty else { return "" }
+        let variants = [layout.base] + layout.rules.map(\.section)
+        var out = ""
+        if !ids.isEmpty {
+            out += groupsElement(
+                layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
+                orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal })
+        }
+        if variants.contains(where: { $0.footer != nil }) {
+            // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
+            if !out.isEmpty { out += "\n" }
+            let count = ids.count == 1 ? "1 item" : "\(ids.count) items"
+            out += "  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">\(count)</p></footer>"
+        }
+        if variants.contains(where: \.background) {
+            if !out.isEmpty { out += "\n" }
+            out += "  <div class=\"cl-background\" aria-hidden=\"true\"></div>"
+        }
+        return out
+    }
+
+    static func groupsElement(
+        layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
+        focusable: Bool, orthogonal: Bool
+    ) -> String {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
-        let orthogonal = layout.base.orthogonalScrollingBehavior.isOrthogonal
         var out = "  <div class=\"cl-groups\" role=\"list\""
         if let headingID {
             out += " aria-labelledby=\"\(headingID)\""
@@ -33,10 +60,10 @@ enum SectionHTML {
             if !cards[index].hasSuffix("\n") { out += "\n" }
             out += "\(indent)</div></div>\n"
         }
-        switch plan.mode {
-        case .gridFlow, .wrapFlow:
+        switch plan.structure {
+        case .flat:
             for i in ids.indices { item(i, "cl-item", indent: "    ") }
-        case .groups:
+        case .nested:
             func node(_ n: GroupPlan.Node, indent: String) {
                 switch n {
                 case .item(let index, _):
@@ -52,6 +79,12 @@ enum SectionHTML {
                 for n in instance { node(n, indent: "      ") }
                 out += "    </div>\n"
             }
+        }
+        if plan.pageMarkers > 0 {
+            // Paging snap points every container width (layout-semantics §8, `.paging`).
+            out += "    <div class=\"cl-pages\" aria-hidden=\"true\">"
+            for k in 0..<plan.pageMarkers { out += "<span style=\"--k:\(k)\"></span>" }
+            out += "</div>\n"
         }
         out += "  </div>"
         return out

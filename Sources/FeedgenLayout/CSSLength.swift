@@ -39,13 +39,33 @@ public struct CSSLength: Hashable, Sendable {
         cqw * containerWidth / 100 + svh * viewportHeight / 100 + px
     }
 
-    /// `12px`, or `calc(85cqw + -4px)` style text (CSS px, up to 4 decimals).
-    public var css: String {
+    /// `12px`, or `calc(85cqw - 4px)` style text (CSS px, up to 6 decimals).
+    public var css: String { css(width: .cqw) }
+
+    /// How the container width is written.
+    public enum WidthUnit: Hashable, Sendable {
+        /// `1cqw`: inside the query container whose content box is the reference.
+        case cqw
+        /// `1%` of the element's own content box width (grid track sizes on the container).
+        case percent
+        /// A CSS expression of the reference width, e.g. `100cqw - 8px - 8px`.
+        case expression(String)
+    }
+
+    /// The text with the width written as `width` says.
+    public func css(width: WidthUnit) -> String {
         var terms: [String] = []
-        if cqw != 0 { terms.append(Self.number(cqw) + "cqw") }
+        if cqw != 0 {
+            switch width {
+            case .cqw: terms.append(Self.number(cqw) + "cqw")
+            case .percent: terms.append(Self.number(cqw) + "%")
+            case .expression(let e):
+                terms.append(cqw == 100 ? "(\(e))" : Self.number(cqw / 100) + " * (\(e))")
+            }
+        }
         if svh != 0 { terms.append(Self.number(svh) + "svh") }
         if px != 0 || terms.isEmpty { terms.append(Self.number(px) + "px") }
-        if terms.count == 1 { return terms[0] }
+        if terms.count == 1, !terms[0].contains(" ") { return terms[0] }
         var text = terms[0]
         for term in terms.dropFirst() {
             text += term.hasPrefix("-") ? " - " + term.dropFirst() : " + " + term
@@ -53,10 +73,23 @@ public struct CSSLength: Hashable, Sendable {
         return "calc(" + text + ")"
     }
 
+    /// This length divided by `n`.
+    public static func / (a: CSSLength, n: Double) -> CSSLength { (1 / n) * a }
+
+    /// A number with at most 6 decimals, never in exponent notation (`0.333333`, `-4`, `12.5`).
     static func number(_ v: Double) -> String {
-        let rounded = (v * 10_000).rounded() / 10_000
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
-        return String(rounded)
+        let scaled = (v * 1_000_000).rounded()
+        guard scaled != 0, scaled.isFinite, abs(scaled) < 9e17 else { return "0" }
+        let magnitude = Int64(abs(scaled))
+        var text = String(magnitude / 1_000_000)
+        let fraction = magnitude % 1_000_000
+        if fraction != 0 {
+            var digits = String(fraction)
+            digits = String(repeating: "0", count: 6 - digits.count) + digits
+            while digits.last == "0" { digits.removeLast() }
+            text += "." + digits
+        }
+        return scaled < 0 ? "-" + text : text
     }
 }
 

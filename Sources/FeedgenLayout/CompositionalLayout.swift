@@ -29,99 +29,111 @@ public enum CompositionalLayout {
         return ResolvedLayout(environment: environment, sections: resolved, contentHeight: y)
     }
 
-    /// The effective width `W_eff` the section provider sees for `section`'s reference.
-    public static func effectiveWidth(_ environment: LayoutEnvironment, reference: ContentInsetsReference) -> Double {
-        let ref = environment.referenceInsets(reference)
-        return environment.containerWidth - ref.leading - ref.trailing
+    /// The section description in force for `layout` at `environment` (the section provider
+    /// evaluated with the environment's effective content width, layout-semantics §4.2).
+    public static func section(_ layout: AdaptiveSection, in environment: LayoutEnvironment) -> LayoutSection {
+        layout.section(forWidth: environment.effectiveContentWidth)
+    }
+
+    /// The reference box of a section's top-level group (layout-semantics §1.1, §3.6), CSS px:
+    /// the section's content width × (viewport height − vertical insets) in a normal section; the
+    /// full scroller width × viewport height in an orthogonal one (feedgen's decision on U-1:
+    /// neither the section's insets nor its `contentInsetsReference` narrow it).
+    public static func groupContainer(_ section: LayoutSection, in env: LayoutEnvironment) -> Size {
+        if section.orthogonalScrollingBehavior.isOrthogonal {
+            return Size(width: env.containerWidth, height: env.viewportHeight)
+        }
+        let ref = env.referenceInsets(section.contentInsetsReference)
+        return Size(
+            width: env.containerWidth - ref.leading - ref.trailing - section.contentInsets.horizontal,
+            height: env.viewportHeight - section.contentInsets.vertical)
     }
 
     static func solveSection(
         _ input: SectionInput, top: Double, environment env: LayoutEnvironment, measurements: Measurements
     ) -> ResolvedSection {
         let W = env.containerWidth
-        let baseRef = env.referenceInsets(input.layout.base.contentInsetsReference)
-        let layout = input.layout.section(forWidth: W - baseRef.leading - baseRef.trailing)
+        let layout = section(input.layout, in: env)
         let ref = env.referenceInsets(layout.contentInsetsReference)
         let insets = layout.contentInsets
         let ids = input.itemIDs
-        let solver = GroupSolver(measured: { i in measurements.items[ids[i]] })
+        let contentX = ref.leading + insets.leading
+        let contentWidth = W - ref.leading - ref.trailing - insets.horizontal
 
         var y = top
+        func supplementary(_ item: BoundarySupplementaryItem?, measured: Double?) -> Rect {
+            // Headers and footers follow the section's inline insets (U-6); fractions refer to
+            // that width and to the viewport height.
+            let h = (item ?? BoundarySupplementaryItem()).height
+                .resolve(in: Size(width: contentWidth, height: env.viewportHeight), measured: measured)
+            return Rect(x: contentX, y: y, width: contentWidth, height: h)
+        }
         var headerFrame: Rect?
         if input.hasHeader {
-            let h = (layout.header ?? BoundarySupplementaryItem()).height
-                .resolve(in: Size(width: W, height: env.viewportHeight), measured: measurements.headers[input.id])
-            headerFrame = Rect(x: ref.leading + insets.leading, y: y, width: W - ref.leading - ref.trailing - insets.horizontal, height: h)
-            y += h
+            let frame = supplementary(layout.header, measured: measurements.headers[input.id])
+            headerFrame = frame
+            y += frame.height
         }
 
         var groups: [Rect] = []
         var items: [ResolvedItem] = []
-        items.reserveCapacity(ids.count)
         var orthogonal: ResolvedOrthogonal?
-
-        func append(_ instance: GroupSolver.Instance, at origin: (x: Double, y: Double), group: Int) {
-            groups.append(Rect(x: origin.x, y: origin.y, width: instance.size.width, height: instance.size.height))
-            for p in instance.items {
-                items.append(
-                    ResolvedItem(
-                        id: ids[p.index], frame: p.cell.offsetBy(dx: origin.x, dy: origin.y),
-                        slot: p.slot.offsetBy(dx: origin.x, dy: origin.y), groupIndex: group))
-            }
-        }
 
         if !ids.isEmpty {
             y += insets.top
-            if layout.orthogonalScrollingBehavior.isOrthogonal {
-                // The reference box of a top-level group is the full scroller width (§3.6, U-1).
-                let container = Size(width: W - ref.leading - ref.trailing, height: env.viewportHeight)
-                var instances: [GroupSolver.Instance] = []
-                var start = 0
-                while start < ids.count {
-                    let inst = solver.fill(layout.group, container: container, start: start, available: ids.count - start)
-                    if inst.consumed == 0 { break }
-                    instances.append(inst)
-                    start += inst.consumed
+            let orthogonalBehavior = layout.orthogonalScrollingBehavior
+            let container = groupContainer(layout, in: env)
+            var instances = InstanceSequence(
+                group: layout.group, container: container, ids: ids, measurements: measurements,
+                uniformHeight: layout.group.size.height.isUniform)
+            groups.reserveCapacity(ids.count / max(instances.capacity, 1) + 1)
+            items.reserveCapacity(ids.count)
+
+            func append(_ size: Size, _ placed: [GroupSolver.PlacedItem], offset: Int, at x: Double, _ y: Double) {
+                let group = groups.count
+                groups.append(Rect(x: x, y: y, width: size.width, height: size.height))
+                for p in placed {
+                    items.append(
+                        ResolvedItem(
+                            id: ids[p.index + offset],
+                            frame: Rect(x: p.cell.x + x, y: p.cell.y + y, width: p.cell.width, height: p.cell.height),
+                            slot: Rect(x: p.slot.x + x, y: p.slot.y + y, width: p.slot.width, height: p.slot.height),
+                            groupIndex: group))
                 }
-                let centred = layout.orthogonalScrollingBehavior == .groupPagingCentered
-                var x: Double
-                var trailing: Double
-                if centred, let first = instances.first {
-                    // Centring insets replace the section's inline insets (§7.4, U-2).
-                    x = (W - first.size.width) / 2
-                    trailing = (W - (instances.last?.size.width ?? first.size.width)) / 2
+            }
+
+            if orthogonalBehavior.isOrthogonal {
+                let leadingInset: Double
+                let trailingInset: Double
+                if orthogonalBehavior == .groupPagingCentered {
+                    // Centring insets replace the section's inline insets (§7.4, U-2). They come
+                    // from the group description (an estimated width uses its estimate), as the
+                    // CSS padding does.
+                    let c = (W - layout.group.size.width.resolve(in: container)) / 2
+                    leadingInset = c
+                    trailingInset = c
                 } else {
-                    x = ref.leading + insets.leading
-                    trailing = insets.trailing + ref.trailing
+                    leadingInset = contentX
+                    trailingInset = ref.trailing + insets.trailing
                 }
-                let leadingInset = x
-                let rowHeight = instances.map(\.size.height).max() ?? 0
-                for (g, inst) in instances.enumerated() {
-                    if g > 0 { x += layout.interGroupSpacing }
-                    append(inst, at: (x, y), group: g)
-                    x += inst.size.width
+                var x = leadingInset
+                var rowHeight = 0.0
+                while let (size, offset) = instances.next() {
+                    if !groups.isEmpty { x += layout.interGroupSpacing }
+                    append(size, instances.items, offset: offset, at: x, y)
+                    x += size.width
+                    rowHeight = max(rowHeight, size.height)
                 }
-                let contentWidth = x + trailing
                 let scroller = Rect(x: 0, y: y - insets.top, width: W, height: insets.vertical + rowHeight)
                 orthogonal = OrthogonalSnapping.resolve(
-                    behavior: layout.orthogonalScrollingBehavior, groups: groups, scroller: scroller,
-                    contentWidth: contentWidth, leadingInset: leadingInset)
+                    behavior: orthogonalBehavior, groups: groups, scroller: scroller,
+                    contentWidth: x + trailingInset, leadingInset: leadingInset)
                 y += rowHeight
             } else {
-                let contentX = ref.leading + insets.leading
-                let container = Size(
-                    width: W - ref.leading - ref.trailing - insets.horizontal,
-                    height: env.viewportHeight - insets.vertical)
-                var start = 0
-                var g = 0
-                while start < ids.count {
-                    let inst = solver.fill(layout.group, container: container, start: start, available: ids.count - start)
-                    if inst.consumed == 0 { break }
-                    if g > 0 { y += layout.interGroupSpacing }
-                    append(inst, at: (contentX, y), group: g)
-                    y += inst.size.height
-                    start += inst.consumed
-                    g += 1
+                while let (size, offset) = instances.next() {
+                    if !groups.isEmpty { y += layout.interGroupSpacing }
+                    append(size, instances.items, offset: offset, at: contentX, y)
+                    y += size.height
                 }
             }
             y += insets.bottom
@@ -129,15 +141,141 @@ public enum CompositionalLayout {
 
         var footerFrame: Rect?
         if input.hasFooter {
-            let h = (layout.footer ?? BoundarySupplementaryItem()).height
-                .resolve(in: Size(width: W, height: env.viewportHeight), measured: measurements.footers[input.id])
-            footerFrame = Rect(x: ref.leading + insets.leading, y: y, width: W - ref.leading - ref.trailing - insets.horizontal, height: h)
-            y += h
+            let frame = supplementary(layout.footer, measured: measurements.footers[input.id])
+            footerFrame = frame
+            y += frame.height
         }
         let frame = Rect(x: 0, y: top, width: W, height: y - top)
         return ResolvedSection(
             id: input.id, frame: frame, headerFrame: headerFrame, footerFrame: footerFrame,
             backgroundFrame: layout.background ? frame : nil, groups: groups, items: items,
             orthogonal: orthogonal, layout: layout)
+    }
+}
+
+/// The group instances of one section, in order: `while let (size, offset) = next()`, with the
+/// instance's items in `items` (their indices relative to `offset`) until the next call.
+///
+/// Every full instance of a group is the same unless an item in it was measured (only estimated
+/// dimensions read measurements), so the sequence solves one template instance and translates
+/// it; instances holding measured items, and the partial last one, are solved on their own.
+/// With a section-wide `uniformAcrossSiblings` height on the top-level group ([S3]), every
+/// instance is then re-solved at the tallest instance's height.
+struct InstanceSequence {
+    private let group: LayoutGroup
+    private let container: Size
+    private let n: Int
+    private let solver: GroupSolver
+    /// Measured sizes by item index; empty when no measurement can matter.
+    private let sizes: [Size?]
+    private var template: GroupSolver.Instance
+    private var buffer: [GroupSolver.PlacedItem] = []
+    private var tree: [GroupPlan.Node] = []
+    private var stack = GroupSolver.ChildStack()
+    private var start = 0
+    /// For a section-wide uniform height: every instance's start, size, count, and whether it is
+    /// the template; consumed by `next()` in order.
+    private var uniform: [(start: Int, size: Size, consumed: Int, templated: Bool)]?
+    private var uniformIndex = 0
+    /// The items of the instance `next()` returned last.
+    private(set) var items: [GroupSolver.PlacedItem] = []
+
+    var capacity: Int { template.consumed }
+
+    init(group: LayoutGroup, container: Size, ids: [String], measurements: Measurements, uniformHeight: Bool) {
+        self.group = group
+        self.container = container
+        n = ids.count
+        // Measurements only matter to estimated dimensions; look each item up once.
+        var sizes: [Size?] = []
+        if !measurements.items.isEmpty, group.readsMeasurements {
+            sizes.reserveCapacity(n)
+            var any = false
+            for id in ids {
+                let size = measurements.items[id]
+                any = any || size != nil
+                sizes.append(size)
+            }
+            if !any { sizes = [] }
+        }
+        self.sizes = sizes
+        let plain = GroupSolver(measured: nil)
+        if sizes.isEmpty {
+            solver = plain
+        } else {
+            let table = sizes
+            solver = GroupSolver(measured: { table[$0] })
+        }
+        template = plain.fill(group, container: container, start: 0, available: n)
+        if uniformHeight, template.consumed > 0 {
+            var list: [(start: Int, size: Size, consumed: Int, templated: Bool)] = []
+            while let (size, _) = advance() {
+                list.append((start - items.count, size, items.count, isTemplate))
+            }
+            let tallest = list.map(\.size.height).max() ?? 0
+            template = plain.fill(
+                group, container: container, start: 0, available: template.consumed,
+                overrideWidth: template.size.width, overrideHeight: tallest)
+            for i in list.indices { list[i].size.height = tallest }
+            uniform = list
+        }
+    }
+
+    private var isTemplate = false
+
+    /// Whether items start...start+k (the next one too: it may fit once measured) were measured.
+    private func touchesMeasured(_ start: Int, _ k: Int) -> Bool {
+        if sizes.isEmpty { return false }
+        for i in start...min(start + k, n - 1) where sizes[i] != nil { return true }
+        return false
+    }
+
+    private mutating func solve(_ start: Int, available: Int, width: Double? = nil, height: Double? = nil) -> (Size, Int) {
+        items = []  // let go of the buffer, so it is reused in place
+        buffer.removeAll(keepingCapacity: true)
+        return solver.fill(
+            group, container: container, start: start, available: available, overrideWidth: width,
+            overrideHeight: height, stack: &stack, placed: &buffer, tree: &tree)
+    }
+
+    /// The next instance without the uniform pass.
+    private mutating func advance() -> (Size, Int)? {
+        let k = template.consumed
+        guard k > 0, start < n else { return nil }
+        if start + k <= n, !touchesMeasured(start, k) {
+            items = template.items
+            isTemplate = true
+            defer { start += k }
+            return (template.size, start)
+        }
+        let (size, consumed) = solve(start, available: n - start)
+        guard consumed > 0 else { return nil }
+        items = buffer
+        isTemplate = false
+        start += consumed
+        return (size, 0)
+    }
+
+    /// The next instance's size and the offset of its item indices; nil after the last.
+    mutating func next() -> (size: Size, offset: Int)? {
+        guard let list = uniform else { return advance() }
+        guard uniformIndex < list.count else { return nil }
+        let entry = list[uniformIndex]
+        uniformIndex += 1
+        if entry.templated {
+            items = template.items
+            return (template.size, entry.start)
+        }
+        let (size, _) = solve(entry.start, available: entry.consumed, width: entry.size.width, height: entry.size.height)
+        items = buffer
+        return (size, 0)
+    }
+}
+
+extension LayoutDimension {
+    /// True for `uniformAcrossSiblings`.
+    public var isUniform: Bool {
+        if case .uniformAcrossSiblings = self { return true }
+        return false
     }
 }

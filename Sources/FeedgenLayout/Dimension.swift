@@ -34,6 +34,16 @@ public enum LayoutDimension: Hashable, Sendable {
         }
     }
 
+    /// The fraction when this is a fraction of the container's extent along `axis`
+    /// (`fractionalWidth` along the horizontal axis, `fractionalHeight` along the vertical one).
+    public func fraction(along axis: Axis) -> Double? {
+        switch self {
+        case .fractionalWidth(let f): axis == .horizontal ? f : nil
+        case .fractionalHeight(let f): axis == .vertical ? f : nil
+        default: nil
+        }
+    }
+
     /// Resolves the dimension in a container of `container` size. Estimated dimensions give
     /// `measured` when present, else their estimate.
     public func resolve(in container: Size, measured: Double? = nil) -> Double {

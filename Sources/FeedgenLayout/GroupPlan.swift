@@ -12,7 +12,8 @@ public struct GroupPlan: Hashable, Sendable {
         func prefixed(_ head: Int) -> Node {
             switch self {
             case .item(let index, let path): .item(index: index, path: [head] + path)
-            case .group(let path, let children): .group(path: [head] + path, children: children.map { $0.prefixed(head) })
+            case .group(let path, let children):
+                .group(path: [head] + path, children: children.map { $0.prefixed(head) })
             }
         }
 
@@ -24,20 +25,45 @@ public struct GroupPlan: Hashable, Sendable {
         }
     }
 
+    /// How the CSS of one section description (the base or an adaptive rule) arranges its items.
     public enum Mode: String, Hashable, Sendable {
         /// Items are direct children of the section's groups element, which is a CSS grid of the
-        /// group's `count` columns: rows are the group instances. Adaptive rules may change the count.
+        /// group's `count` columns: rows are the group instances (`list`, `grid`).
         case gridFlow
         /// Items are direct children of a wrapping flex container: each flex line is one group
-        /// instance, filled while the next item fits (tag flow, estimated widths).
+        /// instance, filled while the next item fits (`chips`: one repeated item per group).
         case wrapFlow
+        /// Orthogonal sections whose group is exactly one item (`carousel`, `hero`): each item
+        /// element is also its group, a flex item of the horizontal scroller.
+        case rowFlow
         /// One `.cl-group` element per instance, with nested groups as nested elements.
         case groups
+
+        /// Whether items are direct children of `.cl-groups` (no group elements).
+        public var isFlat: Bool { self != .groups }
     }
 
-    public var mode: Mode
-    /// For `.groups`: the instances in order. Empty for the flow modes.
+    /// The HTML structure of the whole section, shared by all its adaptive rules.
+    public enum Structure: String, Hashable, Sendable {
+        /// `.cl-groups > .cl-item` (every rule's mode is flat).
+        case flat
+        /// `.cl-groups > .cl-group.lp > …` (every rule groups items the same way).
+        case nested
+    }
+
+    /// The elements the section's items are written in.
+    public var structure: Structure
+    /// For `.nested`: the instances in order. Empty for `.flat`.
     public var instances: [[Node]]
+    /// How many paging snap markers the scroller holds (`.cl-pages > span`, one per page of
+    /// the container width); 0 when no rule uses `paging`.
+    public var pageMarkers: Int
+
+    public init(structure: Structure, instances: [[Node]] = [], pageMarkers: Int = 0) {
+        self.structure = structure
+        self.instances = instances
+        self.pageMarkers = pageMarkers
+    }
 
     /// `lp` for the top-level group, `lp-i-j` for nested descriptions.
     public static func pathClass(_ path: [Int]) -> String {

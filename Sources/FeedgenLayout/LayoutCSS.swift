@@ -7,49 +7,104 @@
 /// section.cl-section[data-section-id]         container "cl-section": the collection width W
 ///   header.cl-header                          boundary supplementary header (follows insets)
 ///   div.cl-groups[role=list]                  section insets; orthogonal: the scroller [data-scroller]
-///     div.cl-group.lp[role=none]              one per group instance (mode .groups)
+///     div.cl-group.lp[role=none]              one per group instance (structure .nested)
 ///       div.cl-item.lp-0[role=listitem]       the slot (padding = item contentInsets)
 ///         div.cl-cell[data-item-id]           the cell: the card's frame
-///   footer.cl-footer
+///     div.cl-pages > span                     paging snap markers, one per container width
+///   footer.cl-footer                          boundary supplementary footer
+///   div.cl-background                         background decoration (behind everything)
 /// ```
+///
+/// Every rule block sets the same properties, so an adaptive rule (`@container cl-section
+/// (min-width: …)`) replaces the base rule's arrangement completely.
 public enum LayoutCSS {
-    /// The rendering mode of a section (see `GroupPlan.Mode`).
-    public static func mode(_ layout: AdaptiveSection) -> GroupPlan.Mode {
-        let modes = Set(([layout.base] + layout.rules.map(\.section)).map(mode(of:)))
-        return modes.count == 1 ? modes.first! : .groups
-    }
+    // MARK: - Modes and plan
 
-    static func mode(of section: LayoutSection) -> GroupPlan.Mode {
-        let group = section.group
-        guard !section.orthogonalScrollingBehavior.isOrthogonal, group.direction == .horizontal,
-            group.contentInsets.isZero, !group.size.width.isEstimated
-        else { return .groups }
-        switch group.content {
-        case .count(_, .item(let item)) where item.edgeSpacing == nil:
+    /// The arrangement of one section description (see `GroupPlan.Mode`).
+    public static func mode(of section: LayoutSection) -> GroupPlan.Mode {
+        let g = section.group
+        if section.orthogonalScrollingBehavior.isOrthogonal {
+            return mergedItem(g) != nil ? .rowFlow : .groups
+        }
+        guard g.direction == .horizontal, g.contentInsets.isZero, !g.size.width.isEstimated else { return .groups }
+        switch g.content {
+        case .count(_, .item):
             return .gridFlow
         case .subitems(let list) where list.count == 1:
-            if case .item(let item) = list[0], item.edgeSpacing == nil, group.size.width == .fractionalWidth(1),
-                !group.size.height.isEstimated || item.size.height.isEstimated || true
-            {
-                return .wrapFlow
-            }
+            if case .item = list[0], g.size.width == .fractionalWidth(1) { return .wrapFlow }
             return .groups
         default:
             return .groups
         }
     }
 
-    /// How to write `itemCount` items: the flow modes need no instances; `.groups` gets the
-    /// instances the solver makes at `environment` (capacities of `count` groups do not depend
-    /// on the width).
+    /// The one item of a group that is exactly its item (no group insets, no edge spacing, the
+    /// item fills the group on both axes), so one element can be both: nil otherwise.
+    static func mergedItem(_ g: LayoutGroup) -> LayoutItem? {
+        guard g.contentInsets.isZero else { return nil }
+        let item: LayoutItem
+        var overriddenMain = false
+        switch g.content {
+        case .count(1, .item(let i)):
+            item = i
+            overriddenMain = true
+        case .subitems(let list) where list.count == 1:
+            guard case .item(let i) = list[0] else { return nil }
+            item = i
+        default:
+            return nil
+        }
+        guard item.edgeSpacing == nil else { return nil }
+        for axis in Axis.allCases {
+            if axis == g.direction, overriddenMain { continue }
+            let own = g.size.dimension(axis)
+            let sub = item.size.dimension(axis)
+            if own.isEstimated, sub.isEstimated { continue }
+            if !own.isEstimated, GroupSolver.fraction(sub, along: axis) == 1 { continue }
+            if case .absolute(let a) = own, case .absolute(let b) = sub, a == b { continue }
+            return nil
+        }
+        return item
+    }
+
+    /// The HTML structure shared by all of a section's rules, and the rules whose own mode does
+    /// not fit it (their arrangement cannot be written; `warnings` reports them).
+    static func structure(_ layout: AdaptiveSection) -> (GroupPlan.Structure, misfits: [Double]) {
+        let baseMode = mode(of: layout.base)
+        if baseMode.isFlat {
+            return (.flat, layout.rules.filter { !mode(of: $0.section).isFlat }.map(\.minWidth))
+        }
+        let shape = firstInstanceShape(layout.base)
+        return (
+            .nested,
+            layout.rules.filter { mode(of: $0.section).isFlat || firstInstanceShape($0.section) != shape }.map(\.minWidth)
+        )
+    }
+
+    /// The element tree of a full first instance at width 390 (item indices from 0).
+    static func firstInstanceShape(_ section: LayoutSection, width: Double = 390) -> [GroupPlan.Node] {
+        let env = LayoutEnvironment(containerWidth: width)
+        let solver = GroupSolver(measured: nil, recordsTree: true)
+        return solver.fill(
+            section.group, container: CompositionalLayout.groupContainer(section, in: env), start: 0,
+            available: 4096
+        ).tree
+    }
+
+    /// How to write `itemCount` items: flat structures need no instances; nested ones get the
+    /// instances the solver makes at 390 px (their capacities do not depend on the width, or `warnings`
+    /// says so).
     public static func plan(
-        _ layout: AdaptiveSection, itemCount: Int, environment: LayoutEnvironment = LayoutEnvironment(containerWidth: 390)
+        _ layout: AdaptiveSection, itemCount: Int,
+        environment: LayoutEnvironment = LayoutEnvironment(containerWidth: 390)
     ) -> GroupPlan {
-        let mode = mode(layout)
-        guard mode == .groups else { return GroupPlan(mode: mode, instances: []) }
-        let section = layout.section(forWidth: environment.containerWidth)
-        let solver = GroupSolver(measured: { _ in nil })
-        let container = Size(width: environment.containerWidth - section.contentInsets.horizontal, height: environment.viewportHeight)
+        let (structure, _) = structure(layout)
+        let markers = pageMarkers(layout, itemCount: itemCount)
+        guard structure == .nested, itemCount > 0 else { return GroupPlan(structure: structure, pageMarkers: markers) }
+        let section = mode(of: layout.section(forWidth: environment.effectiveContentWidth)) == .groups
+            ? layout.section(forWidth: environment.effectiveContentWidth) : layout.base
+        let solver = GroupSolver(measured: nil, recordsTree: true)
+        let container = CompositionalLayout.groupContainer(section, in: environment)
         var instances: [[GroupPlan.Node]] = []
         var start = 0
         while start < itemCount {
@@ -58,282 +113,337 @@ public enum LayoutCSS {
             instances.append(inst.tree)
             start += inst.consumed
         }
-        return GroupPlan(mode: mode, instances: instances)
+        return GroupPlan(structure: structure, instances: instances, pageMarkers: markers)
     }
 
+    /// The smallest container width for which the emitted paging markers suffice (CSS px).
+    public static let minimumPagingWidth = 160.0
+
+    /// Markers `k · W` for `k = 0 … K − 1` must reach the last resting offset at every container
+    /// width `W ≥ minimumPagingWidth` where a rule pages; unreachable markers clamp to the end,
+    /// so a few too many are harmless. Estimated extents count with their estimates, every group
+    /// as a full one, plus a margin of two.
+    static func pageMarkers(_ layout: AdaptiveSection, itemCount: Int) -> Int {
+        let variants = [layout.base] + layout.rules.map(\.section)
+        guard itemCount > 0, variants.contains(where: { $0.orthogonalScrollingBehavior == .paging }) else { return 0 }
+        var most = 1
+        var width = minimumPagingWidth
+        while width <= 4096 {
+            let env = LayoutEnvironment(containerWidth: width)
+            let s = layout.section(forWidth: env.effectiveContentWidth)
+            if s.orthogonalScrollingBehavior == .paging {
+                let container = CompositionalLayout.groupContainer(s, in: env)
+                let template = GroupSolver(measured: nil).fill(
+                    s.group, container: container, start: 0, available: itemCount)
+                if template.consumed > 0 {
+                    let groups = Double((itemCount + template.consumed - 1) / template.consumed)
+                    let ref = env.referenceInsets(s.contentInsetsReference)
+                    let content = ref.leading + ref.trailing + s.contentInsets.horizontal
+                        + groups * (template.size.width + s.interGroupSpacing)
+                    most = max(most, Int((max(0, content - width) / width).rounded(.up)) + 1)
+                }
+            }
+            width += width < 1024 ? 8 : 64
+        }
+        return most + 2
+    }
+
+    // MARK: - Rules
+
     /// The CSS rules for one section. `scope` selects the section element (for example
-    /// `[data-feed="recipes"] [data-section-id="popular"]`).
+    /// `[data-feed="/recipes"] [data-section-id="popular"]`).
     public static func rules(_ layout: AdaptiveSection, scope: String) -> String {
-        let mode = mode(layout)
-        var css = sectionRules(layout.base, scope: scope, mode: mode)
+        let (structure, misfits) = structure(layout)
+        let variants = [layout.base] + layout.rules.map(\.section)
+        let parts = Parts(
+            footer: variants.contains { $0.footer != nil }, background: variants.contains(where: \.background),
+            pages: variants.contains { $0.orthogonalScrollingBehavior == .paging },
+            snaps: variants.contains {
+                [.continuousGroupLeadingBoundary, .groupPaging, .groupPagingCentered].contains($0.orthogonalScrollingBehavior)
+            })
+        var css = sectionRules(layout.base, scope: scope, structure: structure, parts: parts, writesItems: true)
         for rule in layout.rules {
             css += "@container cl-section (min-width: \(CSSLength.number(rule.minWidth))px) {\n"
-            css += sectionRules(rule.section, scope: scope, mode: mode)
+            css += sectionRules(
+                rule.section, scope: scope, structure: structure, parts: parts,
+                writesItems: !misfits.contains(rule.minWidth))
             css += "}\n"
         }
         return css
     }
 
-    // MARK: - Rules
-
-    /// A rule block: `selector { a: b; … }`.
+    /// A rule block whose properties are listed up front with their reset values, so that every
+    /// block of a selector sets the same properties in the same order.
     struct Block {
         var selector: String
-        var declarations: [(String, String)] = []
+        private(set) var declarations: [(String, String)]
 
-        mutating func set(_ property: String, _ value: String) { declarations.append((property, value)) }
+        init(_ selector: String, _ defaults: [(String, String)]) {
+            self.selector = selector
+            self.declarations = defaults
+        }
+
+        mutating func set(_ property: String, _ value: String) {
+            if let i = declarations.firstIndex(where: { $0.0 == property }) {
+                declarations[i].1 = value
+            } else {
+                declarations.append((property, value))
+            }
+        }
 
         var css: String {
             "\(selector) { " + declarations.map { "\($0.0): \($0.1);" }.joined(separator: " ") + " }\n"
         }
     }
 
-    static func inlineInsets(_ s: LayoutSection) -> (String, String) {
-        let lead: String
-        let trail: String
-        switch s.contentInsetsReference {
-        case .none, .automatic, .safeArea:
-            lead = CSSLength.px(s.contentInsets.leading).css
-            trail = CSSLength.px(s.contentInsets.trailing).css
-        case .layoutMargins:
-            lead = "calc(var(--layout-margin, 16px) + \(CSSLength.px(s.contentInsets.leading).css))"
-            trail = "calc(var(--layout-margin, 16px) + \(CSSLength.px(s.contentInsets.trailing).css))"
-        case .readableContent:
-            let side = "max(0px, (100cqw - var(--readable-width, 672px)) / 2)"
-            lead = "calc(\(side) + \(CSSLength.px(s.contentInsets.leading).css))"
-            trail = "calc(\(side) + \(CSSLength.px(s.contentInsets.trailing).css))"
+    static let groupsDefaults: [(String, String)] = [
+        ("display", "block"), ("flex-direction", "row"), ("flex-wrap", "nowrap"), ("grid-template-columns", "none"),
+        ("grid-auto-rows", "auto"), ("column-gap", "0px"), ("row-gap", "0px"), ("align-items", "normal"),
+        ("align-content", "normal"), ("justify-content", "normal"), ("justify-items", "normal"),
+        ("padding-block", "0px"), ("padding-inline", "0px"), ("container-type", "normal"), ("overflow-x", "visible"),
+        ("overflow-y", "visible"), ("overscroll-behavior-x", "auto"), ("scroll-snap-type", "none"),
+        ("scroll-padding-inline", "auto"),
+    ]
+
+    static let boxDefaults: [(String, String)] = [
+        ("flex", "0 0 auto"), ("width", "auto"), ("height", "auto"), ("max-width", "none"), ("margin", "0px"),
+        ("padding", "0px"), ("align-self", "auto"), ("justify-self", "auto"), ("contain", "none"),
+    ]
+
+    static let groupDefaults: [(String, String)] = boxDefaults + [
+        ("display", "flex"), ("flex-direction", "row"), ("grid-template-columns", "none"),
+        ("grid-template-rows", "none"), ("column-gap", "0px"), ("row-gap", "0px"), ("justify-content", "flex-start"),
+        ("justify-items", "start"), ("align-items", "flex-start"), ("align-content", "flex-start"),
+    ]
+
+    static let supplementaryDefaults: [(String, String)] = [
+        ("margin-inline", "0px"), ("height", "auto"), ("position", "static"), ("top", "auto"), ("bottom", "auto"),
+        ("z-index", "auto"),
+    ]
+
+    /// The section's leading and trailing inline insets as CSS: its `contentInsets` measured from
+    /// the `contentInsetsReference` boundary (layout-semantics §3.3 and §8). The tokens
+    /// `--layout-margin` and `--readable-width` stand for `LayoutEnvironment.layoutMargin` and
+    /// `readableWidth`; `100cqw` is the section's width `W`.
+    public static func inlineInsets(_ s: LayoutSection) -> (leading: String, trailing: String) {
+        func side(_ safe: String, _ inset: Double) -> String {
+            let own = CSSLength.px(inset).css
+            switch s.contentInsetsReference {
+            case .none:
+                return own
+            case .automatic, .safeArea:
+                return "calc(env(\(safe), 0px) + \(own))"
+            case .layoutMargins:
+                return "calc(env(\(safe), 0px) + var(--layout-margin, 16px) + \(own))"
+            case .readableContent:
+                return
+                    "calc(max(env(\(safe), 0px) + var(--layout-margin, 16px), (100cqw - var(--readable-width, 672px)) / 2) + \(own))"
+            }
         }
-        return (lead, trail)
+        return (side("safe-area-inset-left", s.contentInsets.leading), side("safe-area-inset-right", s.contentInsets.trailing))
     }
 
-    static func sectionRules(_ s: LayoutSection, scope: String, mode: GroupPlan.Mode) -> String {
+    /// Which optional elements a section has (in any of its rules).
+    struct Parts {
+        var footer: Bool
+        var background: Bool
+        var pages: Bool
+        /// Some rule snaps on groups (leading boundary, group paging, centred).
+        var snaps: Bool
+    }
+
+    static func sectionRules(
+        _ s: LayoutSection, scope: String, structure: GroupPlan.Structure, parts: Parts, writesItems: Bool
+    ) -> String {
         var out = ""
         let (lead, trail) = inlineInsets(s)
-        let orthogonal = s.orthogonalScrollingBehavior.isOrthogonal
+        let behavior = s.orthogonalScrollingBehavior
+        let orthogonal = behavior.isOrthogonal
         let ins = s.contentInsets
 
         // Headers and footers follow the section's inline insets (layout-semantics §3.4, U-6).
-        for (part, sup) in [("cl-header", s.header), ("cl-footer", s.footer)] {
-            var b = Block(selector: "\(scope) > .\(part)")
+        let supplementaryWidth = "100cqw - \(lead) - \(trail)"
+        for (part, sup, edge) in [("cl-header", s.header, "top"), ("cl-footer", s.footer, "bottom")]
+        where part == "cl-header" || parts.footer {
+            var b = Block("\(scope) > .\(part)", supplementaryDefaults)
             b.set("margin-inline", "\(lead) \(trail)")
-            if let sup, let h = length(sup.height, width: .containerWidth, height: .viewportHeight) {
-                b.set("height", h.css)
-            } else {
-                b.set("height", "auto")
+            let height = sup?.height ?? .estimated(44)
+            switch height {
+            case .absolute(let v): b.set("height", CSSLength.px(v).css)
+            case .fractionalWidth(let f): b.set("height", CSSLength(cqw: 100 * f).css(width: .expression(supplementaryWidth)))
+            case .fractionalHeight(let f): b.set("height", CSSLength(svh: 100 * f).css)
+            case .estimated, .uniformAcrossSiblings: b.set("height", "auto")
             }
-            b.set("position", sup?.pinToVisibleBounds == true ? "sticky" : "static")
+            if sup?.pinToVisibleBounds == true {
+                b.set("position", "sticky")
+                b.set(edge, "0px")
+                b.set("z-index", "2")
+                // Cards scroll under a pinned header: it needs the page's background.
+                b.set("background-color", "var(--background, Canvas)")
+            }
             out += b.css
         }
-
-        var groups = Block(selector: "\(scope) > .cl-groups")
-        groups.set("padding-block", "\(CSSLength.px(ins.top).css) \(CSSLength.px(ins.bottom).css)")
-        let centred = s.orthogonalScrollingBehavior == .groupPagingCentered
-        // The top-level group's container: the section's content width (normal: `.cl-groups` is
-        // itself a query container) or the full scroller width (orthogonal, §3.6).
-        let topWidth = CSSLength.containerWidth
-        let topHeight = orthogonal ? CSSLength.viewportHeight : CSSLength.viewportHeight - .px(ins.vertical)
-        let groupWidth = length(s.group.size.width, width: topWidth, height: topHeight)
-        if centred, let gw = groupWidth {
-            let pad = 0.5 * (CSSLength.containerWidth - gw)
-            groups.set("padding-inline", "\(pad.css) \(pad.css)")
-        } else {
-            groups.set("padding-inline", "\(lead) \(trail)")
+        if parts.background {
+            out += Block("\(scope) > .cl-background", [("display", s.background ? "block" : "none")]).css
         }
-        groups.set("container-type", orthogonal ? "normal" : "inline-size")
+        if parts.pages {
+            out += Block("\(scope) > .cl-groups > .cl-pages", [("display", behavior == .paging ? "block" : "none")]).css
+        }
 
+        let mode = mode(of: s)
+        var groups = Block("\(scope) > .cl-groups", groupsDefaults)
+        groups.set("padding-block", "\(CSSLength.px(ins.top).css) \(CSSLength.px(ins.bottom).css)")
+        groups.set("padding-inline", "\(lead) \(trail)")
+
+        // The top-level group's reference box (CompositionalLayout.groupContainer): inside a
+        // normal section `.cl-groups` is the query container, so `100cqw` is the section's content
+        // width; an orthogonal scroller is not, so `100cqw` is the full width W (U-1).
+        let top = Parent(
+            kind: orthogonal ? .row : .column, width: .expr(.containerWidth),
+            height: .expr(orthogonal ? .viewportHeight : .viewportHeight - .px(ins.vertical)))
+        // `.cl-groups`' own properties see the section as the query container.
+        let ownWidth: CSSLength.WidthUnit = orthogonal ? .cqw : .expression("100cqw - \(lead) - \(trail)")
+
+        if orthogonal {
+            groups.set("display", "flex")
+            groups.set("column-gap", CSSLength.px(s.interGroupSpacing).css)
+            groups.set("align-items", s.group.size.height.isUniform ? "stretch" : "flex-start")
+            groups.set("overflow-x", "auto")
+            groups.set("overflow-y", "hidden")
+            groups.set("overscroll-behavior-x", "contain")
+            switch behavior {
+            case .none, .continuous:
+                break
+            case .continuousGroupLeadingBoundary, .groupPaging:
+                groups.set("scroll-snap-type", "x mandatory")
+                groups.set("scroll-padding-inline", "\(lead) \(trail)")
+            case .paging:
+                groups.set("scroll-snap-type", "x mandatory")
+                groups.set("scroll-padding-inline", "0px")
+            case .groupPagingCentered:
+                groups.set("scroll-snap-type", "x mandatory")
+                groups.set("scroll-padding-inline", "0px")
+                // Centring insets: (W − groupWidth) / 2 at both ends (§7.4, U-2).
+                let gw = provisional(s.group.size.width, width: .containerWidth, height: top.height.length)
+                let c = 0.5 * (CSSLength.containerWidth - gw)
+                groups.set("padding-inline", "\(c.css) \(c.css)")
+            }
+        } else {
+            groups.set("container-type", "inline-size")
+        }
+
+        var children = ""
         switch mode {
         case .gridFlow:
             guard case .count(let n, .item(let item)) = s.group.content else { break }
-            let gap = s.group.interItemSpacing?.minimum ?? 0
+            let g = s.group
+            let gap = g.interItemSpacing?.minimum ?? 0
+            let gw = provisional(g.size.width, width: .containerWidth, height: top.height.length)
+            let slot = (gw - .px(Double(n - 1) * gap)) / Double(n)
             groups.set("display", "grid")
-            if s.group.size.width == .fractionalWidth(1) {
-                groups.set("grid-template-columns", "repeat(\(n), minmax(0, 1fr))")
-            } else if let gw = groupWidth {
-                let track = (1 / Double(n)) * (gw - .px(Double(n - 1) * gap))
-                groups.set("grid-template-columns", "repeat(\(n), \(track.css))")
-            }
+            groups.set(
+                "grid-template-columns",
+                g.size.width == .fractionalWidth(1)
+                    ? "repeat(\(n), minmax(0, 1fr))" : "repeat(\(n), \(slot.css(width: .percent)))")
             groups.set("column-gap", CSSLength.px(gap).css)
             groups.set("row-gap", CSSLength.px(s.interGroupSpacing).css)
             groups.set("align-items", "start")
             groups.set("justify-content", "start")
-            let rowHeight = length(s.group.size.height, width: topWidth, height: topHeight)
-            groups.set("grid-auto-rows", rowHeight?.css ?? "auto")
-            out += groups.css
-            let inner = (groupWidth ?? topWidth, rowHeight)
-            out += itemBlock(item, selector: "\(scope) > .cl-groups > .cl-item", parent: inner, mainAxis: nil).css
+            let row = rowExtent(g, top)
+            switch row {
+            case .expr(let e): groups.set("grid-auto-rows", e.css(width: ownWidth))
+            case .stretched: groups.set("grid-auto-rows", "1fr")
+            case .content: groups.set("grid-auto-rows", "auto")
+            }
+            let parent = Parent(
+                kind: .grid(.horizontal), width: .expr(gw), height: row, slotMain: slot,
+                spacingFlexible: false)
+            children = box(.item(item), selector: "\(scope) > .cl-groups > .cl-item", parent: parent).css
         case .wrapFlow:
             guard case .subitems(let list) = s.group.content, case .item(let item) = list[0] else { break }
-            let spacing = s.group.interItemSpacing ?? .fixed(0)
+            let g = s.group
+            let spacing = g.interItemSpacing ?? .fixed(0)
             groups.set("display", "flex")
-            groups.set("flex-flow", "row wrap")
+            groups.set("flex-wrap", "wrap")
             groups.set("column-gap", CSSLength.px(spacing.minimum).css)
             groups.set("row-gap", CSSLength.px(s.interGroupSpacing).css)
             groups.set("align-items", "flex-start")
+            groups.set("align-content", "flex-start")
             groups.set("justify-content", spacing.isFlexible ? "space-between" : "flex-start")
-            out += groups.css
-            let rowHeight = length(s.group.size.height, width: topWidth, height: topHeight)
-            out += itemBlock(item, selector: "\(scope) > .cl-groups > .cl-item", parent: (topWidth, rowHeight), mainAxis: .horizontal).css
+            let row = rowExtent(g, top)
+            let parent = Parent(
+                kind: .wrap, width: .expr(.containerWidth), height: row.isStretched ? .content(row.length) : row,
+                spacingFlexible: spacing.isFlexible)
+            children = box(.item(item), selector: "\(scope) > .cl-groups > .cl-item", parent: parent).css
+        case .rowFlow:
+            guard let item = mergedItem(s.group) else { break }
+            children = box(.group(s.group), selector: "\(scope) > .cl-groups > .cl-item", parent: top, merged: item).css
         case .groups:
-            groups.set("display", "flex")
-            groups.set("flex-direction", orthogonal ? "row" : "column")
-            groups.set("gap", CSSLength.px(s.interGroupSpacing).css)
-            groups.set("align-items", "flex-start")
-            if orthogonal {
-                groups.set("overflow-x", "auto")
-                groups.set("overflow-y", "hidden")
-                groups.set("overscroll-behavior-x", "contain")
-                switch s.orthogonalScrollingBehavior {
-                case .none, .continuous:
-                    groups.set("scroll-snap-type", "none")
-                case .continuousGroupLeadingBoundary, .groupPaging:
-                    groups.set("scroll-snap-type", "x mandatory")
-                    groups.set("scroll-padding-inline", "\(lead) \(trail)")
-                case .paging, .groupPagingCentered:
-                    groups.set("scroll-snap-type", "x mandatory")
-                    groups.set("scroll-padding-inline", "0px")
+            guard structure == .nested else { break }
+            if !orthogonal {
+                if s.group.size.height.isUniform {
+                    // Section-wide uniform height ([S3]): equal rows, each the tallest instance.
+                    groups.set("display", "grid")
+                    groups.set("grid-auto-rows", "1fr")
+                    groups.set("justify-items", "start")
+                    groups.set("align-items", "stretch")
+                } else {
+                    groups.set("display", "flex")
+                    groups.set("flex-direction", "column")
+                    groups.set("align-items", "flex-start")
                 }
+                groups.set("row-gap", CSSLength.px(s.interGroupSpacing).css)
             }
-            out += groups.css
-            out += groupBlocks(
-                s.group, path: [], selector: "\(scope) > .cl-groups > .lp",
-                parent: (topWidth, topHeight), mainAxis: orthogonal ? .horizontal : .vertical,
-                snap: s.orthogonalScrollingBehavior)
+            let parent = !orthogonal && s.group.size.height.isUniform
+                ? Parent(kind: .rows, width: top.width, height: top.height) : top
+            children = box(.group(s.group), selector: "\(scope) > .cl-groups > .lp", parent: parent).css
+        }
+        out += groups.css
+        if writesItems { out += children }
+        if parts.snaps, writesItems {
+            out += snapMarker(
+                "\(scope) > .cl-groups > \(structure == .nested ? ".lp" : ".cl-item")",
+                mode == .groups || mode == .rowFlow ? behavior : .none
+            ).css
         }
         return out
     }
 
-    /// Rules for a group description and, recursively, its subitems.
-    static func groupBlocks(
-        _ group: LayoutGroup, path: [Int], selector: String, parent: (CSSLength, CSSLength?), mainAxis: Axis?,
-        snap: OrthogonalScrollingBehavior = .none, overriddenMain: Bool = false
-    ) -> String {
-        var b = Block(selector: selector)
-        b.set("box-sizing", "border-box")
-        b.set("flex", "0 0 auto")
-        let w = length(group.size.width, width: parent.0, height: parent.1)
-        let h = length(group.size.height, width: parent.0, height: parent.1)
-        let ins = group.contentInsets
-        setSize(&b, w: w, h: h, dims: group.size, mainAxis: mainAxis, overriddenMain: overriddenMain)
-        b.set("padding", "\(CSSLength.px(ins.top).css) \(CSSLength.px(ins.trailing).css) \(CSSLength.px(ins.bottom).css) \(CSSLength.px(ins.leading).css)")
-        switch snap {
-        case .continuousGroupLeadingBoundary: b.set("scroll-snap-align", "start")
+    /// The snap area of a top-level group (layout-semantics §8): a 2 px marker at the group's
+    /// leading edge (`start`) or centre (`center`). A marker rather than the group itself, because
+    /// a snap area larger than the snapport may rest anywhere inside it (CSS Scroll Snap 1 §6.2),
+    /// while UIKit rests on group boundaries whatever their width.
+    static func snapMarker(_ selector: String, _ behavior: OrthogonalScrollingBehavior) -> Block {
+        var b = Block(
+            "\(selector)::before",
+            [
+                ("content", "none"), ("position", "absolute"), ("top", "0px"), ("inset-inline-start", "0px"),
+                ("width", "2px"), ("height", "2px"), ("pointer-events", "none"), ("scroll-snap-align", "none"),
+                ("scroll-snap-stop", "normal"),
+            ])
+        switch behavior {
+        case .continuousGroupLeadingBoundary:
+            b.set("content", "\"\"")
+            b.set("scroll-snap-align", "start")
         case .groupPaging:
+            b.set("content", "\"\"")
             b.set("scroll-snap-align", "start")
             b.set("scroll-snap-stop", "always")
         case .groupPagingCentered:
+            b.set("content", "\"\"")
+            b.set("inset-inline-start", "calc(50% - 1px)")
             b.set("scroll-snap-align", "center")
             b.set("scroll-snap-stop", "always")
-        default: break
-        }
-        let spacing = group.interItemSpacing ?? .fixed(0)
-        let innerW = w.map { $0 - .px(ins.horizontal) }
-        let innerH = h.map { $0 - .px(ins.vertical) }
-        var out = ""
-        let horizontal = group.direction == .horizontal
-        switch group.content {
-        case .count(let n, let sub):
-            b.set("display", "grid")
-            if horizontal {
-                b.set("grid-template-columns", "repeat(\(n), minmax(0, 1fr))")
-                b.set("grid-template-rows", innerH == nil ? "auto" : "minmax(0, 1fr)")
-                b.set("column-gap", CSSLength.px(spacing.minimum).css)
-            } else {
-                b.set("grid-template-rows", innerH == nil ? "repeat(\(n), auto)" : "repeat(\(n), minmax(0, 1fr))")
-                b.set("grid-template-columns", "minmax(0, 1fr)")
-                b.set("row-gap", CSSLength.px(spacing.minimum).css)
-            }
-            b.set("align-items", "start")
-            out += childBlocks(sub, index: 0, path: path, selector: selector, parent: (innerW ?? parent.0, innerH), axis: group.direction, overriddenMain: true)
-        case .subitems(let list):
-            b.set("display", "flex")
-            b.set("flex-direction", horizontal ? "row" : "column")
-            b.set("gap", CSSLength.px(spacing.minimum).css)
-            b.set("align-items", "flex-start")
-            b.set("justify-content", spacing.isFlexible ? "space-between" : "flex-start")
-            for (i, sub) in list.enumerated() {
-                out += childBlocks(sub, index: i, path: path, selector: selector, parent: (innerW ?? parent.0, innerH), axis: group.direction, overriddenMain: false)
-            }
-        }
-        return b.css + out
-    }
-
-    static func childBlocks(
-        _ sub: LayoutSubitem, index: Int, path: [Int], selector: String, parent: (CSSLength, CSSLength?), axis: Axis,
-        overriddenMain: Bool
-    ) -> String {
-        let childPath = path + [index]
-        let childSelector = "\(selector) > .\(GroupPlan.pathClass(childPath))"
-        switch sub {
-        case .item(let item):
-            return itemBlock(item, selector: childSelector, parent: parent, mainAxis: axis, overriddenMain: overriddenMain).css
-        case .group(let g):
-            return groupBlocks(g, path: childPath, selector: childSelector, parent: parent, mainAxis: axis, overriddenMain: overriddenMain)
-        }
-    }
-
-    static func itemBlock(
-        _ item: LayoutItem, selector: String, parent: (CSSLength, CSSLength?), mainAxis: Axis?, overriddenMain: Bool = true
-    ) -> Block {
-        var b = Block(selector: selector)
-        b.set("box-sizing", "border-box")
-        let w = length(item.size.width, width: parent.0, height: parent.1)
-        let h = length(item.size.height, width: parent.0, height: parent.1)
-        setSize(&b, w: w, h: h, dims: item.size, mainAxis: mainAxis, overriddenMain: overriddenMain)
-        // contentInsets apply on non-estimated axes only (Apple: NSCollectionLayoutItem.contentInsets).
-        let ci = item.contentInsets
-        let top = item.size.height.isEstimated ? 0 : ci.top
-        let bottom = item.size.height.isEstimated ? 0 : ci.bottom
-        let lead = item.size.width.isEstimated ? 0 : ci.leading
-        let trail = item.size.width.isEstimated ? 0 : ci.trailing
-        b.set("padding-block", "\(CSSLength.px(top).css) \(CSSLength.px(bottom).css)")
-        b.set("padding-inline", "\(CSSLength.px(lead).css) \(CSSLength.px(trail).css)")
-        if let e = item.edgeSpacing {
-            func margin(_ s: LayoutSpacing?) -> String {
-                guard let s else { return "0px" }
-                return s.isFlexible ? "auto" : CSSLength.px(s.minimum).css
-            }
-            b.set("margin", "\(margin(e.top)) \(margin(e.trailing)) \(margin(e.bottom)) \(margin(e.leading))")
+        case .none, .continuous, .paging:
+            break
         }
         return b
     }
 
-    /// Sets width/height. In a `count` group the main axis comes from the grid tracks; an
-    /// estimated axis is left to the content; a fraction of an indefinite box stretches.
-    static func setSize(
-        _ b: inout Block, w: CSSLength?, h: CSSLength?, dims: LayoutSize, mainAxis: Axis?, overriddenMain: Bool
-    ) {
-        if overriddenMain, mainAxis == .horizontal {
-            b.set("width", "auto")
-        } else if let w {
-            b.set("width", w.css)
-        } else {
-            b.set("width", dims.width.isEstimated ? "max-content" : "auto")
-            if dims.width.isEstimated { b.set("max-width", "100%") }
-        }
-        if overriddenMain, mainAxis == .vertical {
-            b.set("height", "auto")
-            b.set("align-self", "stretch")
-        } else if let h {
-            b.set("height", h.css)
-            b.set("align-self", "start")
-        } else if !dims.height.isEstimated {
-            // A fraction of an estimated (indefinite) group height: stretch to the row (§5.3).
-            b.set("height", "auto")
-            b.set("align-self", "stretch")
-        } else {
-            b.set("height", "auto")
-            b.set("align-self", "start")
-        }
+    /// The height of a flow row (one group instance in `gridFlow`/`wrapFlow`).
+    static func rowExtent(_ g: LayoutGroup, _ top: Parent) -> Extent {
+        if case .uniformAcrossSiblings(let v) = g.size.height { return .stretched(.px(v)) }
+        return size(g.size.height, axis: .vertical, parent: top, isItem: false).extent
     }
 
-    /// A dimension as a CSS length in a container of the given width and height; nil for an
-    /// estimated dimension or a fraction of an unknown extent.
-    static func length(_ dim: LayoutDimension, width: CSSLength, height: CSSLength?) -> CSSLength? {
-        switch dim {
-        case .absolute(let v): .px(v)
-        case .fractionalWidth(let f): f * width
-        case .fractionalHeight(let f): height.map { f * $0 }
-        case .estimated, .uniformAcrossSiblings: nil
-        }
-    }
 }

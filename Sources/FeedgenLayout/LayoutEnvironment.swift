@@ -27,8 +27,18 @@ public struct LayoutEnvironment: Hashable, Sendable {
         self.interSectionSpacing = interSectionSpacing
     }
 
+    /// The width the section provider sees (Apple: `container.effectiveContentSize.width`): the
+    /// collection width minus the safe-area insets (layout-semantics §3.3, §4.2). Adaptive rules
+    /// compare their `minWidth` with this value. CSS px.
+    public var effectiveContentWidth: Double {
+        containerWidth - safeAreaInsets.leading - safeAreaInsets.trailing
+    }
+
     /// The leading and trailing offsets that `reference` puts before the section's own insets
-    /// (layout-semantics §3.3). `automatic` is the configuration default, `safeArea`.
+    /// (layout-semantics §3.3), CSS px. `automatic` is the configuration default, `safeArea`.
+    /// Layout margins add to the safe area (UIKit's `insetsLayoutMarginsFromSafeArea`); the
+    /// readable content guide is centred, `readableWidth` wide, and never closer to the edges
+    /// than the layout margins (UIKit's readableContentGuide lies inside the margins guide).
     public func referenceInsets(_ reference: ContentInsetsReference) -> (leading: Double, trailing: Double) {
         switch reference {
         case .none:
@@ -38,8 +48,10 @@ public struct LayoutEnvironment: Hashable, Sendable {
         case .layoutMargins:
             return (safeAreaInsets.leading + layoutMargin, safeAreaInsets.trailing + layoutMargin)
         case .readableContent:
-            let side = max(0, (containerWidth - readableWidth) / 2)
-            return (max(side, safeAreaInsets.leading), max(side, safeAreaInsets.trailing))
+            let side = (containerWidth - readableWidth) / 2
+            return (
+                max(side, safeAreaInsets.leading + layoutMargin), max(side, safeAreaInsets.trailing + layoutMargin)
+            )
         }
     }
 }

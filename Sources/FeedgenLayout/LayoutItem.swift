@@ -29,6 +29,12 @@ public indirect enum LayoutSubitem: Hashable, Sendable {
         }
     }
 
+    /// True for a nested group.
+    public var isGroup: Bool {
+        if case .group = self { return true }
+        return false
+    }
+
     var edgeSpacing: EdgeSpacing? {
         if case .item(let i) = self { return i.edgeSpacing }
         return nil
@@ -75,11 +81,37 @@ public struct LayoutGroup: Hashable, Sendable {
         LayoutGroup(direction: .horizontal, size: size, content: .count(count, .item(item)), interItemSpacing: spacing)
     }
 
+    /// The subitem description at `index` of `subitems` (0 for a `count` group's).
+    func subitem(_ index: Int) -> LayoutSubitem {
+        switch content {
+        case .count(_, let s): s
+        case .subitems(let list): list[index]
+        }
+    }
+
     /// All subitem descriptions in this group (not recursive).
     public var subitems: [LayoutSubitem] {
         switch content {
         case .count(_, let s): [s]
         case .subitems(let list): list
+        }
+    }
+
+    /// True when some item's size can come from measurements: an estimated item dimension that
+    /// a `count` group does not override (groups themselves are never measured).
+    public var readsMeasurements: Bool {
+        switch content {
+        case .count(_, .item(let item)):
+            return item.size.dimension(direction.cross).isEstimated
+        case .count(_, .group(let g)):
+            return g.readsMeasurements
+        case .subitems(let list):
+            return list.contains { sub in
+                switch sub {
+                case .item(let i): i.size.width.isEstimated || i.size.height.isEstimated
+                case .group(let g): g.readsMeasurements
+                }
+            }
         }
     }
 

@@ -54,11 +54,17 @@ public struct LayoutSection: Hashable, Sendable {
     public var contentInsets: DirectionalEdgeInsets
     /// Space between consecutive group instances.
     public var interGroupSpacing: Double
+    /// How the section scrolls across the page (layout-semantics §3.6).
     public var orthogonalScrollingBehavior: OrthogonalScrollingBehavior
+    /// What `contentInsets` are measured from (layout-semantics §3.3).
     public var contentInsetsReference: ContentInsetsReference
+    /// The header's size and pinning; the section shows a header when it has a title
+    /// (`SectionInput.hasHeader`), sized `estimated(44)` when this is nil.
     public var header: BoundarySupplementaryItem?
+    /// The footer's size and pinning; feedgen shows a footer when a rule of the layout sets one.
     public var footer: BoundarySupplementaryItem?
-    /// A background decoration covering the header, the groups and the insets.
+    /// A background decoration (Apple: `NSCollectionLayoutDecorationItem.background`) covering
+    /// the header, the insets, the groups and the footer: the section's frame (U-8).
     public var background: Bool
 
     public init(

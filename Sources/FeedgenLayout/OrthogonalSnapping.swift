@@ -1,5 +1,13 @@
-/// Resting offsets of an orthogonal section's scroller for each behaviour
-/// (layout-semantics §3.6 and §7.4; Apple: `UICollectionLayoutSectionOrthogonalScrollingBehavior`).
+/// Resting offsets (`scrollLeft`, CSS px) of an orthogonal section's scroller for each behaviour
+/// (layout-semantics §3.6 and §7.4; Apple: `UICollectionLayoutSectionOrthogonalScrollingBehavior`):
+///
+/// - `continuous`: none (free scrolling).
+/// - `continuousGroupLeadingBoundary`, `groupPaging`: each group's leading edge minus the
+///   leading inset, so the inset stays visible at rest.
+/// - `paging`: multiples of the scroller width `W` (the collection's width, not the group's).
+/// - `groupPagingCentered`: the offsets that centre each group, `x + w/2 − W/2`.
+///
+/// All are clamped to `[0, contentWidth − W]`: the content end is a resting point too.
 enum OrthogonalSnapping {
     static func resolve(
         behavior: OrthogonalScrollingBehavior, groups: [Rect], scroller: Rect, contentWidth: Double,
@@ -28,8 +36,10 @@ enum OrthogonalSnapping {
         case .groupPagingCentered:
             offsets = groups.map { clamp($0.x + $0.width / 2 - W / 2) }
         }
+        // Every list is ascending (groups are in order and clamping keeps the order): drop repeats.
         var unique: [Double] = []
-        for o in offsets.sorted() where unique.last.map({ abs($0 - o) > 1e-9 }) ?? true {
+        unique.reserveCapacity(offsets.count)
+        for o in offsets where unique.last.map({ o - $0 > 1e-9 }) ?? true {
             unique.append(o)
         }
         return ResolvedOrthogonal(

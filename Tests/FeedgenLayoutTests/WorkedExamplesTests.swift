@@ -226,4 +226,61 @@ import Testing
             Rect(x: 0, y: 200, width: 200, height: 200),
         ])
     }
+
+    /// §7.3, estimated-height variant with `uniformAcrossSiblings` items: each row's items
+    /// become as tall as the row's tallest (120/120, then 96/96).
+    @Test func uniformAcrossSiblingsPerRow() {
+        let m = Measurements(items: [
+            "0": Size(width: 190, height: 120), "1": Size(width: 190, height: 80),
+            "2": Size(width: 190, height: 96), "3": Size(width: 190, height: 60),
+        ])
+        let r = CompositionalLayout.solve(
+            [SectionInput(id: "g", layout: uniformGrid(groupHeight: .estimated(200)), itemIDs: ["0", "1", "2", "3"])],
+            environment: LayoutEnvironment(containerWidth: W), measurements: m)
+        #expect(r.sections[0].items.map(\.frame) == [
+            Rect(x: 0, y: 0, width: 190, height: 120), Rect(x: 200, y: 0, width: 190, height: 120),
+            Rect(x: 0, y: 130, width: 190, height: 96), Rect(x: 200, y: 130, width: 190, height: 96),
+        ])
+    }
+
+    /// §7.3: set on the outermost group, the largest value is shared by the whole section:
+    /// every item becomes 120 ([S3]).
+    @Test func uniformAcrossSiblingsSectionWide() {
+        let m = Measurements(items: [
+            "0": Size(width: 190, height: 120), "1": Size(width: 190, height: 80),
+            "2": Size(width: 190, height: 96), "3": Size(width: 190, height: 60),
+        ])
+        let r = CompositionalLayout.solve(
+            [SectionInput(id: "g", layout: uniformGrid(groupHeight: .uniformAcrossSiblings(estimate: 200)), itemIDs: ["0", "1", "2", "3"])],
+            environment: LayoutEnvironment(containerWidth: W), measurements: m)
+        #expect(r.sections[0].items.map(\.frame.height) == [120, 120, 120, 120])
+        #expect(r.sections[0].items.map(\.frame.y) == [0, 0, 130, 130])
+        #expect(r.sections[0].groups.map(\.height) == [120, 120])
+    }
+
+    func uniformGrid(groupHeight: LayoutDimension) -> AdaptiveSection {
+        AdaptiveSection(
+            LayoutSection(
+                group: .horizontal(
+                    LayoutSize(width: .fractionalWidth(1), height: groupHeight),
+                    repeating: LayoutItem(size: LayoutSize(width: .fractionalWidth(1), height: .uniformAcrossSiblings(estimate: 200))),
+                    count: 2, spacing: .fixed(10)),
+                interGroupSpacing: 10))
+    }
+
+    /// §7.2, alternative reading: contentInsets 8 on the item, none on the section.
+    @Test func continuousCarouselWithItemInsets() throws {
+        let size = LayoutSize(width: .absolute(160), height: .absolute(240))
+        let layout = AdaptiveSection(
+            LayoutSection(
+                group: .horizontal(size, repeating: LayoutItem(size: size, contentInsets: DirectionalEdgeInsets(all: 8)), count: 1),
+                interGroupSpacing: 8, orthogonalScrollingBehavior: .continuous))
+        let r = CompositionalLayout.solve(
+            [SectionInput(id: "c", layout: layout, itemIDs: (0..<5).map(String.init))], environment: LayoutEnvironment(containerWidth: W))
+        let s = r.sections[0]
+        #expect(s.items.map(\.slot.x) == [0, 168, 336, 504, 672])
+        #expect(s.items[0].frame == Rect(x: 8, y: 8, width: 144, height: 224))
+        #expect(try #require(s.orthogonal).contentWidth == 832)
+        #expect(s.frame.height == 240)
+    }
 }
