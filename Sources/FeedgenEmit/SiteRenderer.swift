@@ -59,6 +59,13 @@ public struct SiteRenderer: Sendable {
         }
         files.append(OutputFile(path: "assets/layout.css", contents: .text(LayoutStylesheet.css(for: site.feeds))))
         files.append(OutputFile(path: "assets/theme.css", contents: .text(themeCSS())))
+        if let syndication = Syndication(site: site) {
+            for feed in site.feeds {
+                files.append(OutputFile(path: Syndication.atomPath(feed), contents: .text(syndication.atom(feed))))
+                files.append(OutputFile(path: Syndication.jsonPath(feed), contents: .text(syndication.jsonFeed(feed))))
+            }
+            files.append(OutputFile(path: "sitemap.xml", contents: .text(syndication.sitemap())))
+        }
         for image in Set(site.images.values) where !image.source.isEmpty {
             files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))
         }
@@ -71,15 +78,57 @@ public struct SiteRenderer: Sendable {
 
     // MARK: - Pages
 
-    func pageContext(title: String, description: String?, lang: String?, page: String) -> MustacheValue {
+    /// The `page` object: title, description, language, the way to the root, and the sharing
+    /// values (`page.url`, `page.type`, `page.image`, `page.feeds`; absolute URLs need `baseURL`).
+    func pageContext(
+        title: String, description: String?, lang: String?, page: String, type: String = "website",
+        image: ImageAsset? = nil, feed: PreparedFeed? = nil
+    ) -> MustacheValue {
         let config = site.site.config
+        let language = lang ?? config.language
+        let syndication = Syndication(site: site)
+        var imageURL: MustacheValue = .null
+        if let image {
+            if RelativeURL.hasScheme(image.outputPath) {
+                imageURL = .string(image.outputPath)
+            } else if let syndication {
+                imageURL = .string(syndication.url(image.outputPath))
+            }
+        }
+        var feeds: [MustacheValue] = []
+        if let feed, let syndication {
+            feeds = [
+                ["type": "application/atom+xml", "title": .string("\(feed.feed.title) (Atom)"), "url": .string(RelativeURL.relative(from: page, to: Syndication.atomPath(feed))), "absoluteURL": .string(syndication.url(Syndication.atomPath(feed)))],
+                ["type": "application/feed+json", "title": .string("\(feed.feed.title) (JSON Feed)"), "url": .string(RelativeURL.relative(from: page, to: Syndication.jsonPath(feed))), "absoluteURL": .string(syndication.url(Syndication.jsonPath(feed)))],
+            ]
+        }
         return [
             "title": .string(title == config.title || title.isEmpty ? config.title : "\(title) – \(config.title)"),
-            "description": description.map { .string($0) } ?? .null,
-            "lang": .string(lang ?? config.language),
+            "heading": .string(title.isEmpty ? config.title : title),
+            "description": description.flatMap { $0.isEmpty ? nil : MustacheValue.string($0) } ?? .null,
+            "lang": .string(language),
+            "dir": Self.isRightToLeft(language) ? "rtl" : .null,
             "root": .string(RelativeURL.root(from: page)),
             "path": .string(page),
+            "url": syndication.map { .string($0.url(page)) } ?? .null,
+            "type": .string(type),
+            "image": imageURL,
+            "imageAlt": image.map { TemplateContext.nonEmpty($0.alt) } ?? .null,
+            "feeds": .array(feeds),
+            "hasFeeds": .bool(!feeds.isEmpty),
         ]
+    }
+
+    /// Whether `lang` (BCP 47) is written right to left: its script subtag, else its language
+    /// (Arabic, Hebrew, Persian, Urdu, Pashto, Sindhi, Yiddish, Dhivehi, Kurdish (Sorani), Uyghur, Syriac, N'Ko).
+    public static func isRightToLeft(_ lang: String?) -> Bool {
+        guard let lang, !lang.isEmpty else { return false }
+        let parts = lang.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
+        guard let language = parts.first else { return false }
+        if let script = parts.dropFirst().first(where: { $0.count == 4 }) {
+            return ["arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg", "mand", "samr"].contains(String(script))
+        }
+        return ["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "dv", "ckb", "ug", "syr", "nqo"].contains(String(language))
     }
 
     var siteContext: MustacheValue {
@@ -111,7 +160,7 @@ public struct SiteRenderer: Sendable {
             parent = ["title": .string(p.feed.title), "url": .string(RelativeURL.relative(from: page, to: p.pagePath))]
         }
         return [
-            "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page),
+            "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page, feed: feed),
             "site": siteContext,
             "feed": [
                 "key": .string(feed.key), "title": .string(feed.feed.title),
@@ -156,6 +205,7 @@ public struct SiteRenderer: Sendable {
                 "headingID": headingID.map { .string($0) } ?? .null,
                 "headerHTML": TemplateContext.nonEmpty(s.section.headerHTML),
                 "lang": s.section.lang.map { .string($0) } ?? .null,
+                "dir": Self.isRightToLeft(s.section.lang) ? "rtl" : .null,
                 "preset": .string(s.preset.rawValue),
                 "itemCount": .int(s.section.items.count),
                 "orthogonalScrollingBehavior": .string(s.layout.base.orthogonalScrollingBehavior.rawValue),
@@ -173,7 +223,9 @@ public struct SiteRenderer: Sendable {
         let page = feed.detailPath(item)
         let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
         return [
-            "page": pageContext(title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page),
+            "page": pageContext(
+                title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page, type: "article",
+                image: image),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
             "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true),

@@ -66,6 +66,7 @@ public enum TemplateContext {
                 ("image", imageValue),
                 ("type", .string(item.type)),
                 ("lang", nonEmpty(item.lang)),
+                ("dir", SiteRenderer.isRightToLeft(item.lang) ? "rtl" : .null),
                 ("tags", .array(item.tags.map { .string($0) })),
                 ("hasTags", .bool(!item.tags.isEmpty)),
                 ("params", .object(params)),
@@ -118,11 +119,12 @@ extension TemplateContext {
     static let cardKeys = [
         "id", "title", "type", "description", "html", "hasBody", "url", "date", "date.iso", "date.display",
         "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "tags", "hasTags",
-        "lang", "params",
+        "lang", "dir", "params",
     ]
 
     static let pageKeys = [
-        "page", "page.title", "page.description", "page.lang", "page.root", "page.path",
+        "page", "page.title", "page.heading", "page.description", "page.lang", "page.dir", "page.root", "page.path",
+        "page.url", "page.type", "page.image", "page.imageAlt", "page.feeds", "page.hasFeeds",
         "site", "site.title", "site.language", "site.baseURL",
     ]
 
@@ -133,6 +135,8 @@ extension TemplateContext {
         switch kind {
         case .feed:
             return ContextSchema(paths: pageKeys + [
+                // Only feed pages list feeds (empty on item pages).
+                "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds",
@@ -140,7 +144,7 @@ extension TemplateContext {
             ])
         case .section:
             return ContextSchema(paths: [
-                "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang",
+                "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang", "section.dir",
                 "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "groupsHTML",
             ])
         case .item:
