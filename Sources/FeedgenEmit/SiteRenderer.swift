@@ -136,6 +136,9 @@ public struct SiteRenderer: Sendable {
         return ["title": .string(c.title), "language": .string(c.language), "baseURL": c.baseURL.map { .string($0) } ?? .null]
     }
 
+    /// How many of a feed page's first images load eagerly.
+    static let eagerImageCount = 4
+
     func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
         OutputFile(path: feed.pagePath, contents: .text(try render("feed.mustache", try feedContext(feed))))
     }
@@ -144,13 +147,12 @@ public struct SiteRenderer: Sendable {
     func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
         var sections: [MustacheValue] = []
-        var firstImageSection = true
+        // The page's first `eagerImageCount` images load eagerly (they are likely in the first
+        // screen), the first of them with fetchpriority=high; the rest are lazy.
+        var imagesBefore = 0
         for s in feed.sections {
-            let eager = firstImageSection
-            if s.section.items.contains(where: { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }) {
-                firstImageSection = false
-            }
-            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, eager: eager))])
+            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, imagesBefore: imagesBefore))])
+            imagesBefore += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
         }
         let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
             ["title": .string(sub.feed.title), "url": .string(RelativeURL.relative(from: page, to: sub.pagePath))]
@@ -172,20 +174,24 @@ public struct SiteRenderer: Sendable {
         ]
     }
 
-    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool) throws(TemplateErrors) -> String {
-        try render("section.mustache", try sectionContext(s, feed: feed, page: page, eager: eager))
+    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int) throws(TemplateErrors) -> String {
+        try render("section.mustache", try sectionContext(s, feed: feed, page: page, imagesBefore: imagesBefore))
     }
 
     /// The context of `section.mustache` (``TemplateContext/Kind/section``), its cards rendered.
     func sectionContext(
-        _ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool
+        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
     ) throws(TemplateErrors) -> MustacheValue {
         var cards: [String] = []
         cards.reserveCapacity(s.section.items.count)
         var focusable = false
-        for (i, item) in s.section.items.enumerated() {
+        var imageIndex = imagesBefore  // this card's image's place among the page's images
+        for item in s.section.items {
             let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
-            let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager && i < 4)
+            let context = TemplateContext.item(
+                item, feed: feed, page: page, image: image, eager: imageIndex < Self.eagerImageCount,
+                priority: image != nil && imageIndex == 0)
+            if image != nil { imageIndex += 1 }
             if case .string = context["url"] ?? .null { focusable = true }
             guard let template = templates.card(type: item.type) ?? templates.card(type: "card") else {
                 throw TemplateErrors(diagnostics: [
@@ -228,7 +234,7 @@ public struct SiteRenderer: Sendable {
                 image: image),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
-            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true),
+            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true, priority: true),
         ]
     }
 

@@ -38,8 +38,9 @@ public enum TemplateContext {
     /// - Parameters:
     ///   - image: The item's resolved image, if any (`image.src` is made relative to `page`).
     ///   - eager: `image.loading` is `eager` (images above the fold) rather than `lazy`.
+    ///   - priority: `image.fetchpriority` is `high` (the page's first image), else null.
     public static func item(
-        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool
+        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool = false
     ) -> MustacheValue {
         let url = itemURL(item, feed: feed, page: page)
         var imageValue: MustacheValue = .null
@@ -48,6 +49,7 @@ public enum TemplateContext {
                 ("src", .string(RelativeURL.hasScheme(image.outputPath) ? image.outputPath : RelativeURL.relative(from: page, to: image.outputPath))),
                 ("alt", .string(image.alt)),
                 ("loading", .string(eager ? "eager" : "lazy")),
+                ("fetchpriority", priority ? "high" : .null),
             ]
             if let w = image.width { pairs.append(("width", .int(w))) }
             if let h = image.height { pairs.append(("height", .int(h))) }
@@ -118,7 +120,7 @@ extension TemplateContext {
     /// The card keys, relative to the card (`item.` in front on an item page).
     static let cardKeys = [
         "id", "title", "type", "description", "html", "hasBody", "url", "date", "date.iso", "date.display",
-        "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "tags", "hasTags",
+        "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "image.fetchpriority", "tags", "hasTags",
         "lang", "dir", "params",
     ]
 

@@ -82,3 +82,40 @@ def test_the_observer_sees_a_shift(browser, tmp_path):
         assert sum(s["value"] for s in page.evaluate(_TOTAL)) > 0
     finally:
         context.close()
+
+
+_IMAGES_JS = """
+() => [...document.images].map(i => ({
+  src: i.getAttribute('src'), loading: i.getAttribute('loading') || 'eager',
+  priority: i.getAttribute('fetchpriority'), top: i.getBoundingClientRect().top + scrollY,
+  firstScreen: i.getBoundingClientRect().top + scrollY < innerHeight,
+}))
+"""
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)])
+def test_first_screen_images_are_eager_and_the_first_is_high_priority(browser, site, width, height):
+    """Feed pages: every image in the first screen is eager, the page's first image alone has
+    fetchpriority=high, and images after the first four are lazy. Item pages: their image is
+    eager and high priority."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    checked = 0
+    try:
+        for rel in _pages(site):
+            page.goto(page_url(site / rel), wait_until="load")
+            images = page.evaluate(_IMAGES_JS)
+            if not images:
+                continue
+            checked += 1
+            high = [i["src"] for i in images if i["priority"] == "high"]
+            assert high == [images[0]["src"]], (rel, images)
+            for n, img in enumerate(images):
+                if img["firstScreen"]:
+                    assert img["loading"] == "eager", (rel, img)
+                if rel.endswith("index.html") and n >= 4:
+                    assert img["loading"] == "lazy", (rel, img)
+            print(f"images {width}px {rel}: " + ", ".join(f"{i['loading']}{'/high' if i['priority'] else ''}" for i in images))
+    finally:
+        context.close()
+    assert checked >= 2
