@@ -91,6 +91,12 @@ public enum SiteBuilder {
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output: \(error.localizedDescription)")
             report.exitStatus = 1
         }
+        if report.exitStatus == 0, prepared.site.config.baseURL == nil {
+            // Said once per written build: feeds and the sitemap need absolute URLs.
+            report.diagnostics.append(.note(
+                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : options.siteRoot),
+                "no 'baseURL', so the Atom and JSON feeds (feed.xml, feed.json), sitemap.xml and canonical/og:url links are not written (they need absolute URLs); add e.g. 'baseURL: https://example.org/' to feedgen.yaml"))
+        }
         return finish(&report, options)
     }
 

@@ -59,6 +59,13 @@ public struct SiteRenderer: Sendable {
         }
         files.append(OutputFile(path: "assets/layout.css", contents: .text(LayoutStylesheet.css(for: site.feeds))))
         files.append(OutputFile(path: "assets/theme.css", contents: .text(themeCSS())))
+        if let syndication = Syndication(site: site) {
+            for feed in site.feeds {
+                files.append(OutputFile(path: Syndication.atomPath(feed), contents: .text(syndication.atom(feed))))
+                files.append(OutputFile(path: Syndication.jsonPath(feed), contents: .text(syndication.jsonFeed(feed))))
+            }
+            files.append(OutputFile(path: "sitemap.xml", contents: .text(syndication.sitemap())))
+        }
         for image in Set(site.images.values) where !image.source.isEmpty {
             files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))
         }
@@ -71,21 +78,66 @@ public struct SiteRenderer: Sendable {
 
     // MARK: - Pages
 
-    func pageContext(title: String, description: String?, lang: String?, page: String) -> MustacheValue {
+    /// The `page` object: title, description, language, the way to the root, and the sharing
+    /// values (`page.url`, `page.type`, `page.image`, `page.feeds`; absolute URLs need `baseURL`).
+    func pageContext(
+        title: String, description: String?, lang: String?, page: String, type: String = "website",
+        image: ImageAsset? = nil, feed: PreparedFeed? = nil
+    ) -> MustacheValue {
         let config = site.site.config
+        let language = lang ?? config.language
+        let syndication = Syndication(site: site)
+        var imageURL: MustacheValue = .null
+        if let image {
+            if RelativeURL.hasScheme(image.outputPath) {
+                imageURL = .string(image.outputPath)
+            } else if let syndication {
+                imageURL = .string(syndication.url(image.outputPath))
+            }
+        }
+        var feeds: [MustacheValue] = []
+        if let feed, let syndication {
+            feeds = [
+                ["type": "application/atom+xml", "title": .string("\(feed.feed.title) (Atom)"), "url": .string(RelativeURL.relative(from: page, to: Syndication.atomPath(feed))), "absoluteURL": .string(syndication.url(Syndication.atomPath(feed)))],
+                ["type": "application/feed+json", "title": .string("\(feed.feed.title) (JSON Feed)"), "url": .string(RelativeURL.relative(from: page, to: Syndication.jsonPath(feed))), "absoluteURL": .string(syndication.url(Syndication.jsonPath(feed)))],
+            ]
+        }
         return [
             "title": .string(title == config.title || title.isEmpty ? config.title : "\(title) – \(config.title)"),
-            "description": description.map { .string($0) } ?? .null,
-            "lang": .string(lang ?? config.language),
+            "heading": .string(title.isEmpty ? config.title : title),
+            "description": description.flatMap { $0.isEmpty ? nil : MustacheValue.string($0) } ?? .null,
+            "lang": .string(language),
+            "dir": Self.isRightToLeft(language) ? "rtl" : .null,
             "root": .string(RelativeURL.root(from: page)),
             "path": .string(page),
+            "url": syndication.map { .string($0.url(page)) } ?? .null,
+            "type": .string(type),
+            "image": imageURL,
+            "imageAlt": image.map { TemplateContext.nonEmpty($0.alt) } ?? .null,
+            "feeds": .array(feeds),
+            "hasFeeds": .bool(!feeds.isEmpty),
         ]
+    }
+
+    /// Whether `lang` (BCP 47) is written right to left: its script subtag, else its language
+    /// (Arabic, Hebrew, Persian, Urdu, Pashto, Sindhi, Yiddish, Dhivehi, Kurdish (Sorani), Uyghur, Syriac, N'Ko).
+    public static func isRightToLeft(_ lang: String?) -> Bool {
+        guard let lang, !lang.isEmpty else { return false }
+        let parts = lang.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
+        guard let language = parts.first else { return false }
+        if let script = parts.dropFirst().first(where: { $0.count == 4 }) {
+            return ["arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg", "mand", "samr"].contains(String(script))
+        }
+        return ["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "dv", "ckb", "ug", "syr", "nqo"].contains(String(language))
     }
 
     var siteContext: MustacheValue {
         let c = site.site.config
         return ["title": .string(c.title), "language": .string(c.language), "baseURL": c.baseURL.map { .string($0) } ?? .null]
     }
+
+    /// How many of a feed page's first images load eagerly.
+    static let eagerImageCount = 4
 
     func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
         OutputFile(path: feed.pagePath, contents: .text(try render("feed.mustache", try feedContext(feed))))
@@ -95,13 +147,12 @@ public struct SiteRenderer: Sendable {
     func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
         var sections: [MustacheValue] = []
-        var firstImageSection = true
+        // The page's first `eagerImageCount` images load eagerly (they are likely in the first
+        // screen), the first of them with fetchpriority=high; the rest are lazy.
+        var imagesBefore = 0
         for s in feed.sections {
-            let eager = firstImageSection
-            if s.section.items.contains(where: { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }) {
-                firstImageSection = false
-            }
-            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, eager: eager))])
+            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, imagesBefore: imagesBefore))])
+            imagesBefore += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
         }
         let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
             ["title": .string(sub.feed.title), "url": .string(RelativeURL.relative(from: page, to: sub.pagePath))]
@@ -111,7 +162,7 @@ public struct SiteRenderer: Sendable {
             parent = ["title": .string(p.feed.title), "url": .string(RelativeURL.relative(from: page, to: p.pagePath))]
         }
         return [
-            "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page),
+            "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page, feed: feed),
             "site": siteContext,
             "feed": [
                 "key": .string(feed.key), "title": .string(feed.feed.title),
@@ -123,20 +174,24 @@ public struct SiteRenderer: Sendable {
         ]
     }
 
-    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool) throws(TemplateErrors) -> String {
-        try render("section.mustache", try sectionContext(s, feed: feed, page: page, eager: eager))
+    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int) throws(TemplateErrors) -> String {
+        try render("section.mustache", try sectionContext(s, feed: feed, page: page, imagesBefore: imagesBefore))
     }
 
     /// The context of `section.mustache` (``TemplateContext/Kind/section``), its cards rendered.
     func sectionContext(
-        _ s: PreparedSection, feed: PreparedFeed, page: String, eager: Bool
+        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
     ) throws(TemplateErrors) -> MustacheValue {
         var cards: [String] = []
         cards.reserveCapacity(s.section.items.count)
         var focusable = false
-        for (i, item) in s.section.items.enumerated() {
+        var imageIndex = imagesBefore  // this card's image's place among the page's images
+        for item in s.section.items {
             let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
-            let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager && i < 4)
+            let context = TemplateContext.item(
+                item, feed: feed, page: page, image: image, eager: imageIndex < Self.eagerImageCount,
+                priority: image != nil && imageIndex == 0)
+            if image != nil { imageIndex += 1 }
             if case .string = context["url"] ?? .null { focusable = true }
             guard let template = templates.card(type: item.type) ?? templates.card(type: "card") else {
                 throw TemplateErrors(diagnostics: [
@@ -156,6 +211,7 @@ public struct SiteRenderer: Sendable {
                 "headingID": headingID.map { .string($0) } ?? .null,
                 "headerHTML": TemplateContext.nonEmpty(s.section.headerHTML),
                 "lang": s.section.lang.map { .string($0) } ?? .null,
+                "dir": Self.isRightToLeft(s.section.lang) ? "rtl" : .null,
                 "preset": .string(s.preset.rawValue),
                 "itemCount": .int(s.section.items.count),
                 "orthogonalScrollingBehavior": .string(s.layout.base.orthogonalScrollingBehavior.rawValue),
@@ -173,10 +229,12 @@ public struct SiteRenderer: Sendable {
         let page = feed.detailPath(item)
         let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
         return [
-            "page": pageContext(title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page),
+            "page": pageContext(
+                title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page, type: "article",
+                image: image),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
-            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true),
+            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true, priority: true),
         ]
     }
 

@@ -38,8 +38,9 @@ public enum TemplateContext {
     /// - Parameters:
     ///   - image: The item's resolved image, if any (`image.src` is made relative to `page`).
     ///   - eager: `image.loading` is `eager` (images above the fold) rather than `lazy`.
+    ///   - priority: `image.fetchpriority` is `high` (the page's first image), else null.
     public static func item(
-        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool
+        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool = false
     ) -> MustacheValue {
         let url = itemURL(item, feed: feed, page: page)
         var imageValue: MustacheValue = .null
@@ -48,6 +49,7 @@ public enum TemplateContext {
                 ("src", .string(RelativeURL.hasScheme(image.outputPath) ? image.outputPath : RelativeURL.relative(from: page, to: image.outputPath))),
                 ("alt", .string(image.alt)),
                 ("loading", .string(eager ? "eager" : "lazy")),
+                ("fetchpriority", priority ? "high" : .null),
             ]
             if let w = image.width { pairs.append(("width", .int(w))) }
             if let h = image.height { pairs.append(("height", .int(h))) }
@@ -66,6 +68,7 @@ public enum TemplateContext {
                 ("image", imageValue),
                 ("type", .string(item.type)),
                 ("lang", nonEmpty(item.lang)),
+                ("dir", SiteRenderer.isRightToLeft(item.lang) ? "rtl" : .null),
                 ("tags", .array(item.tags.map { .string($0) })),
                 ("hasTags", .bool(!item.tags.isEmpty)),
                 ("params", .object(params)),
@@ -117,12 +120,13 @@ extension TemplateContext {
     /// The card keys, relative to the card (`item.` in front on an item page).
     static let cardKeys = [
         "id", "title", "type", "description", "html", "hasBody", "url", "date", "date.iso", "date.display",
-        "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "tags", "hasTags",
-        "lang", "params",
+        "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "image.fetchpriority", "tags", "hasTags",
+        "lang", "dir", "params",
     ]
 
     static let pageKeys = [
-        "page", "page.title", "page.description", "page.lang", "page.root", "page.path",
+        "page", "page.title", "page.heading", "page.description", "page.lang", "page.dir", "page.root", "page.path",
+        "page.url", "page.type", "page.image", "page.imageAlt", "page.feeds", "page.hasFeeds",
         "site", "site.title", "site.language", "site.baseURL",
     ]
 
@@ -133,6 +137,8 @@ extension TemplateContext {
         switch kind {
         case .feed:
             return ContextSchema(paths: pageKeys + [
+                // Only feed pages list feeds (empty on item pages).
+                "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds",
@@ -140,7 +146,7 @@ extension TemplateContext {
             ])
         case .section:
             return ContextSchema(paths: [
-                "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang",
+                "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang", "section.dir",
                 "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "groupsHTML",
             ])
         case .item:

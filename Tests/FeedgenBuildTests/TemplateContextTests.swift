@@ -34,7 +34,7 @@ import FeedgenMustache
         for feed in site.feeds {
             paths(try renderer.feedContext(feed), into: &keys[.feed, default: []])
             for s in feed.sections {
-                paths(try renderer.sectionContext(s, feed: feed, page: feed.pagePath, eager: true), into: &keys[.section, default: []])
+                paths(try renderer.sectionContext(s, feed: feed, page: feed.pagePath), into: &keys[.section, default: []])
                 for item in s.section.items {
                     let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
                     paths(TemplateContext.item(item, feed: feed, page: feed.pagePath, image: image, eager: false),

@@ -1,0 +1,195 @@
+import Foundation
+import FeedgenContent
+
+/// Absolute URLs, Atom and JSON Feed documents and the sitemap, all from `baseURL`
+/// (docs/output.md "Feeds and sharing").
+///
+/// Decisions, so that output depends on the content only:
+/// - A feed's entries are its items in page order (sections in order, an item once) that lead
+///   somewhere: a detail page or a `link`. Items with neither are not syndicated.
+/// - An entry's date is the item's `date`. Atom requires `updated`, so an undated entry takes
+///   the feed's newest item date; JSON Feed simply omits `date_published` for it. A feed with no
+///   dated item at all is `updated` `1970-01-01T00:00:00Z` (never the build time).
+/// - A calendar date (`2026-11-29`) is midnight UTC (`2026-11-29T00:00:00Z`).
+public struct Syndication: Sendable {
+    /// `baseURL` with exactly one trailing slash.
+    public let base: String
+    public let site: PreparedSite
+
+    public init?(site: PreparedSite) {
+        guard var base = site.site.config.baseURL, !base.isEmpty else { return nil }
+        while base.hasSuffix("/") { base.removeLast() }
+        self.base = base + "/"
+        self.site = site
+    }
+
+    /// The absolute URL of a site path (`recipes/index.html` → `<base>recipes/`).
+    public func url(_ path: String) -> String {
+        if RelativeURL.hasScheme(path) { return path }
+        var p = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        if p == "index.html" { p = "" } else if p.hasSuffix("/index.html") { p.removeLast("index.html".count) }
+        return base + RelativeURL.percentEncode(p)
+    }
+
+    public static func atomPath(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.xml" : feed.feed.path + "/feed.xml" }
+    public static func jsonPath(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.json" : feed.feed.path + "/feed.json" }
+
+    /// Where an item leads, absolute: its `link`, else its detail page; nil when neither.
+    public func itemURL(_ item: Item, feed: PreparedFeed) -> String? {
+        if let link = item.link, !link.isEmpty, !link.hasPrefix("#") {
+            if RelativeURL.hasScheme(link) { return link }
+            var path = link.hasPrefix("/") ? String(link.dropFirst()) : link
+            if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
+            return url(path)
+        }
+        return item.hasBody ? url(feed.detailPath(item)) : nil
+    }
+
+    /// The absolute URL of an item's image, if it has one.
+    public func imageURL(_ item: Item, feed: PreparedFeed) -> String? {
+        site.images[PreparedSite.imageKey(feed: feed, item: item)].map { url($0.outputPath) }
+    }
+
+    struct Entry {
+        var item: Item
+        var url: String
+        var image: String?
+    }
+
+    func entries(_ feed: PreparedFeed) -> [Entry] {
+        var seen = Set<String>()
+        var out: [Entry] = []
+        for s in feed.sections {
+            for item in s.section.items where seen.insert(item.id).inserted {
+                guard let u = itemURL(item, feed: feed) else { continue }
+                out.append(Entry(item: item, url: u, image: imageURL(item, feed: feed)))
+            }
+        }
+        return out
+    }
+
+    /// RFC 3339 date-time: instants as written, calendar dates at midnight UTC.
+    static func timestamp(_ d: ContentDate) -> String {
+        switch d.value {
+        case .calendar: d.iso + "T00:00:00Z"
+        case .instant: d.iso
+        }
+    }
+
+    // MARK: - Atom (RFC 4287)
+
+    public func atom(_ feed: PreparedFeed) -> String {
+        let entries = entries(feed)
+        let newest = entries.compactMap(\.item.date).max()
+        let updated = newest.map(Self.timestamp) ?? "1970-01-01T00:00:00Z"
+        let lang = feed.feed.lang ?? site.site.config.language
+        let pageURL = url(feed.pagePath)
+        var x = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+        x += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"\(HTML.escape(lang))\">\n"
+        x += "  <id>\(HTML.escape(pageURL))</id>\n"
+        x += "  <title>\(HTML.escape(pageTitle(feed)))</title>\n"
+        if let d = feed.feed.description, !d.isEmpty { x += "  <subtitle>\(HTML.escape(d))</subtitle>\n" }
+        x += "  <updated>\(updated)</updated>\n"
+        x += "  <link rel=\"alternate\" type=\"text/html\" href=\"\(HTML.escape(pageURL))\"/>\n"
+        x += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(HTML.escape(url(Self.atomPath(feed))))\"/>\n"
+        x += "  <author><name>\(HTML.escape(site.site.config.title))</name></author>\n"
+        x += "  <generator>feedgen</generator>\n"
+        for e in entries {
+            let item = e.item
+            x += "  <entry\(item.lang.map { " xml:lang=\"\(HTML.escape($0))\"" } ?? "")>\n"
+            x += "    <id>\(HTML.escape(e.url))</id>\n"
+            x += "    <title>\(HTML.escape(item.title))</title>\n"
+            x += "    <updated>\(item.date.map(Self.timestamp) ?? updated)</updated>\n"
+            if let d = item.date { x += "    <published>\(Self.timestamp(d))</published>\n" }
+            x += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(HTML.escape(e.url))\"/>\n"
+            if let image = e.image { x += "    <link rel=\"enclosure\" href=\"\(HTML.escape(image))\"/>\n" }
+            if let d = item.description, !d.isEmpty { x += "    <summary>\(HTML.escape(d))</summary>\n" }
+            if item.hasBody { x += "    <content type=\"html\">\(HTML.escape(absolutized(item.html, page: feed.detailPath(item))))</content>\n" }
+            for tag in item.tags { x += "    <category term=\"\(HTML.escape(tag))\"/>\n" }
+            x += "  </entry>\n"
+        }
+        x += "</feed>\n"
+        return x
+    }
+
+    // MARK: - JSON Feed 1.1
+
+    public func jsonFeed(_ feed: PreparedFeed) -> String {
+        var doc: [String: Any] = [
+            "version": "https://jsonfeed.org/version/1.1",
+            "title": pageTitle(feed),
+            "home_page_url": url(feed.pagePath),
+            "feed_url": url(Self.jsonPath(feed)),
+            "language": feed.feed.lang ?? site.site.config.language,
+            "authors": [["name": site.site.config.title]],
+        ]
+        if let d = feed.feed.description, !d.isEmpty { doc["description"] = d }
+        doc["items"] = entries(feed).map { e -> [String: Any] in
+            let item = e.item
+            var o: [String: Any] = ["id": e.url, "url": e.url, "title": item.title]
+            if item.hasBody {
+                o["content_html"] = absolutized(item.html, page: feed.detailPath(item))
+            } else {
+                o["content_text"] = item.description.flatMap { $0.isEmpty ? nil : $0 } ?? item.title
+            }
+            if let d = item.description, !d.isEmpty { o["summary"] = d }
+            if let d = item.date { o["date_published"] = Self.timestamp(d) }
+            if let image = e.image { o["image"] = image }
+            if !item.tags.isEmpty { o["tags"] = item.tags }
+            if let lang = item.lang { o["language"] = lang }
+            if let link = item.link, RelativeURL.hasScheme(link) { o["external_url"] = link }
+            return o
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: - Sitemap
+
+    /// Every page (feed pages, then their detail pages), in output order.
+    public func sitemap() -> String {
+        var paths: [String] = []
+        for feed in site.feeds {
+            paths.append(feed.pagePath)
+            for s in feed.sections {
+                for item in s.section.items where item.hasBody { paths.append(feed.detailPath(item)) }
+            }
+        }
+        var seen = Set<String>()
+        var x = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for p in paths.sorted() where seen.insert(p).inserted {
+            x += "  <url><loc>\(HTML.escape(url(p)))</loc></url>\n"
+        }
+        return x + "</urlset>\n"
+    }
+
+    func pageTitle(_ feed: PreparedFeed) -> String {
+        let siteTitle = site.site.config.title
+        return feed.feed.title.isEmpty || feed.feed.title == siteTitle ? siteTitle : "\(feed.feed.title) – \(siteTitle)"
+    }
+
+    /// Item HTML with its relative `href`/`src` made absolute against the detail page, so a
+    /// feed reader resolves them (feeds are read away from the site).
+    func absolutized(_ html: String, page: String) -> String {
+        guard let pageURL = URL(string: url(page)) else { return html }
+        var out = ""
+        var rest = Substring(html)
+        while let r = rest.range(of: #"(href|src)="([^"]*)""#, options: .regularExpression) {
+            out += rest[..<r.lowerBound]
+            let attr = rest[r]
+            let eq = attr.firstIndex(of: "=")!
+            let name = attr[..<eq]
+            let value = String(attr[attr.index(eq, offsetBy: 2)..<attr.index(before: attr.endIndex)])
+            let resolved: String
+            if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") {
+                resolved = value
+            } else {
+                let unescaped = value.replacingOccurrences(of: "&amp;", with: "&")
+                resolved = URL(string: unescaped, relativeTo: pageURL).map { HTML.escape($0.absoluteString) } ?? value
+            }
+            out += "\(name)=\"\(resolved)\""
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}

@@ -1,0 +1,109 @@
+"""Accessibility of the sample site: axe-core on every page at four widths in light and dark, and
+a keyboard walk through the home feed (web-output §1–2, issue 8 §1).
+
+Every page means both feed pages and every detail page the build wrote (every `*.html` in the
+output). The per-page violation counts are printed (run pytest with `-s` to see them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from browser_support import page_url
+
+WIDTHS = [320, 390, 768, 1280]
+SCHEMES = ["light", "dark"]
+
+_axe = Axe()
+
+
+def _pages(site: Path) -> list[str]:
+    return sorted(
+        str(p.relative_to(site)) for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith("_")
+    )
+
+
+def _describe(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"  {v['id']} ({v['impact']}): {v['help']}")
+        for node in v["nodes"][:5]:
+            lines.append(f"    {', '.join(map(str, node['target']))}: {node.get('failureSummary', '').splitlines()[-1:]}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_axe_has_no_violations(browser, site, width, scheme):
+    pages = _pages(site)
+    assert "index.html" in pages and "recipes/index.html" in pages and len(pages) > 2
+    context = browser.new_context(viewport={"width": width, "height": 844}, color_scheme=scheme)
+    page = context.new_page()
+    failures = []
+    try:
+        for rel in pages:
+            page.goto(page_url(site / rel), wait_until="load")
+            result = _axe.run(page, options={"resultTypes": ["violations"]})
+            violations = result.response["violations"]
+            print(f"axe {width}px {scheme:5} {rel}: {len(violations)} violations")
+            if violations:
+                failures.append(f"{rel}:\n{_describe(violations)}")
+    finally:
+        context.close()
+    assert not failures, f"axe violations at {width}px, {scheme}:\n" + "\n".join(failures)
+
+
+# ---------------------------------------------------------------------------------------------
+# Keyboard
+
+_FOCUS_JS = """
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const card = el.closest('.card, .chip');
+  const width = (e) => e ? parseFloat(getComputedStyle(e).outlineWidth) || 0 : 0;
+  const style = (e) => e ? getComputedStyle(e).outlineStyle : 'none';
+  return {
+    href: el.getAttribute('href'),
+    tag: el.tagName,
+    inCard: !!el.closest('[data-item-id]'),
+    outline: style(el) !== 'none' ? width(el) : 0,
+    cardOutline: card && style(card) !== 'none' ? width(card) : 0,
+  };
+}
+"""
+
+_CARD_LINKS_JS = """
+() => [...document.querySelectorAll('[data-item-id] a[href]')].map(a => a.getAttribute('href'))
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_keyboard_reaches_every_card_link_in_order_with_visible_focus(browser, site, width):
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    try:
+        page.goto(page_url(site / "index.html"), wait_until="load")
+        expected = page.evaluate(_CARD_LINKS_JS)
+        assert expected, "no card links on the home feed"
+        reached = []
+        seen_focus = set()
+        for _ in range(200):
+            page.keyboard.press("Tab")
+            info = page.evaluate(_FOCUS_JS)
+            if info is None:
+                break
+            key = page.evaluate("() => { const e = document.activeElement; return e.outerHTML.slice(0, 200) + '@' + [...document.querySelectorAll('*')].indexOf(e); }")
+            if key in seen_focus:
+                break  # wrapped around
+            seen_focus.add(key)
+            if info["inCard"] and info["tag"] == "A":
+                reached.append(info["href"])
+                assert max(info["outline"], info["cardOutline"]) > 0, f"no visible focus on card link {info['href']}"
+            else:
+                assert info["outline"] > 0, f"no visible focus on {info}"
+        assert reached == expected, f"tab order {reached} != DOM order {expected}"
+    finally:
+        context.close()

@@ -1,0 +1,121 @@
+"""No layout shift (issue 8 §4): the cumulative layout shift of every sample page is 0 after load
+and after scrolling to the end, in Chromium at 390 and 1280 px (PerformanceObserver
+`layout-shift`, buffered, registered before the page's own content)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from browser_support import page_url
+
+_OBSERVE = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (!e.hadRecentInput) window.__shifts.push({value: e.value,
+      sources: (e.sources || []).map(s => s.node ? (s.node.className || s.node.nodeName) : '?')});
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+
+_SCROLL_TO_END = """
+async () => {
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const step = Math.max(200, innerHeight * 0.8);
+  for (let y = 0; y < document.documentElement.scrollHeight; y += step) {
+    window.scrollTo({top: y, behavior: 'instant'});
+    await frame();
+  }
+  window.scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'});
+  await Promise.all([...document.images].map(i => i.complete ? null : new Promise(r => {
+    i.addEventListener('load', r, {once: true}); i.addEventListener('error', r, {once: true}); setTimeout(r, 3000);
+  })));
+  await frame();
+}
+"""
+
+_TOTAL = "() => new Promise(r => setTimeout(() => r(window.__shifts), 100))"
+
+
+def _pages(site: Path) -> list[str]:
+    return sorted(str(p.relative_to(site)) for p in site.rglob("*.html"))
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)])
+def test_cls_is_zero_after_load_and_after_scrolling(browser, site, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(_OBSERVE)
+    page = context.new_page()
+    failures = []
+    try:
+        for rel in _pages(site):
+            page.goto(page_url(site / rel), wait_until="load")
+            after_load = page.evaluate(_TOTAL)
+            page.evaluate(_SCROLL_TO_END)
+            after_scroll = page.evaluate(_TOTAL)
+            load_cls = sum(s["value"] for s in after_load)
+            total = sum(s["value"] for s in after_scroll)
+            print(f"CLS {width}px {rel}: after load {load_cls:.4f}, after scrolling {total:.4f}")
+            if after_scroll:
+                failures.append(f"{rel}: {after_scroll}")
+    finally:
+        context.close()
+    assert not failures, "layout shifts:\n" + "\n".join(failures)
+
+
+def test_the_observer_sees_a_shift(browser, tmp_path):
+    """Control: a page that inserts content above text after load does record a shift."""
+    html = tmp_path / "shift.html"
+    html.write_text(
+        "<!doctype html><p id=p>Some text that will move.</p>"
+        "<script>setTimeout(() => { const d = document.createElement('div'); d.style.height = '200px';"
+        " document.body.prepend(d); }, 300)</script>",
+        encoding="utf-8")
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(_OBSERVE)
+    page = context.new_page()
+    try:
+        page.goto(html.as_uri(), wait_until="load")
+        page.wait_for_timeout(600)
+        assert sum(s["value"] for s in page.evaluate(_TOTAL)) > 0
+    finally:
+        context.close()
+
+
+_IMAGES_JS = """
+() => [...document.images].map(i => ({
+  src: i.getAttribute('src'), loading: i.getAttribute('loading') || 'eager',
+  priority: i.getAttribute('fetchpriority'), top: i.getBoundingClientRect().top + scrollY,
+  firstScreen: i.getBoundingClientRect().top + scrollY < innerHeight,
+}))
+"""
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)])
+def test_first_screen_images_are_eager_and_the_first_is_high_priority(browser, site, width, height):
+    """Feed pages: every image in the first screen is eager, the page's first image alone has
+    fetchpriority=high, and images after the first four are lazy. Item pages: their image is
+    eager and high priority."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    checked = 0
+    try:
+        for rel in _pages(site):
+            page.goto(page_url(site / rel), wait_until="load")
+            images = page.evaluate(_IMAGES_JS)
+            if not images:
+                continue
+            checked += 1
+            high = [i["src"] for i in images if i["priority"] == "high"]
+            assert high == [images[0]["src"]], (rel, images)
+            for n, img in enumerate(images):
+                if img["firstScreen"]:
+                    assert img["loading"] == "eager", (rel, img)
+                if rel.endswith("index.html") and n >= 4:
+                    assert img["loading"] == "lazy", (rel, img)
+            print(f"images {width}px {rel}: " + ", ".join(f"{i['loading']}{'/high' if i['priority'] else ''}" for i in images))
+    finally:
+        context.close()
+    assert checked >= 2
