@@ -8,11 +8,15 @@ let package = Package(
     name: "feedgen-fuzz",
     dependencies: [.package(name: "feedgen", path: "..")],
     targets: [
+        .target(name: "FuzzDriver"),
         .executableTarget(
-            name: "FuzzFrontMatter", dependencies: [.product(name: "FeedgenContent", package: "feedgen")]),
+            name: "FuzzFrontMatter",
+            dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
         .executableTarget(
-            name: "FuzzMarkdown", dependencies: [.product(name: "FeedgenContent", package: "feedgen")]),
+            name: "FuzzMarkdown",
+            dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
         .executableTarget(
-            name: "FuzzMustache", dependencies: [.product(name: "FeedgenMustache", package: "feedgen")]),
+            name: "FuzzMustache",
+            dependencies: ["FuzzDriver", .product(name: "FeedgenMustache", package: "feedgen")]),
     ]
 )
