@@ -179,26 +179,58 @@ public struct SiteRenderer: Sendable {
     }
 
     /// The context of `section.mustache` (``TemplateContext/Kind/section``), its cards rendered.
+    /// Sections with at least this many cards render their cards in parallel.
+    static let parallelCardThreshold = 512
+
     func sectionContext(
         _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
     ) throws(TemplateErrors) -> MustacheValue {
-        var cards: [String] = []
-        cards.reserveCapacity(s.section.items.count)
+        // Contexts first, in order (image priorities depend on the page order), then the cards:
+        // a long section's cards render on every core (a 100,000-card feed page was the
+        // build's serial tail).
+        let items = s.section.items
+        var contexts: [MustacheValue] = []
+        contexts.reserveCapacity(items.count)
         var focusable = false
         var imageIndex = imagesBefore  // this card's image's place among the page's images
-        for item in s.section.items {
+        for item in items {
             let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
             let context = TemplateContext.item(
                 item, feed: feed, page: page, image: image, eager: imageIndex < Self.eagerImageCount,
                 priority: image != nil && imageIndex == 0)
             if image != nil { imageIndex += 1 }
             if case .string = context["url"] ?? .null { focusable = true }
-            guard let template = templates.card(type: item.type) ?? templates.card(type: "card") else {
+            contexts.append(context)
+        }
+        let cardContexts = contexts
+        let renderCard = { @Sendable (i: Int) throws -> String in
+            let type = items[i].type
+            guard let template = self.templates.card(type: type) ?? self.templates.card(type: "card") else {
                 throw TemplateErrors(diagnostics: [
-                    .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(item.type)'")
+                    .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(type)'")
                 ])
             }
-            cards.append(try Self.render(template, context, partials: templates))
+            return try Self.render(template, cardContexts[i], partials: self.templates)
+        }
+        var cards: [String] = []
+        cards.reserveCapacity(items.count)
+        if items.count < Self.parallelCardThreshold {
+            for i in items.indices {
+                do { cards.append(try renderCard(i)) } catch let error as TemplateErrors { throw error } catch {
+                    throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
+                }
+            }
+        } else {
+            let slots = ResultSlots<String>(count: items.count)
+            DispatchQueue.concurrentPerform(iterations: items.count) { i in slots.set(i, Result { try renderCard(i) }) }
+            for r in slots.values {
+                switch r {
+                case .success(let card): cards.append(card)
+                case .failure(let error as TemplateErrors): throw error
+                case .failure(let error):
+                    throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
+                }
+            }
         }
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
         let groups = SectionHTML.groups(
