@@ -73,15 +73,16 @@ enum BuildCommand {
         let report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
         if !terminal.quiet {
-            terminal.err(summary(report, write: write) + "\n")
+            terminal.err(summary(report, write: write, strict: options.strict) + "\n")
         }
         return report.exitStatus
     }
 
     /// One line: pages, cards, time, warnings (and errors when there are any).
-    static func summary(_ report: BuildReport, write: Bool) -> String {
-        let errors = report.diagnostics.errorCount
-        let warnings = report.diagnostics.warningCount
+    static func summary(_ report: BuildReport, write: Bool, strict: Bool = false) -> String {
+        // Under --strict the warnings were printed as errors; count them so.
+        let errors = report.diagnostics.errorCount + (strict ? report.diagnostics.warningCount : 0)
+        let warnings = strict ? 0 : report.diagnostics.warningCount
         let time = String(format: "%.2f s", report.seconds)
         let problems = "\(warnings) warning\(warnings == 1 ? "" : "s")" + (errors > 0 ? ", \(errors) error\(errors == 1 ? "" : "s")" : "")
         if report.exitStatus != 0 {

@@ -33,8 +33,8 @@ enum LayoutCommand {
             return 0
         }
         guard let widthText = args.options["--width"] else { throw UsageError("'layout' needs --width W (CSS px)") }
-        guard let width = Double(widthText), width > 0, width.isFinite else {
-            throw UsageError("--width must be a positive number of CSS px, found '\(widthText)'")
+        guard let width = Double(widthText), width > 0, width <= 100_000 else {
+            throw UsageError("--width must be a positive number of CSS px up to 100000, found '\(widthText)'")
         }
         var viewport = 844.0
         if let v = args.options["--viewport-height"] {
@@ -108,6 +108,7 @@ enum LayoutCommand {
 /// The JSON form of a resolved layout, with keys in a fixed order (deterministic output).
 enum LayoutJSON {
     static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }  // JSON has no infinities
         let r = (v * 1_000_000).rounded() / 1_000_000
         return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
     }

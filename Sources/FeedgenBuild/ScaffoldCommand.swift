@@ -73,6 +73,10 @@ enum ScaffoldCommand {
         guard parts.count >= 2, !parts.contains(where: { $0 == "." || $0 == ".." || $0.hasPrefix("_") || $0.hasPrefix(".") }) else {
             throw UsageError("'\(name)' must be SECTION/NAME below content/, without '..' or names starting with '_' or '.'")
         }
+        // The same characters an item id may use (it becomes the page's file name).
+        if let bad = name.first(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." || $0 == "/") }) {
+            throw UsageError("'\(name)' has '\(bad)', which cannot be part of a page's file name; use letters, digits, '-', '_' and '.' (e.g. today/my-card)")
+        }
         let site = args.options["--site"] ?? "."
         let fm = FileManager.default
         guard fm.fileExists(atPath: site + "/content") else {

@@ -88,7 +88,10 @@ public enum SiteBuilder {
             try OutputWriter.write(files, to: output)
             timing.mark("write")
         } catch {
-            report.diagnostics.error(SourceLocation(path: output), "cannot write the output: \(error.localizedDescription)")
+            // The output folder could not be created or written: a configuration problem (exit 2).
+            let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"
+            report.diagnostics.error(SourceLocation(path: output), "cannot write the output folder: \(reason); check --output or the 'output' setting")
+            report.exitStatus = 2
             report.exitStatus = 1
         }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
@@ -174,7 +177,11 @@ public enum SiteBuilder {
     static func finish(_ report: inout BuildReport, _ options: BuildOptions) -> BuildReport {
         if report.exitStatus == 0 {
             let failed = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
-            report.exitStatus = failed ? 1 : 0
+            // An error in feedgen.yaml is a configuration error (content-format §9: exit 2).
+            let configuration = report.diagnostics.items.contains {
+                $0.severity == .error && $0.location.path == "feedgen.yaml"
+            }
+            report.exitStatus = configuration ? 2 : failed ? 1 : 0
         }
         return report
     }
@@ -232,7 +239,14 @@ public enum SiteBuilder {
             diagnostics.error(image.location, "image path '\(image.src)' leads outside the site folder; put the image beside the item or in static/")
             return nil
         }
+        let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
         for c in candidates where fm.fileExists(atPath: c.source) {
+            // Containment: the file itself (after symbolic links) must be inside the site.
+            let real = URL(fileURLWithPath: c.source).resolvingSymlinksInPath().path
+            guard real.hasPrefix(realRoot + "/") else {
+                diagnostics.error(image.location, "image '\(image.src)' is a symbolic link that leads outside the site folder (to \(real)); copy the image into the site")
+                return nil
+            }
             var width = image.width
             var height = image.height
             if width == nil || height == nil, let data = fm.contents(atPath: c.source),
@@ -240,6 +254,12 @@ public enum SiteBuilder {
             {
                 width = width ?? size.width
                 height = height ?? size.height
+            }
+            if width == nil || height == nil {
+                diagnostics.error(
+                    image.location,
+                    "'\(image.src)' is not an image feedgen can read (PNG, JPEG, GIF, WebP or SVG); give its 'width' and 'height' in an image mapping, or use an image file")
+                return nil
             }
             return ImageAsset(source: c.source, outputPath: c.output, width: width, height: height, alt: alt)
         }

@@ -44,7 +44,10 @@ struct FeedSettings: Sendable {
         if let spacingNode = fields["interSectionSpacing"],
             let spacing = reader.number(spacingNode, key: "interSectionSpacing")
         {
-            if spacing >= 0 {
+            if spacing > 100_000 {
+                reader.error(
+                    spacingNode, "'interSectionSpacing' must be at most 100000 px, found '\(spacingNode.string ?? "")'")
+            } else if spacing >= 0 {
                 settings.interSectionSpacing = spacing
             } else {
                 reader.error(

@@ -12,6 +12,13 @@ public struct LayoutDecoder {
     public let path: String
     public private(set) var diagnostics: [Diagnostic] = []
 
+    /// Bounds that keep every frame finite and every layout fast (docs/limits.md).
+    static let maxCount = 1_000
+    /// The largest length, inset or spacing: 100,000 CSS px.
+    static let maxLength = 100_000.0
+    /// The largest fraction in a dimension.
+    static let maxFraction = 100.0
+
     public init(path: String) { self.path = path }
 
     static let sectionKeys = [
@@ -135,9 +142,13 @@ public struct LayoutDecoder {
                 if let n = v.int {
                     if n <= 0 {
                         error(v, "'count' must be at least 1, found \(n)")
+                    } else if n > Self.maxCount {
+                        error(v, "'count' must be at most \(Self.maxCount), found \(n)")
                     } else {
                         g.content = .count(n, .item(newItem))
                     }
+                } else if v.double.map({ $0 == $0.rounded() && $0 > 0 }) == true {
+                    error(v, "'count' must be at most \(Self.maxCount), found \(v.string ?? "")")
                 } else {
                     error(v, "'count' must be a whole number, found '\(v.string ?? v.kindDescription)'")
                 }
@@ -222,6 +233,10 @@ public struct LayoutDecoder {
                 error(node, "a dimension must be a non-negative number of px, found '\(text)'")
                 return nil
             }
+            guard v <= Self.maxLength else {
+                error(node, "a dimension must be at most \(Int(Self.maxLength)) px, found '\(text)'")
+                return nil
+            }
             return .absolute(v)
         }
         guard let (name, value) = call(text), Self.dimensionNames.contains(name) else {
@@ -234,6 +249,11 @@ public struct LayoutDecoder {
         }
         guard let v = value, v.isFinite, v >= 0 else {
             error(node, "malformed dimension '\(text)': the value must be a non-negative number")
+            return nil
+        }
+        let limit = name.hasPrefix("fractional") ? Self.maxFraction : Self.maxLength
+        guard v <= limit else {
+            error(node, "dimension '\(text)' is too large: at most \(Int(limit))\(name.hasPrefix("fractional") ? "" : " px")")
             return nil
         }
         switch name {
@@ -298,6 +318,10 @@ public struct LayoutDecoder {
         }
         guard v >= 0 else {
             error(node, "'\(key)' must not be negative, found '\(node.string ?? "")'")
+            return nil
+        }
+        guard v <= Self.maxLength else {
+            error(node, "'\(key)' must be at most \(Int(Self.maxLength)) px, found '\(node.string ?? "")'")
             return nil
         }
         return v

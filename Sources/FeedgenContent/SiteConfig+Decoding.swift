@@ -53,6 +53,18 @@ extension SiteConfig {
                             "theme tokens must be 'name: value' scalars, found \(pair.value.kindDescription)")
                         continue
                     }
+                    // Tokens become CSS custom properties: a name must be an identifier and a
+                    // value may not end the declaration or the rule (no `;`, braces or markup).
+                    let validName = key.first.map { $0.isASCII && $0.isLetter } == true
+                        && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+                    if !validName {
+                        reader.error(pair.key, "theme token name '\(key)' must be letters, digits and '-', starting with a letter (e.g. cornerRadius)")
+                        continue
+                    }
+                    if value.contains(where: { ";{}<>\\\n\r".contains($0) }) {
+                        reader.error(pair.value, "theme token '\(key)' has a value with ';', braces, '<', '>' or a backslash, which would break out of the stylesheet; give a plain CSS value such as 12px or #0a5dc2")
+                        continue
+                    }
                     config.theme.append((key, value))
                 }
             } else {

@@ -59,7 +59,7 @@ public enum SiteLoader {
             diagnostics.append(
                 .error(SourceLocation(path: "content"), "the site has no 'content' folder (looked in \(root))"))
         }
-        let staticFiles = listStaticFiles(root: root)
+        let staticFiles = listStaticFiles(root: root, diagnostics: &diagnostics)
 
         var result = Diagnostics()
         var unsorted = Diagnostics()
@@ -111,10 +111,12 @@ public enum SiteLoader {
         return config
     }
 
-    /// Every file below `static/` (links followed), relative to it, sorted byte-wise.
-    static func listStaticFiles(root: String) -> [String] {
+    /// Every file below `static/` (links followed while they stay inside the site folder),
+    /// relative to it, sorted byte-wise. A link leading outside the site is skipped with a warning.
+    static func listStaticFiles(root: String, diagnostics: inout [Diagnostic]) -> [String] {
         let base = root + "/static"
         guard FileSystem.isDirectory(base) == true else { return [] }
+        let realRoot = FileSystem.realPath(root) ?? root
         var files: [String] = []
         var visited: Set<FileSystem.NodeID> = []
         func walk(_ relative: String) {
@@ -124,6 +126,16 @@ public enum SiteLoader {
             }
             for entry in FileSystem.list(absolute) ?? [] {
                 let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if entry.isLink {
+                    let target = FileSystem.realPath(base + "/" + child) ?? ""
+                    guard target == realRoot || target.hasPrefix(realRoot + "/") else {
+                        diagnostics.append(
+                            .warning(
+                                SourceLocation(path: "static/" + child),
+                                "symbolic link skipped: it leads outside the site folder (to \(target)); copy the files into the site instead"))
+                        continue
+                    }
+                }
                 if entry.isDirectory { walk(child) } else { files.append(child) }
             }
         }

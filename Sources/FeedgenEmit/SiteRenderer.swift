@@ -203,8 +203,10 @@ public struct SiteRenderer: Sendable {
             contexts.append(context)
         }
         let cardContexts = contexts
+        // Items of a chips section without a type of their own are drawn as chips.
+        let chips = s.preset == .chips
         let renderCard = { @Sendable (i: Int) throws -> String in
-            let type = items[i].type
+            let type = chips && items[i].type == "card" ? "chip" : items[i].type
             guard let template = self.templates.card(type: type) ?? self.templates.card(type: "card") else {
                 throw TemplateErrors(diagnostics: [
                     .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(type)'")
