@@ -143,7 +143,16 @@ public enum SiteBuilder {
         var images: [String: ImageAsset] = [:]
         for feed in site.feeds {
             var sections: [PreparedSection] = []
-            for section in feed.sections {
+            for var section in feed.sections {
+                // A front-matter `link` to a content file (`link: ../recipes/soup.md`) is checked
+                // and rewritten like a link in the body.
+                for i in section.items.indices {
+                    guard let link = section.items[i].link, !RelativeURL.hasScheme(link),
+                        let target = MarkdownLink(
+                            destination: link, directory: section.items[i].sourcePath.split(separator: "/").dropLast().joined(separator: "/"))
+                    else { continue }
+                    section.items[i].markdownLinks.append(target.at(section.items[i].location))
+                }
                 let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
                 var decoder = LayoutDecoder(path: path)
                 let (layout, preset) = decoder.decode(section.layout)
@@ -163,7 +172,22 @@ public enum SiteBuilder {
         }
         if let templates { report.diagnostics.append(contentsOf: templates.lint(for: site)) }
         timing.mark("layouts+images")
-        ContentLinks(feeds: feeds).check(feeds, into: &report.diagnostics)
+        let contentLinks = ContentLinks(feeds: feeds)
+        contentLinks.check(feeds, into: &report.diagnostics)
+        // Front-matter links to content files now point at their pages (site-root paths, made
+        // relative per page by the templates and absolute in feeds).
+        for f in feeds.indices {
+            for s in feeds[f].sections.indices {
+                for i in feeds[f].sections[s].section.items.indices {
+                    let item = feeds[f].sections[s].section.items[i]
+                    guard let link = item.link, !RelativeURL.hasScheme(link),
+                        let target = MarkdownLink(destination: link, directory: item.sourcePath.split(separator: "/").dropLast().joined(separator: "/")),
+                        let page = contentLinks.pages[target.target]
+                    else { continue }
+                    feeds[f].sections[s].section.items[i].link = "/" + page + (target.fragment.map { "#" + $0 } ?? "")
+                }
+            }
+        }
         timing.mark("links")
         report.feeds = feeds.count
         report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }

@@ -13,19 +13,19 @@ public struct MarkdownLink: Sendable, Hashable {
     /// The destination as written.
     public var destination: String
 
-    /// A link to a `.md` file by a relative path (no scheme, not starting with `/` or `#`),
-    /// resolved against `directory` (site-relative). Nil for every other destination, and for a
-    /// path that leaves the site folder (reported by the build as a broken link).
-    init?(destination: String, directory: String) {
+    /// A link to a `.md` file by a path without a scheme, resolved against `directory`
+    /// (site-relative), or against `content/` when it starts with `/` (as in Hugo, where `/`
+    /// is the content root). Nil for every other destination.
+    public init?(destination: String, directory: String) {
         var path = Substring(destination)
         var fragment: String?
         if let hash = path.firstIndex(of: "#") {
             fragment = String(path[path.index(after: hash)...])
             path = path[..<hash]
         }
-        guard path.hasSuffix(".md"), !path.hasPrefix("/"), !path.contains(":"), !path.contains("?") else { return nil }
+        guard path.lowercased().hasSuffix(".md"), !path.hasPrefix("//"), !path.contains(":"), !path.contains("?") else { return nil }
         let decoded = Self.percentDecode(String(path))
-        var parts = directory.split(separator: "/").map(String.init)
+        var parts = path.hasPrefix("/") ? ["content"] : directory.split(separator: "/").map(String.init)
         for part in decoded.split(separator: "/") {
             switch part {
             case ".": continue
@@ -37,6 +37,13 @@ public struct MarkdownLink: Sendable, Hashable {
         self.fragment = fragment
         self.destination = destination
         self.location = SourceLocation(path: "")
+    }
+
+    /// The same link found at `location` (for links written in front matter).
+    public func at(_ location: SourceLocation) -> MarkdownLink {
+        var copy = self
+        copy.location = location
+        return copy
     }
 
     static func percentDecode(_ s: String) -> String {

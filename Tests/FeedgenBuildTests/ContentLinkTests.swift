@@ -47,3 +47,30 @@ import Testing
         #expect(report.diagnostics.items.contains { $0.severity == .error && $0.location.line == 4 && $0.location.column == 1 })
     }
 }
+
+/// Front-matter links and root-relative body links to content files.
+@Suite struct ContentLinkFrontMatterTests {
+    @Test func frontMatterLinkToAContentFileLeadsToItsPage() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/today/a.md": "---\ntitle: A\nlink: b.md\n---\n",
+            "content/today/b.md": "---\ntitle: B\n---\nB body. See [a root link](/today/b.md#top).\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        #expect(build(root, output: out).exitStatus == 0)
+        let home = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(home.contains(#"<a href="today/b.html">A</a>"#))
+        let b = try String(contentsOfFile: out + "/today/b.html", encoding: .utf8)
+        #expect(b.contains(#"<a href="b.html#top">a root link</a>"#))
+    }
+
+    @Test func frontMatterLinkToAMissingFileIsAnError() {
+        let root = temporaryFolder()
+        writeSite(root, ["content/today/a.md": "---\ntitle: A\nlink: ../nowhere.md\n---\n"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == [
+            "content/today/a.md:1:1: error: link '../nowhere.md' leads to content/nowhere.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link"
+        ])
+    }
+}
