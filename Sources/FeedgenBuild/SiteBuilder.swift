@@ -147,10 +147,7 @@ public enum SiteBuilder {
                 // A front-matter `link` to a content file (`link: ../recipes/soup.md`) is checked
                 // and rewritten like a link in the body.
                 for i in section.items.indices {
-                    guard let link = section.items[i].link, !RelativeURL.hasScheme(link),
-                        let target = MarkdownLink(
-                            destination: link, directory: section.items[i].sourcePath.split(separator: "/").dropLast().joined(separator: "/"))
-                    else { continue }
+                    guard let target = frontMatterContentLink(section.items[i]) else { continue }
                     section.items[i].markdownLinks.append(target.at(section.items[i].location))
                 }
                 let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
@@ -179,9 +176,7 @@ public enum SiteBuilder {
         for f in feeds.indices {
             for s in feeds[f].sections.indices {
                 for i in feeds[f].sections[s].section.items.indices {
-                    let item = feeds[f].sections[s].section.items[i]
-                    guard let link = item.link, !RelativeURL.hasScheme(link),
-                        let target = MarkdownLink(destination: link, directory: item.sourcePath.split(separator: "/").dropLast().joined(separator: "/")),
+                    guard let target = frontMatterContentLink(feeds[f].sections[s].section.items[i]),
                         let page = contentLinks.pages[target.target]
                     else { continue }
                     feeds[f].sections[s].section.items[i].link = "/" + page + (target.fragment.map { "#" + $0 } ?? "")
@@ -196,6 +191,13 @@ public enum SiteBuilder {
         OutputCollisions.check(prepared, into: &report.diagnostics)
         timing.mark("collisions")
         return (prepared, templates)
+    }
+
+    /// The content file an item's front-matter `link` names (`link: ../recipes/soup.md`), if any.
+    static func frontMatterContentLink(_ item: Item) -> MarkdownLink? {
+        guard let link = item.link, !RelativeURL.hasScheme(link) else { return nil }
+        let directory = item.sourcePath.split(separator: "/").dropLast().joined(separator: "/")
+        return MarkdownLink(destination: link, directory: directory)
     }
 
     static func finish(_ report: inout BuildReport, _ options: BuildOptions) -> BuildReport {
