@@ -58,6 +58,7 @@ enum BuildCommand {
             }
             terminal.errorFormat = f
         }
+        if args.options["--output"]?.isEmpty == true { throw UsageError("--output needs a folder, found an empty string") }
         terminal.quiet = args.flags.contains("--quiet")
         var options = BuildOptions(
             siteRoot: args.positionals.first ?? ".", output: args.options["--output"],

@@ -103,6 +103,7 @@ import Testing
         #expect(CommandLineTool.run(["--help"]) == 0)
         #expect(CommandLineTool.run(["build", "--help"]) == 0)
         #expect(CommandLineTool.run(["build", "--bogus"]) == 2)
+        #expect(CommandLineTool.run(["build", repositoryRoot, "--output", ""]) == 2)
         #expect(CommandLineTool.run(["layout", repositoryRoot]) == 2)
         #expect(CommandLineTool.run(["frobnicate"]) == 2)
         #expect(CommandLineTool.run(["check", repositoryRoot, "--quiet"]) == 0)
