@@ -38,7 +38,6 @@ public struct BuildReport: Sendable {
     public var pages = 0
     public var feeds = 0
     public var cards = 0
-    public var files = 0
     public var outputPath: String?
     public var seconds = 0.0
 }
@@ -73,7 +72,6 @@ public enum SiteBuilder {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
         }
-        report.files = files.count
 
         // 5. Write.
         guard options.write else { return finish(&report, options) }
@@ -141,6 +139,7 @@ public enum SiteBuilder {
         // 3. Layouts and images.
         var feeds: [PreparedFeed] = []
         var images: [String: ImageAsset] = [:]
+        let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
         for feed in site.feeds {
             var sections: [PreparedSection] = []
             for var section in feed.sections {
@@ -160,7 +159,7 @@ public enum SiteBuilder {
             for s in sections {
                 for item in s.section.items {
                     guard let image = item.image else { continue }
-                    if let asset = resolveImage(image, item: item, site: site, diagnostics: &report.diagnostics) {
+                    if let asset = resolveImage(image, item: item, site: site, realRoot: realRoot, diagnostics: &report.diagnostics) {
                         images[PreparedSite.imageKey(feed: prepared, item: item)] = asset
                     }
                 }
@@ -239,7 +238,10 @@ public enum SiteBuilder {
     }
 
     /// Resolves an item image relative to the item file, then to `static/` (content-format §5).
-    static func resolveImage(_ image: ItemImage, item: Item, site: Site, diagnostics: inout Diagnostics) -> ImageAsset? {
+    /// `realRoot` is the site folder with symbolic links resolved (resolved once per build).
+    static func resolveImage(
+        _ image: ItemImage, item: Item, site: Site, realRoot: String, diagnostics: inout Diagnostics
+    ) -> ImageAsset? {
         let alt = image.alt ?? ""
         if RelativeURL.hasScheme(image.src) {
             let scheme = image.src.prefix { $0 != ":" }.lowercased()
@@ -265,7 +267,6 @@ public enum SiteBuilder {
             diagnostics.error(image.location, "image path '\(image.src)' leads outside the site folder; put the image beside the item or in static/")
             return nil
         }
-        let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
         for c in candidates where fm.fileExists(atPath: c.source) {
             // Containment: the file itself (after symbolic links) must be inside the site.
             let real = URL(fileURLWithPath: c.source).resolvingSymlinksInPath().path
