@@ -42,6 +42,19 @@ import FeedgenDiagnostics
         #expect(!FileManager.default.fileExists(atPath: out + "/leak.txt"))
     }
 
+    @Test func danglingSymlinkInContentIsAWarningNotSilence() throws {
+        let root = site(["content/s/a.md": "---\ntitle: A\n---\nA.\n", "static/ok.txt": "ok"])
+        try FileManager.default.createSymbolicLink(atPath: root + "/content/s/gone.md", withDestinationPath: "../../nowhere.md")
+        try FileManager.default.createSymbolicLink(atPath: root + "/static/gone.css", withDestinationPath: "missing.css")
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(
+            messages(report, .warning) == [
+                "content/s/gone.md: warning: symbolic link skipped: its target '../../nowhere.md' does not exist",
+                "static/gone.css: warning: symbolic link skipped: its target 'missing.css' does not exist",
+            ])
+    }
+
     @Test func hugeCountIsAnErrorNotAHang() {
         let root = site([
             "content/s/_section.md": "---\nlayout:\n  group: {count: 1000000000}\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
