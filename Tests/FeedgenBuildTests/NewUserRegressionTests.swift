@@ -118,3 +118,38 @@ import FeedgenDiagnostics
         #expect(html.contains(#"<div class="chip"><span>Pasta</span></div>"#))
     }
 }
+
+/// `feedgen layout --measured FILE`: every value is checked and every mistake is named.
+@Suite struct MeasuredFileTests {
+    func problem(_ json: String) -> String? {
+        let file = temporaryFolder() + "/m.json"
+        try! Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        do {
+            _ = try LayoutCommand.readMeasurements(file)
+            return nil
+        } catch let error as UsageError {
+            return error.message.replacingOccurrences(of: file, with: "m.json")
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func validFileReads() throws {
+        let file = temporaryFolder() + "/m.json"
+        try Data(#"{"items": {"a": {"width": 120, "height": 80.5}}, "headers": {"s": 30}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let m = try LayoutCommand.readMeasurements(file)
+        #expect(m.items["a"]?.width == 120)
+        #expect(m.items["a"]?.height == 80.5)
+        #expect(m.headers["s"] == 30)
+    }
+
+    @Test func mistakesAreNamedByKeyPath() {
+        #expect(problem(#"{"items": {"a": {"width": 10, "height": -3}}}"#) == "--measured file 'm.json': 'items.a.height' must be between 0 and 100000 px, found -3")
+        #expect(problem(#"{"items": {"a": {"width": "10", "height": 3}}}"#) == "--measured file 'm.json': 'items.a.width' must be a number of CSS px")
+        #expect(problem(#"{"items": {"a": 5}}"#) == "--measured file 'm.json': 'items.a' must be an object {\"width\": W, \"height\": H}")
+        #expect(problem(#"{"headers": {"s": 1e9}}"#) == "--measured file 'm.json': 'headers.s' must be between 0 and 100000 px, found 1000000000")
+        #expect(problem(#"{"item": {}}"#) == "--measured file 'm.json': 'item' is not a --measured key; use \"items\", \"headers\" or \"footers\"")
+        #expect(problem("[1]") == "--measured file 'm.json' must hold a JSON object with \"items\", \"headers\" and/or \"footers\"")
+        #expect(problem("{\"items\": ")?.hasPrefix("--measured file 'm.json' is not valid JSON: ") == true)
+    }
+}
