@@ -60,6 +60,7 @@ enum BuildCommand {
         }
         if args.options["--output"]?.isEmpty == true { throw UsageError("--output needs a folder, found an empty string") }
         terminal.quiet = args.flags.contains("--quiet")
+        terminal.showPaths(fromSiteRoot: args.positionals.first ?? ".")
         var options = BuildOptions(
             siteRoot: args.positionals.first ?? ".", output: args.options["--output"],
             now: Int64(Date().timeIntervalSince1970))

@@ -90,12 +90,11 @@ public enum SiteBuilder {
             let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output folder: \(reason); check --output or the 'output' setting")
             report.exitStatus = 2
-            report.exitStatus = 1
         }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
             report.diagnostics.append(.note(
-                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : options.siteRoot),
+                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : "."),
                 "no 'baseURL', so the Atom and JSON feeds (feed.xml, feed.json), sitemap.xml and canonical/og:url links are not written (they need absolute URLs); add e.g. 'baseURL: https://example.org/' to feedgen.yaml"))
         }
         return finish(&report, options)
@@ -110,7 +109,7 @@ public enum SiteBuilder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root + "/content", isDirectory: &isDirectory), isDirectory.boolValue else {
             report.diagnostics.error(
-                SourceLocation(path: options.siteRoot),
+                SourceLocation(path: "."),
                 "no content/ folder in '\(options.siteRoot)'; run feedgen in a site folder, pass the site's path, or create one with 'feedgen init DIR'")
             report.exitStatus = 2
             return (nil, nil)
