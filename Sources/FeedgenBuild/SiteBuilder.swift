@@ -228,10 +228,10 @@ public enum SiteBuilder {
             var isDirectory: ObjCBool = false
             let path = folder + "/" + relative
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates/" + relative), "template is not valid UTF-8")])
+            switch SourceFile.readText(path, shownAs: "Templates/" + relative) {
+            case .success(let text): result[relative] = text
+            case .failure(let problem): throw TemplateErrors(diagnostics: [problem])
             }
-            result[relative] = text
         }
         return result
     }
