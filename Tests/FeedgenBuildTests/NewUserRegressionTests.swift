@@ -71,6 +71,17 @@ import FeedgenDiagnostics
         #expect(messages(report) == ["content/s/_section.md:3:18: error: 'contentInsets' must be at most 100000 px, found '1e308'"])
     }
 
+    @Test func insetsWiderThanTheContainerAreAWarning() {
+        let root = site([
+            "content/s/_section.md": "---\nlayout:\n  contentInsets: {leading: 200, trailing: 200}\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(messages(report, .warning) == [
+            "content/s/_section.md:3:3: warning: below a container width of 400 px the insets and spacing are wider than the container, so items get a negative size (drawn 0 px wide); reduce contentInsets or spacing, or use an adaptive rule for narrow widths"
+        ])
+    }
+
     @Test func configurationErrorsExitWithTwo() {
         let root = site(["feedgen.yaml": "titel: x\n", "content/s/a.md": "---\ntitle: A\n---\n"])
         let report = build(root, output: temporaryFolder() + "/public")
