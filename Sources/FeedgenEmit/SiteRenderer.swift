@@ -169,6 +169,7 @@ public struct SiteRenderer: Sendable {
                 "description": feed.feed.description.map { .string($0) } ?? .null,
                 "introHTML": TemplateContext.nonEmpty(feed.feed.introHTML), "url": .string("index.html"),
                 "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
+                "hasControls": .bool(feed.sections.contains { Self.scrolling($0).controls }),
             ],
             "sections": .array(sections),
         ]
@@ -235,9 +236,11 @@ public struct SiteRenderer: Sendable {
             }
         }
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
+        let scroll = Self.scrolling(s)
         let groups = SectionHTML.groups(
             layout: s.layout, ids: s.section.items.map(\.id), cards: cards, headingID: headingID,
-            label: s.section.title ?? s.section.id, focusable: focusable)
+            label: s.section.title ?? s.section.id, focusable: focusable, scrollerID: scroll.scrollerID,
+            slideshow: scroll.slideshow)
         return [
             "section": [
                 "id": .string(s.section.id),
@@ -249,9 +252,25 @@ public struct SiteRenderer: Sendable {
                 "preset": .string(s.preset.rawValue),
                 "itemCount": .int(s.section.items.count),
                 "orthogonalScrollingBehavior": .string(s.layout.base.orthogonalScrollingBehavior.rawValue),
+                "scrollerID": scroll.scrollerID.map { .string($0) } ?? .null,
+                "controls": .bool(scroll.controls),
+                "slideshow": .bool(scroll.slideshow),
             ],
             "groupsHTML": .string(groups),
         ]
+    }
+
+    /// How a section scrolls sideways, for its HTML and its template:
+    /// - `scrollerID`: the `id` of its scroller (`scroller-<section id>`) when any of its layouts
+    ///   has an `orthogonalScrollingBehavior` other than `none`, else nil;
+    /// - `controls`: it gets Previous/Next buttons (web-output §1.4): it scrolls, has a title (the
+    ///   buttons sit in its header) and has items, and `_section.md` does not say `controls: false`;
+    /// - `slideshow`: its items are the slides of a WAI-ARIA APG carousel: a scrolling `hero`.
+    static func scrolling(_ s: PreparedSection) -> (scrollerID: String?, controls: Bool, slideshow: Bool) {
+        let variants = [s.layout.base] + s.layout.rules.map(\.section)
+        guard variants.contains(where: { $0.orthogonalScrollingBehavior.isOrthogonal }) else { return (nil, false, false) }
+        let controls = s.section.controls && s.section.title != nil && !s.section.items.isEmpty
+        return ("scroller-" + HTML.identifier(s.section.id), controls, s.preset == .hero)
     }
 
     func detailPage(_ item: Item, feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
