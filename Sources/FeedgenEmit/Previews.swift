@@ -190,12 +190,14 @@ extension SiteRenderer {
               <meta name="generator" content="feedgen">
               <title>Previews – \(HTML.escape(config.title))</title>
               <style>
-                :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.4; }
+                :root { color-scheme: light dark; background: Canvas; color: CanvasText; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.4; }
                 body { margin: 0; padding: 16px; }
                 h1 { margin: 0 0 8px; font-size: 1.75rem; }
                 h2 { margin: 32px 0 0; font-size: 1.4rem; border-block-start: 1px solid GrayText; padding-block-start: 16px; }
                 h3 { margin: 24px 0 8px; font-size: 1.1rem; }
                 code { font-size: .9em; }
+                a { color: #0a5dc2; }
+                @media (prefers-color-scheme: dark) { a { color: #64a8ff; } }
                 .pv-feeds ul { display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 0; list-style: none; }
                 .pv-strip { overflow-x: auto; padding-block-end: 8px; }
                 .pv-grid { display: grid; grid-template-columns: repeat(\(Preview.widths.count), max-content); gap: 16px; align-items: start; inline-size: max-content; }
@@ -229,7 +231,8 @@ extension SiteRenderer {
                 let headingID = "pv-feed-\(f)-s\(i)"
                 out += "  <section aria-labelledby=\"\(headingID)\">\n"
                 out += "    <h3 id=\"\(headingID)\">\(HTML.escape(label)) <code>\(HTML.escape(s.section.id))</code></h3>\n"
-                out += "    <div class=\"pv-strip\">\n      <div class=\"pv-grid\">\n"
+                // A scroller must be reachable by keyboard (frames inside don't count for axe).
+                out += "    <div class=\"pv-strip\" role=\"group\" aria-labelledby=\"\(headingID)\" tabindex=\"0\">\n      <div class=\"pv-grid\">\n"
                 for scheme in Preview.Scheme.allCases {
                     let src = RelativeURL.relative(from: here, to: Preview.sectionPath(feed: feed, section: s.section.id, scheme: scheme))
                     for (w, (width, _)) in Preview.widths.enumerated() {
