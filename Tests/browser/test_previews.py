@@ -268,3 +268,39 @@ def test_axe_finds_nothing_in_the_frames(browser, previews, feedgen, repo_root):
         assert not problems, problems
     finally:
         page.context.close()
+
+
+def test_watch_mode_reloads_the_previews(feedgen, browser, tmp_path):
+    """`--watch --previews`: after a save, the open index reloads and its frames show the edit."""
+    site = tmp_path / "site"
+    for rel, text in {
+        "content/news/_section.md": "---\ntitle: News\nlayout: list\n---\n",
+        "content/news/first.md": "---\ntitle: Before the edit\n---\nBody.\n",
+    }.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text, encoding="utf-8")
+    out = tmp_path / "public"
+    proc = subprocess.Popen(
+        [str(feedgen), "build", str(site), "--output", str(out), "--watch", "--previews"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (out / "_feedgen" / "build-id.js").exists():
+            assert time.monotonic() < deadline, "watch mode wrote nothing"
+            time.sleep(0.05)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(page_url(out / "_previews" / "index.html"), wait_until="load")
+        title = "[data-item-id='news/first'] h3"
+        frame = _loaded_frame(page, page.query_selector("iframe"), "news.light.html")
+        assert frame.inner_text(title) == "Before the edit"
+        time.sleep(0.3)
+        (site / "content/news/first.md").write_text("---\ntitle: After the edit\n---\nBody.\n", encoding="utf-8")
+        page.wait_for_event("load", timeout=5000)  # the index reloads itself
+        frame = _loaded_frame(page, page.query_selector("iframe"), "news.light.html")
+        assert frame.inner_text(title) == "After the edit"
+        assert len(page.query_selector_all("iframe")) == 8
+        page.close()
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    assert "news/first.md changed; rebuilt in" in err
