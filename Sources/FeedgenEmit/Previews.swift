@@ -1,4 +1,6 @@
+import Dispatch
 import FeedgenContent
+import FeedgenDiagnostics
 import FeedgenLayout
 import FeedgenMustache
 import Foundation
@@ -87,20 +89,40 @@ extension SiteRenderer {
     /// - Throws: ``TemplateErrors`` when the site's templates fail to render a section or the
     ///   `base` / `head` partials (the same errors the feed pages would report).
     public func previews() throws(TemplateErrors) -> [OutputFile] {
-        var files: [OutputFile] = []
         let pageTemplate: MustacheTemplate
         do {
             pageTemplate = try MustacheTemplate(source: Self.previewPageSource, name: "(feedgen preview page)")
         } catch {
             throw TemplateErrors(error)
         }
+        // One job per section, on every core like the feed pages; a section's light and dark
+        // pages are siblings, so they share its rendered HTML.
+        var jobs: [(feed: PreparedFeed, section: PreparedSection, imagesBefore: Int)] = []
         for feed in site.feeds {
-            for (s, before) in zip(feed.sections, imagesBefore(feed)) {
+            for (s, before) in zip(feed.sections, imagesBefore(feed)) { jobs.append((feed, s, before)) }
+        }
+        let all = jobs
+        let results = ResultSlots<[OutputFile]>(count: all.count)
+        DispatchQueue.concurrentPerform(iterations: all.count) { i in
+            // Untyped closure: typed-throws closures crash the Swift 6.3 compiler (see render()).
+            results.set(i, Result { () throws -> [OutputFile] in
+                let (feed, s, before) = all[i]
+                let section = try sectionHTML(s, feed: feed, page: Preview.sectionPath(feed: feed, section: s.section.id, scheme: .light), imagesBefore: before)
+                var files: [OutputFile] = []
                 for scheme in Preview.Scheme.allCases {
                     let path = Preview.sectionPath(feed: feed, section: s.section.id, scheme: scheme)
-                    let html = try previewPage(s, feed: feed, scheme: scheme, path: path, imagesBefore: before, template: pageTemplate)
+                    let html = try previewPage(s, sectionHTML: section, feed: feed, scheme: scheme, path: path, template: pageTemplate)
                     files.append(OutputFile(path: path, contents: .text(html)))
                 }
+                return files
+            })
+        }
+        var files: [OutputFile] = []
+        for r in results.values {
+            switch r {
+            case .success(let pages): files += pages
+            case .failure(let error as TemplateErrors): throw error
+            case .failure(let error): throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
             }
         }
         files.append(OutputFile(path: Preview.indexPath, contents: .text(previewIndex())))
@@ -127,7 +149,7 @@ extension SiteRenderer {
         """
 
     func previewPage(
-        _ s: PreparedSection, feed: PreparedFeed, scheme: Preview.Scheme, path: String, imagesBefore: Int,
+        _ s: PreparedSection, sectionHTML: String, feed: PreparedFeed, scheme: Preview.Scheme, path: String,
         template: MustacheTemplate
     ) throws(TemplateErrors) -> String {
         let label = s.section.title ?? s.section.id
@@ -143,7 +165,7 @@ extension SiteRenderer {
         let context: MustacheValue = [
             "page": page, "site": siteContext,
             "feed": ["key": .string(feed.key), "title": .string(feed.feed.title)],
-            "html": .string(try sectionHTML(s, feed: feed, page: path, imagesBefore: imagesBefore)),
+            "html": .string(sectionHTML),
         ]
         var html = try Self.render(template, context, partials: templates)
         // The forced scheme goes on the root element, which the theme's
@@ -223,7 +245,7 @@ extension SiteRenderer {
         for (f, feed) in site.feeds.enumerated() {
             let feedPage = RelativeURL.relative(from: here, to: feed.pagePath)
             out += "<section aria-labelledby=\"pv-feed-\(f)\">\n"
-            out += "  <h2 id=\"pv-feed-\(f)\">\(HTML.escape(feed.feed.title)) <small>(<a href=\"\(feedPage)\">\(HTML.escape(feed.pagePath))</a>)</small></h2>\n"
+            out += "  <h2 id=\"pv-feed-\(f)\">\(HTML.escape(feed.feed.title)) <small>(<a href=\"\(HTML.escape(feedPage))\">\(HTML.escape(feed.pagePath))</a>)</small></h2>\n"
             if feed.sections.isEmpty { out += "  <p>This feed has no sections.</p>\n" }
             let heights = previewFrameHeights(feed)
             for (i, s) in feed.sections.enumerated() {
@@ -239,7 +261,7 @@ extension SiteRenderer {
                         let caption = "\(width) px, \(scheme.rawValue)"
                         let title = "\(feed.feed.title) › \(label): \(caption)"
                         out += "        <figure class=\"pv-frame\"><figcaption>\(caption)</figcaption>"
-                        out += "<iframe src=\"\(src)\" width=\"\(width)\" height=\"\(heights[i][w])\" title=\"\(HTML.escape(title))\" loading=\"lazy\"></iframe></figure>\n"
+                        out += "<iframe src=\"\(HTML.escape(src))\" width=\"\(width)\" height=\"\(heights[i][w])\" title=\"\(HTML.escape(title))\" loading=\"lazy\"></iframe></figure>\n"
                     }
                 }
                 out += "      </div>\n    </div>\n  </section>\n"
