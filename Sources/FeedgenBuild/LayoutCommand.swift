@@ -59,13 +59,8 @@ enum LayoutCommand {
             let names = prepared.feeds.map { $0.feed.path.isEmpty ? "/" : $0.feed.path }
             throw UsageError("no feed '\(feedPath)'; feeds: \(names.joined(separator: ", "))")
         }
-        var env = LayoutEnvironment(containerWidth: width, viewportHeight: viewport, interSectionSpacing: feed.feed.interSectionSpacing)
         // The design tokens the CSS reads for contentInsetsReference (docs/layout.md, U-7).
-        for (key, value) in prepared.site.config.theme {
-            guard let px = pixels(value) else { continue }
-            if key == "layoutMargin" { env.layoutMargin = px }
-            if key == "readableWidth" { env.readableWidth = px }
-        }
+        let env = prepared.layoutEnvironment(feed, width: width, viewportHeight: viewport)
         let resolved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: measurements)
         if args.flags.contains("--json") {
             terminal.out(LayoutJSON.encode(resolved, feed: feed.key) + "\n")
@@ -73,14 +68,6 @@ enum LayoutCommand {
             terminal.out(LayoutJSON.table(resolved))
         }
         return 0
-    }
-
-    /// `16`, `16px` → 16; nil for other units.
-    static func pixels(_ text: String) -> Double? {
-        var t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasSuffix("px") { t.removeLast(2) }
-        guard let v = Double(t), v.isFinite, v >= 0 else { return nil }
-        return v
     }
 
     /// Reads a `--measured` file. Every value is checked: sizes are finite numbers ≥ 0 (CSS px);

@@ -22,6 +22,8 @@ public struct BuildOptions: Sendable {
     public var now: Int64
     /// Watch mode: pages load `_feedgen/live-reload.js`, which reloads them after a rebuild.
     public var liveReload = false
+    /// Also write `_previews/`: every section at the preview widths, light and dark (``Preview``).
+    public var previews = false
 
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
@@ -39,6 +41,8 @@ public struct BuildReport: Sendable {
     public var feeds = 0
     public var cards = 0
     public var outputPath: String?
+    /// `_previews/index.html` in the output folder, when the build wrote previews.
+    public var previewsPath: String?
     public var seconds = 0.0
 }
 
@@ -65,8 +69,13 @@ public enum SiteBuilder {
         // 4. Render.
         var files: [OutputFile]
         do {
-            files = try SiteRenderer(site: prepared, templates: templates).render()
+            let renderer = SiteRenderer(site: prepared, templates: templates)
+            files = try renderer.render()
             timing.mark("render")
+            if options.previews {
+                files = (files + (try renderer.previews())).sorted { $0.path < $1.path }
+                timing.mark("previews")
+            }
             files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
         } catch {
             report.diagnostics.append(contentsOf: error.diagnostics)
@@ -85,6 +94,7 @@ public enum SiteBuilder {
         do {
             try OutputWriter.write(files, to: output)
             timing.mark("write")
+            if options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch {
             // The output folder could not be created or written: a configuration problem (exit 2).
             let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"

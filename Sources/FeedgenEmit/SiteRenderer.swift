@@ -147,12 +147,8 @@ public struct SiteRenderer: Sendable {
     func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
         var sections: [MustacheValue] = []
-        // The page's first `eagerImageCount` images load eagerly (they are likely in the first
-        // screen), the first of them with fetchpriority=high; the rest are lazy.
-        var imagesBefore = 0
-        for s in feed.sections {
-            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, imagesBefore: imagesBefore))])
-            imagesBefore += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
+        for (s, before) in zip(feed.sections, imagesBefore(feed)) {
+            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, imagesBefore: before))])
         }
         let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
             ["title": .string(sub.feed.title), "url": .string(RelativeURL.relative(from: page, to: sub.pagePath))]
@@ -173,6 +169,19 @@ public struct SiteRenderer: Sendable {
             ],
             "sections": .array(sections),
         ]
+    }
+
+    /// For each section of `feed`, how many card images the feed page shows before it. The
+    /// page's first `eagerImageCount` images load eagerly (they are likely in the first screen),
+    /// the first of them with fetchpriority=high; the rest are lazy.
+    func imagesBefore(_ feed: PreparedFeed) -> [Int] {
+        var counts: [Int] = []
+        var before = 0
+        for s in feed.sections {
+            counts.append(before)
+            before += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
+        }
+        return counts
     }
 
     func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int) throws(TemplateErrors) -> String {
