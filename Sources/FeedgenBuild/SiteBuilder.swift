@@ -68,6 +68,7 @@ public enum SiteBuilder {
             files = try SiteRenderer(site: prepared, templates: templates).render()
             timing.mark("render")
             files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
+            timing.mark("post-process")
         } catch {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
