@@ -41,7 +41,11 @@ enum SectionHTML {
         focusable: Bool, orthogonal: Bool
     ) -> String {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
-        var out = "  <div class=\"cl-groups\" role=\"list\""
+        var out = ""
+        // Room for every card and its wrapping at once: a 100,000-card section is hundreds of MB,
+        // which doubling would copy again and again.
+        out.reserveCapacity(cards.reduce(0) { $0 + $1.utf8.count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
+        out += "  <div class=\"cl-groups\" role=\"list\""
         if let headingID {
             out += " aria-labelledby=\"\(headingID)\""
         } else {

@@ -6,13 +6,36 @@
 /// buffer was `[UInt8]` turned into a String at the end).
 struct OutputBuffer {
     private(set) var text = ""
+    /// A lower bound of `text`'s capacity: what was last reserved.
+    private var reserved: Int
 
-    init(capacity: Int) { text.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        text.reserveCapacity(capacity)
+        reserved = capacity
+    }
 
     /// The number of UTF-8 bytes written so far (a mark for ``escapeSuffix(from:)``).
     var count: Int { text.utf8.count }
 
-    @inline(__always) mutating func append(_ string: String) { text.append(string) }
+    @inline(__always) mutating func append(_ string: String) {
+        let incoming = string.utf8.count
+        if incoming >= Self.largeAppend { reserve(incoming) }
+        text.append(string)
+    }
+
+    /// Appends of at least this many bytes (a feed page's rendered sections) reserve room for
+    /// what follows them too.
+    static let largeAppend = 1 << 16
+
+    /// Makes room for `incoming` more bytes and some slack, growing at least geometrically.
+    /// Without it, appending a 235 MB section into a small buffer allocates exactly 235 MB, and
+    /// the closing tags that follow reallocate 470 MB and copy it all again (a 100,000-card page).
+    private mutating func reserve(_ incoming: Int) {
+        let needed = text.utf8.count + incoming
+        guard needed > reserved else { return }
+        reserved = Swift.max(needed + Swift.max(Self.largeAppend, needed / 64), 2 * reserved)
+        text.reserveCapacity(reserved)
+    }
 
     /// Appends white space given as bytes (indentation: ASCII, so short strings stay inline).
     mutating func append(_ bytes: [UInt8]) { text.append(String(decoding: bytes, as: UTF8.self)) }
