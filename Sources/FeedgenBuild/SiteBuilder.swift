@@ -77,6 +77,7 @@ public enum SiteBuilder {
                 timing.mark("previews")
             }
             files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
+            timing.mark("post-process")
         } catch {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)

@@ -51,7 +51,11 @@ enum SectionHTML {
         // The slides' container is named only when it must be a focus stop (below).
         let slides = slideshow && orthogonal
         let named = !slides || !focusable
-        var out = "  <div class=\"cl-groups\""
+        var out = ""
+        // Room for every card and its wrapping at once: a 100,000-card section is hundreds of MB,
+        // which doubling would copy again and again.
+        out.reserveCapacity(cards.reduce(0) { $0 + $1.utf8.count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
+        out += "  <div class=\"cl-groups\""
         if orthogonal, let scrollerID { out += " id=\"\(HTML.escape(scrollerID))\"" }
         if !slides {
             out += " role=\"list\""
