@@ -22,7 +22,8 @@ import Foundation
 /// Files: `images/<name>-<hash8>-<width>.<ext>` in the output, where `hash8` starts the SHA-256 of
 /// the source bytes (content-addressed: a changed image gets new URLs). The cache keys each file
 /// by the full SHA-256, width, format, quality and libvips version, and writes each entry to a
-/// temporary file renamed into place, so that a killed build never leaves a partial entry.
+/// temporary file renamed into place, so that a killed build never leaves a partial entry; after a
+/// successful build, entries it did not use are removed.
 /// Encoding strips all metadata, so that rebuilding gives the same bytes.
 public enum ImageVariants {
     /// The widths variants are rounded up to, px.
@@ -205,6 +206,8 @@ public enum ImageVariants {
             }
         }
 
+        if failed.isEmpty { prune(folder, keeping: Set(jobs.map { URL(fileURLWithPath: $0.cachePath).lastPathComponent })) }
+
         // 3. The assets' variants and sizes.
         var cachePaths: [String: String] = [:]
         for job in jobs { cachePaths["\(job.source)\u{0}\(job.width)\u{0}\(job.format.rawValue)"] = job.cachePath }
@@ -228,6 +231,21 @@ public enum ImageVariants {
         }
         stats.images = made.count
         return stats
+    }
+
+    /// After a successful build: removes the cache entries this build did not use (variants of
+    /// changed or removed images, of another libvips version) and temporary files left by killed
+    /// builds, so the cache holds one build's variants.
+    static func prune(_ folder: String, keeping used: Set<String>) {
+        let pid = ProcessInfo.processInfo.processIdentifier
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !used.contains(entry) {
+            if entry.hasPrefix(".tmp-") {
+                // `.tmp-<pid>-…`: another build's file while that build runs.
+                let owner = Int32(entry.dropFirst(5).prefix { $0 != "-" }) ?? 0
+                if owner != pid, owner > 0, kill(owner, 0) == 0 { continue }
+            }
+            unlink(folder + "/" + entry)
+        }
     }
 
     /// A source image: its SHA-256, variant formats, pixel width and safe file-name stem.

@@ -194,6 +194,14 @@ enum TestPNG {
         // The output's clean-up keeps the cache, and nothing of it is in the output.
         #expect(FileManager.default.fileExists(atPath: cache + "/images/" + entries[0]))
         #expect(!snapshot(out).keys.contains { $0.contains("feedgen-cache") })
+        // A changed image: new variants, and the old ones leave the cache (as do stale temporary files).
+        try Data("x".utf8).write(to: URL(fileURLWithPath: cache + "/images/.tmp-999999-0-320.png"))
+        try Data(TestPNG.make(width: 300, height: 150)).write(to: URL(fileURLWithPath: root + "/content/gallery/dusk sky.png"))
+        let third = build(root, output: out)
+        #expect(third.images == ImageVariants.Stats(encoded: 6, reused: 0, images: 1))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/images").count == 6)
+        try Data(TestPNG.make(width: 1200, height: 600)).write(to: URL(fileURLWithPath: root + "/content/gallery/dusk sky.png"))
+        #expect(build(root, output: out).images.encoded == 14)
         // A cold cache elsewhere gives the same bytes.
         let other = temporaryFolder() + "/site"
         #expect(build(root, output: other).images.encoded == 14)
