@@ -74,7 +74,7 @@ static int write_all(const char *path, const unsigned char *bytes, size_t length
 static int save_webp(VipsImage *image, const char *out_path, int quality) {
     void *buffer = NULL;
     size_t length = 0;
-    if (vips_webpsave_buffer(image, &buffer, &length, "Q", quality, "strip", TRUE, NULL) != 0) return -1;
+    if (vips_webpsave_buffer(image, &buffer, &length, "Q", quality, "strip", TRUE, "effort", FEEDGEN_VIPS_WEBP_EFFORT, NULL) != 0) return -1;
     unsigned char *in = buffer;
     unsigned char *out = g_malloc(length);
     size_t n = 0;

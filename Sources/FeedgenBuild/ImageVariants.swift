@@ -21,7 +21,7 @@ import Foundation
 ///
 /// Files: `images/<name>-<hash8>-<width>.<ext>` in the output, where `hash8` starts the SHA-256 of
 /// the source bytes (content-addressed: a changed image gets new URLs). The cache keys each file
-/// by the full SHA-256, width, format, quality and libvips version, and writes each entry to a
+/// by the full SHA-256, width, format, encoder settings and libvips version, and writes each entry to a
 /// temporary file renamed into place, so that a killed build never leaves a partial entry; after a
 /// successful build, entries it did not use are removed.
 /// Encoding strips all metadata, so that rebuilding gives the same bytes.
@@ -42,6 +42,14 @@ public enum ImageVariants {
         var mimeType: String { "image/" + rawValue }
         var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
         var quality: Int { self == .webp ? webpQuality : self == .jpeg ? jpegQuality : 0 }
+        /// The encoder settings, as part of the cache key: `q80-e2` (quality, WebP effort).
+        var settings: String {
+            switch self {
+            case .webp: "q\(webpQuality)-e\(FEEDGEN_VIPS_WEBP_EFFORT)"
+            case .jpeg: "q\(jpegQuality)"
+            case .png: "lossless"
+            }
+        }
         var vips: feedgen_vips_format {
             switch self {
             case .webp: FEEDGEN_VIPS_WEBP
@@ -151,7 +159,7 @@ public enum ImageVariants {
             guard let source else { continue }
             for width in source.widths.sorted() {
                 for format in source.formats {
-                    let name = "\(source.hash)-\(width)-q\(format.quality)-vips\(version).\(format.fileExtension)"
+                    let name = "\(source.hash)-\(width)-\(format.settings)-vips\(version).\(format.fileExtension)"
                     jobs.append(Job(source: path, width: width, format: format, cachePath: folder + "/" + name))
                 }
             }
