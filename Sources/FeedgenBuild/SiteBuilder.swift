@@ -44,6 +44,8 @@ public struct BuildReport: Sendable {
     /// `_previews/index.html` in the output folder, when the build wrote previews.
     public var previewsPath: String?
     public var seconds = 0.0
+    /// Responsive image variants made and reused (``ImageVariants``).
+    public var images = ImageVariants.Stats()
 }
 
 /// The build pipeline: load → decode layouts → compile templates → resolve images → render →
@@ -64,9 +66,24 @@ public enum SiteBuilder {
         timing.mark("load+prepare")
         defer { timing.report() }
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
-        guard !blocking, report.exitStatus == 0, let prepared, let templates else { return finish(&report, options) }
+        guard !blocking, report.exitStatus == 0, var prepared, let templates else { return finish(&report, options) }
 
-        // 4. Render.
+        // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
+        // the output, so the output folder is checked first.
+        if options.write {
+            let output = outputPath(options, site: prepared.site, root: root)
+            if let problem = OutputWriter.check(output: output, siteRoot: root) {
+                report.outputPath = output
+                report.diagnostics.error(SourceLocation(path: output), problem)
+                report.exitStatus = 2
+                return report
+            }
+            report.images = ImageVariants.make(&prepared, cacheFolder: BuildCache.folder(forOutput: output), diagnostics: &report.diagnostics)
+            timing.mark("images")
+            if report.diagnostics.hasErrors { return finish(&report, options) }
+        }
+
+        // 5. Render.
         var files: [OutputFile]
         do {
             let renderer = SiteRenderer(site: prepared, templates: templates)
@@ -83,15 +100,10 @@ public enum SiteBuilder {
             return finish(&report, options)
         }
 
-        // 5. Write.
+        // 6. Write (the output folder was checked in step 4).
         guard options.write else { return finish(&report, options) }
         let output = outputPath(options, site: prepared.site, root: root)
         report.outputPath = output
-        if let problem = OutputWriter.check(output: output, siteRoot: root) {
-            report.diagnostics.error(SourceLocation(path: output), problem)
-            report.exitStatus = 2
-            return report
-        }
         do {
             try OutputWriter.write(files, to: output)
             timing.mark("write")

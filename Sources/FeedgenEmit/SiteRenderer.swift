@@ -68,6 +68,9 @@ public struct SiteRenderer: Sendable {
         }
         for image in Set(site.images.values) where !image.source.isEmpty {
             files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))
+            for variant in image.variants {
+                files.append(OutputFile(path: variant.outputPath, contents: .copy(from: variant.source)))
+            }
         }
         for path in site.site.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(from: site.site.root + "/static/" + path)))
@@ -296,7 +299,7 @@ public struct SiteRenderer: Sendable {
                 image: image),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
-            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true, priority: true),
+            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true, priority: true, detail: true),
         ]
     }
 
