@@ -102,6 +102,11 @@ extension Item {
             + "in segments separated by '/', with no empty or '.'-prefixed segment"
     }
 
+    /// WCAG 1.1.1: every image needs a text alternative; an empty one marks it decorative.
+    static func missingAltWarning(_ src: String) -> String {
+        "image '\(src)' has no 'alt' text, so screen readers skip it; describe it with 'image: {src: \(src), alt: \"…\"}', or write 'alt: \"\"' if it is decorative"
+    }
+
     private static func decodeImage(_ node: YAMLNode?, reader: inout FieldReader) -> ItemImage? {
         guard let node, !node.isNull else { return nil }
         let location = reader.location(node)
@@ -115,6 +120,7 @@ extension Item {
                 reader.error(node, problem)
                 return nil
             }
+            reader.warning(node, missingAltWarning(src))
             return ItemImage(src: src, location: location)
         case .mapping:
             reader.rejectUnknownKeys(node, known: ["src", "alt", "width", "height"], in: "'image'")
@@ -133,6 +139,7 @@ extension Item {
                 reader.error(node["src"]!, problem)
                 return nil
             }
+            if node["alt"] == nil { reader.warning(node, missingAltWarning(src)) }
             return ItemImage(src: src, alt: alt, width: width, height: height, location: location)
         case .sequence:
             reader.error(node, "'image' must be a path or a mapping with 'src', 'alt', 'width', 'height', found a list")

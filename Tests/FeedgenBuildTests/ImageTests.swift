@@ -56,9 +56,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out + "/brand/logo.png"))
     }
 
+    @Test func anImageWithoutAltIsAWarningAndEmptyAltIsDecorative() {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/food/a.md": "---\ntitle: A\nimage: a.svg\n---\n",
+            "content/food/b.md": "---\ntitle: B\nimage:\n  src: a.svg\n---\n",
+            "content/food/c.md": "---\ntitle: C\nimage: {src: a.svg, alt: \"\"}\n---\n",
+            "content/food/a.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>",
+        ])
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        let advice = "has no 'alt' text, so screen readers skip it; describe it with 'image: {src: a.svg, alt: \"…\"}', or write 'alt: \"\"' if it is decorative"
+        #expect(report.diagnostics.sorted.filter { $0.severity == .warning }.map(\.description) == [
+            "content/food/a.md:3:8: warning: image 'a.svg' \(advice)",
+            "content/food/b.md:4:3: warning: image 'a.svg' \(advice)",
+        ])
+        let page = (try? String(contentsOfFile: out + "/index.html", encoding: .utf8)) ?? ""
+        // Without alt text the image is treated as decorative (alt=""), never left without alt.
+        #expect(page.components(separatedBy: "<img ").count - 1 == 3)
+        #expect(page.components(separatedBy: " alt=\"\"").count - 1 == 3)
+    }
+
     @Test func aMissingImageIsAnErrorAtItsLine() {
         let root = temporaryFolder()
-        writeSite(root, ["content/food/soup.md": "---\ntitle: Soup\nimage: nowhere.png\n---\n"])
+        writeSite(root, ["content/food/soup.md": "---\ntitle: Soup\nimage: {src: nowhere.png, alt: \"\"}\n---\n"])
         let report = build(root, output: temporaryFolder() + "/public")
         #expect(report.exitStatus == 1)
         #expect(report.diagnostics.sorted.map(\.description) == [
