@@ -9,19 +9,22 @@ enum SectionHTML {
     ///   - ids: the item identifiers, in the same order.
     ///   - headingID: the id of the section's heading, when it has one (names the list).
     ///   - focusable: whether any card holds a link (a scroller without one gets `tabindex`).
+    ///   - deferred: empty, or per card its reserved height when it renders lazily
+    ///     (``DeferredCards``): its item element gets the class `cl-cv` and the estimate in
+    ///     `style` (flat structures only).
     /// - Returns: the elements that follow the section's header, in order: `.cl-groups` (when
     ///   there are items), `.cl-footer` (when the layout has a footer), `.cl-background` (when a
     ///   rule of the layout has a background decoration).
     static func groups(
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool
+        focusable: Bool, deferred: [DeferredCards.Estimate?] = []
     ) -> String {
         let variants = [layout.base] + layout.rules.map(\.section)
         var out = ""
         if !ids.isEmpty {
             out += groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
-                orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal })
+                orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal }, deferred: deferred)
         }
         if variants.contains(where: { $0.footer != nil }) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
@@ -38,7 +41,7 @@ enum SectionHTML {
 
     static func groupsElement(
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool, orthogonal: Bool
+        focusable: Bool, orthogonal: Bool, deferred: [DeferredCards.Estimate?] = []
     ) -> String {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
         var out = "  <div class=\"cl-groups\" role=\"list\""
@@ -55,7 +58,12 @@ enum SectionHTML {
         }
         out += ">\n"
         func item(_ index: Int, _ classes: String, indent: String) {
-            out += "\(indent)<div class=\"\(classes)\" role=\"listitem\"><div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
+            if index < deferred.count, let estimate = deferred[index] {
+                out += "\(indent)<div class=\"\(classes) cl-cv\" role=\"listitem\" style=\"\(estimate.style)\">"
+            } else {
+                out += "\(indent)<div class=\"\(classes)\" role=\"listitem\">"
+            }
+            out += "<div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
             out += cards[index]
             if !cards[index].hasSuffix("\n") { out += "\n" }
             out += "\(indent)</div></div>\n"
