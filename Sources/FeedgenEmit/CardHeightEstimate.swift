@@ -214,9 +214,30 @@ extension CardHeightEstimate {
                     tag: "", style: Style(block: true), fontSize: 16, lineHeight: CardHeightEstimate.lineHeight, bold: false,
                     monospace: false, inset: 0, preformatted: false, hidden: false)
             ]
+            updateCurrent()
         }
 
         var top: Open { stack[stack.count - 1] }
+
+        /// What `glyph` needs of the innermost open element, kept outside the stack so that a
+        /// byte of text copies nothing.
+        struct Current {
+            var hidden = false
+            var preformatted = false
+            var bold = false
+            var monospace = false
+            var fontSize = 16.0
+            /// The advance of a narrow (not wide) glyph.
+            var advance = 0.0
+        }
+        var current = Current()
+
+        mutating func updateCurrent() {
+            let o = top
+            current = Current(
+                hidden: o.hidden, preformatted: o.preformatted, bold: o.bold, monospace: o.monospace, fontSize: o.fontSize,
+                advance: Self.advance(0x61, em: o.fontSize, bold: o.bold, monospace: o.monospace))
+        }
 
         mutating func space(_ v: Double) {
             if v > 0 { pieces.append(.space(v)) }
@@ -281,6 +302,7 @@ extension CardHeightEstimate {
                     bold: style.bold ?? parent.bold, monospace: style.monospace || parent.monospace,
                     inset: parent.inset + style.inset, preformatted: style.preformatted || parent.preformatted,
                     hidden: style.hidden || parent.hidden))
+            updateCurrent()
         }
 
         mutating func close(_ tag: String) {
@@ -297,32 +319,33 @@ extension CardHeightEstimate {
                     pendingMargin = max(pendingMargin, closing.style.marginBottom)
                 }
             }
+            updateCurrent()
         }
 
-        mutating func text(_ scalars: Substring.UnicodeScalarView) {
-            let o = top
+        /// One glyph of text (a scalar's UTF-8 lead byte, or an entity) or whitespace, set in
+        /// the innermost open element.
+        mutating func glyph(_ c: UInt32) {
+            let o = current
             if o.hidden { return }
             let em = o.fontSize
-            for c in scalars {
-                if o.preformatted {
-                    if c == "\n" { newlines += 1; endsWithNewline = true; continue }
-                    advance += CardHeightEstimate.monospaceGlyphWidth * em
-                    hasText = true
-                    endsWithNewline = false
-                    continue
-                }
-                if c == " " || c == "\n" || c == "\t" || c == "\r" {
-                    if !lastSpace, hasText { advance += CardHeightEstimate.glyphWidth * em * 0.6 }  // a space is narrower
-                    lastSpace = true
-                    continue
-                }
-                lastSpace = false
+            if o.preformatted {
+                if c == 0x0A { newlines += 1; endsWithNewline = true; return }
+                advance += (Self.isWide(c) ? CardHeightEstimate.wideGlyphWidth : CardHeightEstimate.monospaceGlyphWidth) * em
                 hasText = true
-                advance += Self.advance(c, em: em, bold: o.bold, monospace: o.monospace)
+                endsWithNewline = false
+                return
             }
+            if c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D {
+                if !lastSpace, hasText { advance += CardHeightEstimate.glyphWidth * em * 0.6 }  // a space is narrower
+                lastSpace = true
+                return
+            }
+            lastSpace = false
+            hasText = true
+            advance += c < 0x1100 ? o.advance : Self.advance(c, em: em, bold: o.bold, monospace: o.monospace)
         }
 
-        static func advance(_ c: Unicode.Scalar, em: Double, bold: Bool, monospace: Bool) -> Double {
+        static func advance(_ c: UInt32, em: Double, bold: Bool, monospace: Bool) -> Double {
             if isWide(c) { return CardHeightEstimate.wideGlyphWidth * em }
             if monospace { return CardHeightEstimate.monospaceGlyphWidth * em }
             return (bold ? CardHeightEstimate.boldGlyphWidth : CardHeightEstimate.glyphWidth) * em
@@ -330,8 +353,8 @@ extension CardHeightEstimate {
 
         /// East Asian wide and fullwidth ranges (Hangul Jamo, CJK, Hiragana/Katakana, Hangul
         /// syllables, compatibility ideographs, fullwidth forms, supplementary ideographs).
-        static func isWide(_ c: Unicode.Scalar) -> Bool {
-            switch c.value {
+        static func isWide(_ c: UInt32) -> Bool {
+            switch c {
             case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
                 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
                 true
@@ -350,56 +373,138 @@ extension CardHeightEstimate {
             return pieces
         }
 
-        /// Walks `html`: tags go to `open`/`close`, text (with each entity counted as one
-        /// glyph) to `text`; comments are skipped.
+        /// Walks `html`'s UTF-8 bytes: tags go to `open`/`close`, text to `glyph` (each entity
+        /// counts as one glyph); comments are skipped.
         mutating func read(_ html: String) {
-            let s = Substring(html).unicodeScalars
-            var i = s.startIndex
-            var textStart = i
-            func flush(_ end: Substring.UnicodeScalarView.Index, _ me: inout Reader) {
-                if textStart < end { me.text(Self.decodeEntities(s[textStart..<end])) }
-            }
-            while i < s.endIndex {
-                guard s[i] == "<" else { i = s.index(after: i); continue }
-                flush(i, &self)
-                let rest = s[i...]
-                if rest.starts(with: "<!--".unicodeScalars) {
-                    // Skip to the end of the comment.
-                    var j = s.index(i, offsetBy: 4)
-                    while j < s.endIndex, !s[j...].starts(with: "-->".unicodeScalars) { j = s.index(after: j) }
-                    i = j < s.endIndex ? s.index(j, offsetBy: 3) : j
-                    textStart = i
-                    continue
-                }
-                // A tag: up to the next '>' outside quotes.
-                var j = s.index(after: i)
-                var quote: Unicode.Scalar? = nil
-                while j < s.endIndex {
-                    let c = s[j]
-                    if let q = quote { if c == q { quote = nil } } else if c == "\"" || c == "'" { quote = c } else if c == ">" { break }
-                    j = s.index(after: j)
-                }
-                let inner = s[s.index(after: i)..<j]
-                i = j < s.endIndex ? s.index(after: j) : j
-                textStart = i
-                tag(String(String.UnicodeScalarView(inner)))
-            }
-            flush(s.endIndex, &self)
+            var html = html
+            html.withUTF8 { read(bytes: $0) }
         }
 
-        mutating func tag(_ inner: String) {
-            if inner.hasPrefix("/") {
-                let name = inner.dropFirst().prefix { !$0.isWhitespace && $0 != ">" }.lowercased()
+        mutating func read(bytes b: UnsafeBufferPointer<UInt8>) {
+            let n = b.count
+            var i = 0
+            while i < n {
+                let c = b[i]
+                if c == UInt8(ascii: "<") {
+                    if i + 3 < n, b[i + 1] == UInt8(ascii: "!"), b[i + 2] == UInt8(ascii: "-"), b[i + 3] == UInt8(ascii: "-") {
+                        // A comment: skip past "-->".
+                        var j = i + 4
+                        while j + 2 < n, !(b[j] == UInt8(ascii: "-") && b[j + 1] == UInt8(ascii: "-") && b[j + 2] == UInt8(ascii: ">")) { j += 1 }
+                        i = j + 3
+                        continue
+                    }
+                    // A tag: up to the next '>' outside quotes.
+                    var j = i + 1
+                    var quote: UInt8 = 0
+                    while j < n {
+                        let d = b[j]
+                        if quote != 0 {
+                            if d == quote { quote = 0 }
+                        } else if d == UInt8(ascii: "\"") || d == UInt8(ascii: "'") {
+                            quote = d
+                        } else if d == UInt8(ascii: ">") {
+                            break
+                        }
+                        j += 1
+                    }
+                    tag(UnsafeBufferPointer(rebasing: b[(i + 1)..<min(j, n)]))
+                    i = j + 1
+                } else if c == UInt8(ascii: "&") {
+                    // An entity is one glyph: skip to its ';' (within 12 bytes).
+                    var j = i + 1
+                    while j < min(n, i + 12), b[j] != UInt8(ascii: ";") { j += 1 }
+                    glyph(0x78)  // 'x'
+                    i = j < n && b[j] == UInt8(ascii: ";") ? j + 1 : i + 1
+                } else if c < 0x80 {
+                    glyph(UInt32(c))
+                    i += 1
+                } else if c < 0xC0 {
+                    i += 1  // a continuation byte: its scalar was counted at its lead byte
+                } else {
+                    // A lead byte: decode the scalar (only its width class matters).
+                    var v: UInt32
+                    var k: Int
+                    if c >= 0xF0 { v = UInt32(c & 0x07); k = 3 } else if c >= 0xE0 { v = UInt32(c & 0x0F); k = 2 } else { v = UInt32(c & 0x1F); k = 1 }
+                    var j = i + 1
+                    while k > 0, j < n {
+                        v = v << 6 | UInt32(b[j] & 0x3F)
+                        j += 1
+                        k -= 1
+                    }
+                    glyph(v)
+                    i = j
+                }
+            }
+        }
+
+        mutating func tag(_ inner: UnsafeBufferPointer<UInt8>) {
+            guard let first = inner.first else { return }
+            if first == UInt8(ascii: "!") || first == UInt8(ascii: "?") { return }
+            let closing = first == UInt8(ascii: "/")
+            var end = closing ? 1 : 0
+            let start = end
+            while end < inner.count {
+                let d = inner[end]
+                if d == 0x20 || d == 0x0A || d == 0x09 || d == 0x0D || d == UInt8(ascii: "/") || d == UInt8(ascii: ">") { break }
+                end += 1
+            }
+            // Known names map to their (small, unallocated) strings; other elements change no
+            // height and are all named "".
+            let name = Self.knownName(UnsafeBufferPointer(rebasing: inner[start..<end]))
+            if closing {
                 close(name)
                 return
             }
-            if inner.hasPrefix("!") || inner.hasPrefix("?") { return }
-            let name = inner.prefix { !$0.isWhitespace && $0 != "/" }.lowercased()
             var attributes: [(String, String)] = []
-            if name == "img" || inner.contains("class") {
-                attributes = Self.attributes(inner.dropFirst(name.count))
+            // Only images and the theme's own classes (`card-…`, `weather-…`) change heights.
+            if end < inner.count, name == "img" || Self.contains(inner, "card-") || Self.contains(inner, "weather-") {
+                attributes = Self.attributes(Substring(String(decoding: UnsafeBufferPointer(rebasing: inner[end...]), as: UTF8.self)))
             }
             open(name, attributes: attributes)
+        }
+
+        struct NameKey: Hashable {
+            var a: UInt64 = 0
+            var b: UInt64 = 0
+        }
+
+        /// Up to 16 ASCII bytes, lowercased, packed; nil for longer names.
+        static func key<C: Collection<UInt8>>(_ bytes: C) -> NameKey? {
+            guard bytes.count <= 16 else { return nil }
+            var k = NameKey()
+            for (i, c) in bytes.enumerated() {
+                let lower = UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+                if i < 8 { k.a |= lower << (8 * UInt64(i)) } else { k.b |= lower << (8 * UInt64(i - 8)) }
+            }
+            return k
+        }
+
+        /// Every element name the reader treats specially (``CardHeightEstimate/style(tag:classes:preset:)``,
+        /// images, line breaks and void elements).
+        static let knownNames: [NameKey: String] = {
+            let names = [
+                "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "menu", "dl", "dd", "blockquote", "figure", "pre", "hr",
+                "table", "tr", "th", "li", "div", "section", "article", "header", "footer", "main", "nav", "aside", "dt",
+                "figcaption", "details", "summary", "address", "caption", "tbody", "thead", "tfoot", "form", "fieldset",
+                "strong", "b", "code", "kbd", "samp", "tt", "script", "style", "template", "noscript", "img", "br",
+            ] + Array(void)
+            return Dictionary(names.map { (key($0.utf8)!, $0) }, uniquingKeysWith: { a, _ in a })
+        }()
+
+        static func knownName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            guard let k = key(bytes) else { return "" }
+            return knownNames[k] ?? ""
+        }
+
+        static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+            let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard bytes.count >= w.count else { return false }
+            for i in 0...(bytes.count - w.count) where bytes[i] == w[0] {
+                var k = 1
+                while k < w.count, bytes[i + k] == w[k] { k += 1 }
+                if k == w.count { return true }
+            }
+            return false
         }
 
         /// `name="value"` pairs (double or single quotes, or bare values).
@@ -428,23 +533,6 @@ extension CardHeightEstimate {
                 out.append((name.lowercased(), value))
             }
             return out
-        }
-
-        /// Text with each `&…;` reference replaced by one placeholder glyph.
-        static func decodeEntities(_ text: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
-            guard text.contains("&") else { return text }
-            var out = String.UnicodeScalarView()
-            var i = text.startIndex
-            while i < text.endIndex {
-                if text[i] == "&", let semi = text[i...].prefix(12).firstIndex(of: ";") {
-                    out.append("x")
-                    i = text.index(after: semi)
-                } else {
-                    out.append(text[i])
-                    i = text.index(after: i)
-                }
-            }
-            return Substring(String(out)).unicodeScalars
         }
     }
 }
