@@ -2,9 +2,9 @@ import Dispatch
 import FeedgenLayout
 
 /// Which cards of a feed page render lazily (`content-visibility: auto`), and the height each
-/// one reserves until it is first rendered (`contain-intrinsic-block-size: auto <estimate>`),
-/// web-output §0.4 and layout-semantics §5 ([C2]). docs/layout.md ("Long sections") gives the
-/// decisions; in short:
+/// one reserves until it is first rendered (`contain-intrinsic-block-size: auto <estimate>`):
+/// web-output §0 item 4 and §1.6, layout-semantics §5.4 and §8 ([C2]). docs/layout.md ("Long
+/// sections") gives the decisions; in short:
 ///
 /// - Only sections of at least ``minimumCards`` cards whose every rule (base and adaptive) is a
 ///   vertical grid flow (`list`, `grid`, `insetGrouped`; not orthogonal, no section-wide or
@@ -54,8 +54,8 @@ public enum DeferredCards {
     ///
     /// - Parameters:
     ///   - sections: the feed's sections.
-    ///   - cards: each section's rendered cards, in item order.
-    ///   - profiles: the cards' text profiles (same shape as `cards`), computed once per page.
+    ///   - profiles: each section's card estimates, in item order (``profiles(sections:cards:)``).
+    ///   - environment: the container; its width decides each card's width.
     public static func measurements(
         sections: [PreparedSection], profiles: [[CardHeightEstimate]], environment: LayoutEnvironment
     ) -> Measurements {
@@ -102,7 +102,9 @@ public enum DeferredCards {
                 DispatchQueue.concurrentPerform(iterations: list.count) { i in
                     slots.set(i, .success(CardHeightEstimate(html: list[i], preset: preset)))
                 }
-                out.append(slots.values.map { try! $0.get() })
+                out.append(slots.values.map { result in
+                    if case .success(let estimate) = result { estimate } else { CardHeightEstimate(html: "") }
+                })
             }
         }
         return out

@@ -24,7 +24,7 @@ public enum LayoutStylesheet {
         .cl-pages { position: absolute; inset-inline-start: 0; top: 0; width: 100%; height: 0; overflow: clip; pointer-events: none; }
         .cl-pages > span { position: absolute; top: 0; inset-inline-start: calc(var(--k) * 100cqw); width: 100cqw; height: 1px; scroll-snap-align: start; scroll-snap-stop: always; }
         .cl-cv { content-visibility: auto; contain-intrinsic-block-size: auto var(--cl-est); overflow-clip-margin: 8px; }
-        @container cl-section (min-width: 835px) { .cl-cv { contain-intrinsic-block-size: auto var(--cl-est-wide, var(--cl-est)); } }
+        @container cl-section (min-width: \(Int(DeferredCards.wideFrom))px) { .cl-cv { contain-intrinsic-block-size: auto var(--cl-est-wide, var(--cl-est)); } }
 
         """
 

@@ -10,7 +10,7 @@ box is compared with its estimate. The test prints, per section, the median, p90
 absolute (px) and relative error, and requires the median relative error of the cards with
 estimated heights to stay within 10 % per page and width. The estimate counts lines, so a card
 is either right (within a pixel) or off by whole lines; 10 % is one line in a card of five to
-ten lines, the error at which the scrollbar thumb starts to visibly jump (web-output §0.4) —
+ten lines, the error at which the scrollbar thumb starts to visibly jump (web-output §1.6) —
 on this machine the medians are below 0.1 % (docs/layout.md, "Long sections").
 """
 
