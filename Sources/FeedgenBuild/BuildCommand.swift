@@ -8,7 +8,7 @@ enum BuildCommand {
         assets, written atomically into the output folder.
 
         USAGE: feedgen build [SITE] [--output DIR] [--drafts] [--future] [--expired] [--strict]
-                             [--error-format text|github] [--quiet] [--watch]
+                             [--error-format text|github] [--quiet] [--watch] [--previews]
 
         ARGUMENTS:
           SITE                      The site folder (default: the current folder)
@@ -23,6 +23,9 @@ enum BuildCommand {
           --quiet                   Print only warnings and errors, no summary
           --watch                   Rebuild when content, templates or static files change; open
                                     pages reload themselves (file://, no server)
+          --previews                Also write _previews/index.html: every section of every
+                                    feed at 320, 390, 768 and 1280 px, in light and dark, side
+                                    by side (open it from the file system)
           -h, --help                Show this help
 
         EXIT STATUS: 0 built; 1 content errors (nothing written, previous output untouched);
@@ -43,7 +46,7 @@ enum BuildCommand {
     static func run(_ arguments: [String], terminal: inout Terminal, write: Bool) throws -> Int32 {
         let command = write ? "build" : "check"
         let args = try Arguments(
-            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch"] : []),
+            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch", "--previews"] : []),
             options: write ? ["--output", "--error-format"] : ["--error-format"], command: command)
         if args.help {
             terminal.out(write ? buildHelp : checkHelp)
@@ -60,6 +63,7 @@ enum BuildCommand {
         }
         if args.options["--output"]?.isEmpty == true { throw UsageError("--output needs a folder, found an empty string") }
         terminal.quiet = args.flags.contains("--quiet")
+        terminal.showPaths(fromSiteRoot: args.positionals.first ?? ".")
         var options = BuildOptions(
             siteRoot: args.positionals.first ?? ".", output: args.options["--output"],
             now: Int64(Date().timeIntervalSince1970))
@@ -68,6 +72,7 @@ enum BuildCommand {
         options.expired = args.flags.contains("--expired")
         options.strict = args.flags.contains("--strict")
         options.write = write
+        options.previews = args.flags.contains("--previews")
         if args.flags.contains("--watch") {
             return Watcher(options: options).run(terminal: terminal)
         }
@@ -92,9 +97,9 @@ enum BuildCommand {
         let what = "\(report.pages) page\(report.pages == 1 ? "" : "s") (\(report.feeds) feed\(report.feeds == 1 ? "" : "s"), \(report.cards) card\(report.cards == 1 ? "" : "s"))"
         if write {
             let cwd = FileManager.default.currentDirectoryPath
-            var out = report.outputPath ?? ""
-            if out.hasPrefix(cwd + "/") { out = String(out.dropFirst(cwd.count + 1)) }
-            return "feedgen: built \(what) in \(time), \(problems) → \(out)"
+            func shown(_ path: String) -> String { path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path }
+            let previews = report.previewsPath.map { "; previews: \(shown($0))" } ?? ""
+            return "feedgen: built \(what) in \(time), \(problems) → \(shown(report.outputPath ?? ""))\(previews)"
         }
         return "feedgen: checked \(what) in \(time), \(problems)"
     }

@@ -22,6 +22,8 @@ public struct BuildOptions: Sendable {
     public var now: Int64
     /// Watch mode: pages load `_feedgen/live-reload.js`, which reloads them after a rebuild.
     public var liveReload = false
+    /// Also write `_previews/`: every section at the preview widths, light and dark (``Preview``).
+    public var previews = false
 
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
@@ -39,6 +41,8 @@ public struct BuildReport: Sendable {
     public var feeds = 0
     public var cards = 0
     public var outputPath: String?
+    /// `_previews/index.html` in the output folder, when the build wrote previews.
+    public var previewsPath: String?
     public var seconds = 0.0
 }
 
@@ -65,9 +69,15 @@ public enum SiteBuilder {
         // 4. Render.
         var files: [OutputFile]
         do {
-            files = try SiteRenderer(site: prepared, templates: templates).render()
+            let renderer = SiteRenderer(site: prepared, templates: templates)
+            files = try renderer.render()
             timing.mark("render")
+            if options.previews {
+                files = (files + (try renderer.previews())).sorted { $0.path < $1.path }
+                timing.mark("previews")
+            }
             files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
+            timing.mark("post-process")
         } catch {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
@@ -85,17 +95,17 @@ public enum SiteBuilder {
         do {
             try OutputWriter.write(files, to: output)
             timing.mark("write")
+            if options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch {
             // The output folder could not be created or written: a configuration problem (exit 2).
             let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output folder: \(reason); check --output or the 'output' setting")
             report.exitStatus = 2
-            report.exitStatus = 1
         }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
             report.diagnostics.append(.note(
-                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : options.siteRoot),
+                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : "."),
                 "no 'baseURL', so the Atom and JSON feeds (feed.xml, feed.json), sitemap.xml and canonical/og:url links are not written (they need absolute URLs); add e.g. 'baseURL: https://example.org/' to feedgen.yaml"))
         }
         return finish(&report, options)
@@ -110,7 +120,7 @@ public enum SiteBuilder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root + "/content", isDirectory: &isDirectory), isDirectory.boolValue else {
             report.diagnostics.error(
-                SourceLocation(path: options.siteRoot),
+                SourceLocation(path: "."),
                 "no content/ folder in '\(options.siteRoot)'; run feedgen in a site folder, pass the site's path, or create one with 'feedgen init DIR'")
             report.exitStatus = 2
             return (nil, nil)
@@ -229,10 +239,10 @@ public enum SiteBuilder {
             var isDirectory: ObjCBool = false
             let path = folder + "/" + relative
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates/" + relative), "template is not valid UTF-8")])
+            switch SourceFile.readText(path, shownAs: "Templates/" + relative) {
+            case .success(let text): result[relative] = text
+            case .failure(let problem): throw TemplateErrors(diagnostics: [problem])
             }
-            result[relative] = text
         }
         return result
     }

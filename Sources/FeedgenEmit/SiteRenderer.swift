@@ -154,13 +154,9 @@ public struct SiteRenderer: Sendable {
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered.
     func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
-        // The page's first `eagerImageCount` images load eagerly (they are likely in the first
-        // screen), the first of them with fetchpriority=high; the rest are lazy.
-        var imagesBefore = 0
         var rendered: [RenderedCards] = []
-        for s in feed.sections {
-            rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: imagesBefore))
-            imagesBefore += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
+        for (s, before) in zip(feed.sections, imagesBefore(feed)) {
+            rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before))
         }
         // Which cards render lazily: decided over the whole page (the first screen).
         let deferred = contentVisibility ? DeferredCards.plan(feed: feed, cards: rendered.map(\.cards)) : []
@@ -184,9 +180,27 @@ public struct SiteRenderer: Sendable {
                 "description": feed.feed.description.map { .string($0) } ?? .null,
                 "introHTML": TemplateContext.nonEmpty(feed.feed.introHTML), "url": .string("index.html"),
                 "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
+                "hasControls": .bool(feed.sections.contains { Self.scrolling($0).controls }),
             ],
             "sections": .array(sections),
         ]
+    }
+
+    /// For each section of `feed`, how many card images the feed page shows before it. The
+    /// page's first `eagerImageCount` images load eagerly (they are likely in the first screen),
+    /// the first of them with fetchpriority=high; the rest are lazy.
+    func imagesBefore(_ feed: PreparedFeed) -> [Int] {
+        var counts: [Int] = []
+        var before = 0
+        for s in feed.sections {
+            counts.append(before)
+            before += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
+        }
+        return counts
+    }
+
+    func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int) throws(TemplateErrors) -> String {
+        try render("section.mustache", try sectionContext(s, feed: feed, page: page, imagesBefore: imagesBefore))
     }
 
     /// The context of `section.mustache` (``TemplateContext/Kind/section``), its cards rendered,
@@ -265,9 +279,11 @@ public struct SiteRenderer: Sendable {
     /// card) marks the cards that render lazily.
     func sectionContext(_ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?]) -> MustacheValue {
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
+        let scroll = Self.scrolling(s)
         let groups = SectionHTML.groups(
             layout: s.layout, ids: s.section.items.map(\.id), cards: rendered.cards, headingID: headingID,
-            label: s.section.title ?? s.section.id, focusable: rendered.focusable, deferred: deferred)
+            label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
+            slideshow: scroll.slideshow, deferred: deferred)
         return [
             "section": [
                 "id": .string(s.section.id),
@@ -279,6 +295,9 @@ public struct SiteRenderer: Sendable {
                 "preset": .string(s.preset.rawValue),
                 "itemCount": .int(s.section.items.count),
                 "orthogonalScrollingBehavior": .string(s.layout.base.orthogonalScrollingBehavior.rawValue),
+                "scrollerID": scroll.scrollerID.map { .string($0) } ?? .null,
+                "controls": .bool(scroll.controls),
+                "slideshow": .bool(scroll.slideshow),
             ],
             "groupsHTML": .string(groups),
         ]
@@ -294,6 +313,19 @@ public struct SiteRenderer: Sendable {
         return DeferredCards.measurements(
             sections: feed.sections, profiles: DeferredCards.profiles(sections: feed.sections, cards: cards),
             environment: environment)
+    }
+
+    /// How a section scrolls sideways, for its HTML and its template:
+    /// - `scrollerID`: the `id` of its scroller (`scroller-<section id>`) when any of its layouts
+    ///   has an `orthogonalScrollingBehavior` other than `none`, else nil;
+    /// - `controls`: it gets Previous/Next buttons (web-output §1.4): it scrolls, has a title (the
+    ///   buttons sit in its header) and has items, and `_section.md` does not say `controls: false`;
+    /// - `slideshow`: its items are the slides of a WAI-ARIA APG carousel: a scrolling `hero`.
+    static func scrolling(_ s: PreparedSection) -> (scrollerID: String?, controls: Bool, slideshow: Bool) {
+        let variants = [s.layout.base] + s.layout.rules.map(\.section)
+        guard variants.contains(where: { $0.orthogonalScrollingBehavior.isOrthogonal }) else { return (nil, false, false) }
+        let controls = s.section.controls && s.section.title != nil && !s.section.items.isEmpty
+        return ("scroller-" + HTML.identifier(s.section.id), controls, s.preset == .hero)
     }
 
     func detailPage(_ item: Item, feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {

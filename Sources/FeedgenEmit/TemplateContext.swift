@@ -141,13 +141,14 @@ extension TemplateContext {
                 "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
-                "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds",
+                "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
                 "sections", "sections.id", "sections.html",
             ])
         case .section:
             return ContextSchema(paths: [
                 "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang", "section.dir",
-                "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "groupsHTML",
+                "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "section.scrollerID",
+                "section.controls", "section.slideshow", "groupsHTML",
             ])
         case .item:
             return ContextSchema(
