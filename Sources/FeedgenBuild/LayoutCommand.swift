@@ -12,7 +12,7 @@ enum LayoutCommand {
         frame, per item its frame, per orthogonal section its content width and snap offsets.
 
         USAGE: feedgen layout [SITE] --width W [--feed PATH] [--viewport-height H]
-                              [--measured FILE] [--json]
+                              [--measured FILE | --text-estimates] [--json]
 
         OPTIONS:
           --width W                 Container (page column) width in CSS px
@@ -21,6 +21,8 @@ enum LayoutCommand {
           --measured FILE           JSON of measured sizes for estimated dimensions:
                                     {"items": {"ID": {"width": W, "height": H}},
                                      "headers": {"SECTION": H}, "footers": {"SECTION": H}}
+          --text-estimates          Size estimated dimensions by the cards' text-length
+                                    estimates (what content-visibility reserves)
           --json                    JSON on stdout (default: a readable table)
           -h, --help                Show this help
 
@@ -28,7 +30,7 @@ enum LayoutCommand {
 
     static func run(_ arguments: [String], terminal: inout Terminal) throws -> Int32 {
         let args = try Arguments(
-            arguments, flags: ["--json"], options: ["--width", "--feed", "--viewport-height", "--measured"], command: "layout")
+            arguments, flags: ["--json", "--text-estimates"], options: ["--width", "--feed", "--viewport-height", "--measured"], command: "layout")
         if args.help {
             terminal.out(help)
             return 0
@@ -48,10 +50,10 @@ enum LayoutCommand {
         }
         var report = BuildReport()
         let options = BuildOptions(siteRoot: args.positionals.first ?? ".", now: Int64(Date().timeIntervalSince1970))
-        let (prepared, _) = SiteBuilder.prepare(options, report: &report)
+        let (prepared, templates) = SiteBuilder.prepare(options, report: &report)
         terminal.quiet = true
         terminal.print(report.diagnostics)
-        guard let prepared, !report.diagnostics.hasErrors else { return report.exitStatus == 0 ? 1 : report.exitStatus }
+        guard let prepared, let templates, !report.diagnostics.hasErrors else { return report.exitStatus == 0 ? 1 : report.exitStatus }
         var feedPath = args.options["--feed"] ?? ""
         while feedPath.hasPrefix("/") { feedPath.removeFirst() }
         while feedPath.hasSuffix("/") { feedPath.removeLast() }
@@ -61,6 +63,17 @@ enum LayoutCommand {
         }
         // The design tokens the CSS reads for contentInsetsReference (docs/layout.md, U-7).
         let env = prepared.layoutEnvironment(feed, width: width, viewportHeight: viewport)
+        if args.flags.contains("--text-estimates") {
+            if args.options["--measured"] != nil { throw UsageError("--measured and --text-estimates exclude each other") }
+            do {
+                measurements = try SiteRenderer(site: prepared, templates: templates).textEstimates(feed: feed, environment: env)
+            } catch {
+                var problems = Diagnostics()
+                problems.append(contentsOf: error.diagnostics)
+                terminal.print(problems)
+                return 1
+            }
+        }
         let resolved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: measurements)
         if args.flags.contains("--json") {
             terminal.out(LayoutJSON.encode(resolved, feed: feed.key) + "\n")

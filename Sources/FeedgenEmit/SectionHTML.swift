@@ -15,12 +15,15 @@ enum SectionHTML {
     ///     preset): each item `role="group"` with `aria-roledescription="slide"` and the label
     ///     "N of M", the scroller their unnamed `aria-live="polite"` container; otherwise the items
     ///     are a list (`role="list"` named by the heading, items `role="listitem"`).
+    ///   - deferred: empty, or per card its reserved height when it renders lazily
+    ///     (``DeferredCards``): its item element gets the class `cl-cv` and the estimate in
+    ///     `style` (flat structures only).
     /// - Returns: the elements that follow the section's header, in order: `.cl-groups` (when
     ///   there are items), `.cl-footer` (when the layout has a footer), `.cl-background` (when a
     ///   rule of the layout has a background decoration).
     static func groups(
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool, scrollerID: String? = nil, slideshow: Bool = false
+        focusable: Bool, scrollerID: String? = nil, slideshow: Bool = false, deferred: [DeferredCards.Estimate?] = []
     ) -> String {
         let variants = [layout.base] + layout.rules.map(\.section)
         var out = ""
@@ -28,7 +31,7 @@ enum SectionHTML {
             out += groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
                 orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal }, scrollerID: scrollerID,
-                slideshow: slideshow)
+                slideshow: slideshow, deferred: deferred)
         }
         if variants.contains(where: { $0.footer != nil }) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
@@ -45,7 +48,8 @@ enum SectionHTML {
 
     static func groupsElement(
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool, orthogonal: Bool, scrollerID: String? = nil, slideshow: Bool = false
+        focusable: Bool, orthogonal: Bool, scrollerID: String? = nil, slideshow: Bool = false,
+        deferred: [DeferredCards.Estimate?] = []
     ) -> String {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
         // The slides' container is named only when it must be a focus stop (below).
@@ -78,7 +82,12 @@ enum SectionHTML {
         out += ">\n"
         func item(_ index: Int, _ classes: String, indent: String) {
             let role = slides ? "role=\"group\" aria-roledescription=\"slide\" aria-label=\"\(index + 1) of \(ids.count)\"" : "role=\"listitem\""
-            out += "\(indent)<div class=\"\(classes)\" \(role)><div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
+            if index < deferred.count, let estimate = deferred[index] {
+                out += "\(indent)<div class=\"\(classes) cl-cv\" \(role) style=\"\(estimate.style)\">"
+            } else {
+                out += "\(indent)<div class=\"\(classes)\" \(role)>"
+            }
+            out += "<div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
             out += cards[index]
             if !cards[index].hasSuffix("\n") { out += "\n" }
             out += "\(indent)</div></div>\n"

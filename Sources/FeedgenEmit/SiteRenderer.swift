@@ -12,10 +12,18 @@ import FeedgenMustache
 public struct SiteRenderer: Sendable {
     public let site: PreparedSite
     public let templates: TemplateSet
+    /// Whether long sections defer their off-screen cards (``DeferredCards``). On by default;
+    /// the environment variable `FEEDGEN_NO_CONTENT_VISIBILITY=1` turns it off, a switch for
+    /// the browser benchmark (docs/benchmarks.md), not a site option.
+    public var contentVisibility: Bool
 
-    public init(site: PreparedSite, templates: TemplateSet) {
+    public init(
+        site: PreparedSite, templates: TemplateSet,
+        contentVisibility: Bool = ProcessInfo.processInfo.environment["FEEDGEN_NO_CONTENT_VISIBILITY"] != "1"
+    ) {
         self.site = site
         self.templates = templates
+        self.contentVisibility = contentVisibility
     }
 
     /// All output files, sorted by path. Pages render in parallel.
@@ -149,9 +157,16 @@ public struct SiteRenderer: Sendable {
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered.
     func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
-        var sections: [MustacheValue] = []
+        var rendered: [RenderedCards] = []
         for (s, before) in zip(feed.sections, imagesBefore(feed)) {
-            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, imagesBefore: before))])
+            rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before))
+        }
+        // Which cards render lazily: decided over the whole page (the first screen).
+        let deferred = contentVisibility ? DeferredCards.plan(feed: feed, cards: rendered.map(\.cards)) : []
+        var sections: [MustacheValue] = []
+        for (k, s) in feed.sections.enumerated() {
+            let context = sectionContext(s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k])
+            sections.append(["id": .string(s.section.id), "html": .string(try render("section.mustache", context))])
         }
         let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
             ["title": .string(sub.feed.title), "url": .string(RelativeURL.relative(from: page, to: sub.pagePath))]
@@ -191,13 +206,26 @@ public struct SiteRenderer: Sendable {
         try render("section.mustache", try sectionContext(s, feed: feed, page: page, imagesBefore: imagesBefore))
     }
 
-    /// The context of `section.mustache` (``TemplateContext/Kind/section``), its cards rendered.
-    /// Sections with at least this many cards render their cards in parallel.
-    static let parallelCardThreshold = 512
-
+    /// The context of `section.mustache` (``TemplateContext/Kind/section``), its cards rendered,
+    /// none deferred.
     func sectionContext(
         _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
     ) throws(TemplateErrors) -> MustacheValue {
+        sectionContext(s, rendered: try renderCards(s, feed: feed, page: page, imagesBefore: imagesBefore), deferred: [])
+    }
+
+    /// A section's rendered cards, in item order, and whether any of them holds a link.
+    struct RenderedCards {
+        var cards: [String]
+        var focusable: Bool
+    }
+
+    /// Sections with at least this many cards render their cards in parallel.
+    static let parallelCardThreshold = 512
+
+    func renderCards(
+        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
+    ) throws(TemplateErrors) -> RenderedCards {
         // Contexts first, in order (image priorities depend on the page order), then the cards:
         // a long section's cards render on every core (a 100,000-card feed page was the
         // build's serial tail).
@@ -247,12 +275,18 @@ public struct SiteRenderer: Sendable {
                 }
             }
         }
+        return RenderedCards(cards: cards, focusable: focusable)
+    }
+
+    /// The context of `section.mustache` for rendered cards; `deferred` (empty, or one entry per
+    /// card) marks the cards that render lazily.
+    func sectionContext(_ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?]) -> MustacheValue {
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
         let scroll = Self.scrolling(s)
         let groups = SectionHTML.groups(
-            layout: s.layout, ids: s.section.items.map(\.id), cards: cards, headingID: headingID,
-            label: s.section.title ?? s.section.id, focusable: focusable, scrollerID: scroll.scrollerID,
-            slideshow: scroll.slideshow)
+            layout: s.layout, ids: s.section.items.map(\.id), cards: rendered.cards, headingID: headingID,
+            label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
+            slideshow: scroll.slideshow, deferred: deferred)
         return [
             "section": [
                 "id": .string(s.section.id),
@@ -270,6 +304,18 @@ public struct SiteRenderer: Sendable {
             ],
             "groupsHTML": .string(groups),
         ]
+    }
+
+    /// The text estimates of `feed`'s cards and section headers (``CardHeightEstimate``) as
+    /// measurements for the model at `environment` (`feedgen layout --text-estimates`).
+    ///
+    /// - Throws: ``TemplateErrors`` when a card does not render.
+    public func textEstimates(feed: PreparedFeed, environment: LayoutEnvironment) throws(TemplateErrors) -> Measurements {
+        var cards: [[String]] = []
+        for s in feed.sections { cards.append(try renderCards(s, feed: feed, page: feed.pagePath).cards) }
+        return DeferredCards.measurements(
+            sections: feed.sections, profiles: DeferredCards.profiles(sections: feed.sections, cards: cards),
+            environment: environment)
     }
 
     /// How a section scrolls sideways, for its HTML and its template:

@@ -1,0 +1,145 @@
+import Dispatch
+import FeedgenLayout
+
+/// Which cards of a feed page render lazily (`content-visibility: auto`), and the height each
+/// one reserves until it is first rendered (`contain-intrinsic-block-size: auto <estimate>`):
+/// web-output §0 item 4 and §1.6, layout-semantics §5.4 and §8 ([C2]). docs/layout.md ("Long
+/// sections") gives the decisions; in short:
+///
+/// - Only sections of at least ``minimumCards`` cards whose every rule (base and adaptive) is a
+///   vertical grid flow (`list`, `grid`, `insetGrouped`; not orthogonal, no section-wide or
+///   per-group `uniformAcrossSiblings` height: a skipped card there would size its visible
+///   neighbours).
+/// - A card is deferred when its top lies below the first screen (``firstScreenHeight``) at both
+///   reference widths: the model is solved with every card's text estimate as its measured size.
+/// - The estimate is the model's height of the card at each of the ``referenceWidths`` (the text
+///   estimate on an estimated axis, the exact height otherwise), emitted as `--cl-est` (phone)
+///   and `--cl-est-wide` (when it differs); the CSS switches at ``wideFrom``.
+public enum DeferredCards {
+    /// The page widths the estimates are computed at: a phone and a desktop window (CSS px).
+    public static let referenceWidths = (phone: 390.0, wide: 1280.0)
+    /// From this section width the wide estimate applies (half-way between the reference widths).
+    public static let wideFrom = 835.0
+    /// The first screen: the tallest common phone viewport (CSS px). Cards that start above it
+    /// at either reference width render eagerly.
+    public static let firstScreenHeight = 900.0
+    /// Sections with fewer cards render every card eagerly (the saving is small and a page this
+    /// short is cheap to lay out).
+    public static let minimumCards = 32
+
+    /// A deferred card's reserved heights, whole CSS px.
+    public struct Estimate: Hashable, Sendable {
+        public var phone: Int
+        public var wide: Int
+
+        /// The `style` attribute value: `--cl-est:123px` (and `;--cl-est-wide:80px`).
+        public var style: String {
+            phone == wide ? "--cl-est:\(phone)px" : "--cl-est:\(phone)px;--cl-est-wide:\(wide)px"
+        }
+    }
+
+    /// Whether `section`'s cards may be deferred (its arrangement, not its length).
+    public static func isEligible(_ layout: AdaptiveSection) -> Bool {
+        for s in [layout.base] + layout.rules.map(\.section) {
+            guard LayoutCSS.mode(of: s) == .gridFlow else { return false }
+            if s.group.size.height.isUniform { return false }
+            if case .count(_, .item(let item)) = s.group.content, item.size.height.isUniform { return false }
+        }
+        return true
+    }
+
+    /// The text estimates of a page's cards, as the model's measurements at container width
+    /// `width`: each card at the width the model gives it (estimates only), and each section
+    /// header from its title and text.
+    ///
+    /// - Parameters:
+    ///   - sections: the feed's sections.
+    ///   - profiles: each section's card estimates, in item order (``profiles(sections:cards:)``).
+    ///   - environment: the container; its width decides each card's width.
+    public static func measurements(
+        sections: [PreparedSection], profiles: [[CardHeightEstimate]], environment: LayoutEnvironment
+    ) -> Measurements {
+        let first = CompositionalLayout.solve(sections.map(\.input), environment: environment)
+        var m = Measurements()
+        for (k, s) in first.sections.enumerated() {
+            let section = sections[k]
+            let index = Dictionary(section.section.items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for item in s.items {
+                guard let i = index[item.id], i < profiles[k].count else { continue }
+                let profile = profiles[k][i]
+                if profile.isEmpty { continue }
+                m.items[item.id] = Size(width: item.frame.width, height: profile.height(width: item.frame.width))
+            }
+            if let title = section.section.title, let header = s.headerFrame {
+                m.headers[section.section.id] = headerHeight(title: title, text: section.section.headerHTML, width: header.width)
+            }
+        }
+        return m
+    }
+
+    /// A section header's height (theme.css: 16 px top padding, a 1.25rem bold title at line
+    /// height 1.3, the supporting text at .95rem, 4 px above it).
+    static func headerHeight(title: String, text: String, width: Double) -> Double {
+        var html = "<h2 class=\"card-title\">\(HTML.escape(title))</h2>"
+        let titleHeight = CardHeightEstimate(html: html, preset: "list").height(width: width * 16.8 / 20) * 20 / 16.8
+        guard !text.isEmpty else { return 16 + titleHeight }
+        html = "<div>\(text)</div>"
+        let body = CardHeightEstimate(html: html).height(width: width * 16 / 15.2) * 15.2 / 16
+        // The text's first child margin is 4 px and its last one 0 (theme.css).
+        return 16 + titleHeight + 4 + max(0, body - 2 * 15.2)
+    }
+
+    /// Each card's profile, read from its HTML (in parallel for long pages).
+    public static func profiles(sections: [PreparedSection], cards: [[String]]) -> [[CardHeightEstimate]] {
+        var out: [[CardHeightEstimate]] = []
+        for (k, s) in sections.enumerated() {
+            let list = cards[k]
+            let preset = s.preset.rawValue
+            if list.count < 256 {
+                out.append(list.map { CardHeightEstimate(html: $0, preset: preset) })
+            } else {
+                let slots = ResultSlots<CardHeightEstimate>(count: list.count)
+                DispatchQueue.concurrentPerform(iterations: list.count) { i in
+                    slots.set(i, .success(CardHeightEstimate(html: list[i], preset: preset)))
+                }
+                out.append(slots.values.map { result in
+                    if case .success(let estimate) = result { estimate } else { CardHeightEstimate(html: "") }
+                })
+            }
+        }
+        return out
+    }
+
+    /// The estimates of the deferred cards of a feed page: one list per section, in item order,
+    /// nil for a card that renders eagerly.
+    public static func plan(feed: PreparedFeed, cards: [[String]]) -> [[Estimate?]] {
+        let sections = feed.sections
+        let eligible = sections.map { isEligible($0.layout) && $0.section.items.count >= minimumCards }
+        guard eligible.contains(true) else { return sections.map { Array(repeating: nil, count: $0.section.items.count) } }
+        let profiles = profiles(sections: sections, cards: cards)
+        func solve(_ width: Double) -> ResolvedLayout {
+            let env = LayoutEnvironment(
+                containerWidth: width, viewportHeight: firstScreenHeight, interSectionSpacing: feed.feed.interSectionSpacing)
+            return CompositionalLayout.solve(
+                sections.map(\.input), environment: env,
+                measurements: measurements(sections: sections, profiles: profiles, environment: env))
+        }
+        let phone = solve(referenceWidths.phone)
+        let wide = solve(referenceWidths.wide)
+        var out: [[Estimate?]] = []
+        for (k, s) in sections.enumerated() {
+            var list: [Estimate?] = Array(repeating: nil, count: s.section.items.count)
+            if eligible[k] {
+                // Flat grid flows place the items in snapshot order.
+                let p = phone.sections[k].items
+                let w = wide.sections[k].items
+                for i in list.indices where i < p.count && i < w.count {
+                    guard p[i].frame.y >= firstScreenHeight, w[i].frame.y >= firstScreenHeight else { continue }
+                    list[i] = Estimate(phone: Int(p[i].frame.height.rounded()), wide: Int(w[i].frame.height.rounded()))
+                }
+            }
+            out.append(list)
+        }
+        return out
+    }
+}

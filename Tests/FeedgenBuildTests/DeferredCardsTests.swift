@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import FeedgenBuild
+@testable import FeedgenEmit
+
+/// The text-length estimate of a card's height (`CardHeightEstimate`) and the cards a long
+/// section defers (`DeferredCards`, docs/layout.md "Long sections").
+@Suite struct DeferredCardsTests {
+    static func card(_ title: String, _ description: String? = nil, image: (Int, Int)? = nil) -> String {
+        var html = "<article class=\"card\">\n"
+        if let (w, h) = image { html += "  <img class=\"card-image\" src=\"a.png\" width=\"\(w)\" height=\"\(h)\" alt=\"\">\n" }
+        html += "  <div class=\"card-body\">\n    <h3 class=\"card-title\"><a href=\"x.html\">\(title)</a></h3>\n"
+        if let description { html += "    <p class=\"card-description\">\(description)</p>\n" }
+        return html + "  </div>\n</article>\n"
+    }
+
+    @Test func oneLineTitleAndDescription() {
+        // 16 padding + 1.3 × 16.8 title + 6 margin + 1.4 × 16 description + 16 padding.
+        let e = CardHeightEstimate(html: Self.card("Hello", "A short line."))
+        #expect(abs(e.height(width: 374) - 82.24) < 1e-9)
+        #expect(abs(e.height(width: 1264) - 82.24) < 1e-9)
+        #expect(abs(CardHeightEstimate(html: Self.card("Hello")).height(width: 374) - 53.84) < 1e-9)
+    }
+
+    @Test func longTextWrapsByItsAdvanceAtTheCardWidth() {
+        // 100 × "word": 100 × 4 × 0.51 × 16 + 99 spaces × 0.6 × 0.51 × 16 = 3,748.70 px of text.
+        let e = CardHeightEstimate(html: Self.card("Hello", Array(repeating: "word", count: 100).joined(separator: " ")))
+        // 374 − 32 − 1.5 × 16 = 318 px a line: 12 lines; 1264 px: 1,208 px a line: 4 lines.
+        #expect(abs(e.height(width: 374) - (16 + 21.84 + 6 + 12 * 22.4 + 16)) < 1e-9)
+        #expect(abs(e.height(width: 1264) - (16 + 21.84 + 6 + 4 * 22.4 + 16)) < 1e-9)
+    }
+
+    @Test func cjkGlyphsAreOneEmWide() {
+        // 20 ideographs × 16 px = 320 px > 318 px: two lines at 374 px.
+        let e = CardHeightEstimate(html: Self.card("Hello", String(repeating: "日", count: 20)))
+        #expect(abs(e.height(width: 374) - (16 + 21.84 + 6 + 2 * 22.4 + 16)) < 1e-9)
+    }
+
+    @Test func cardImageFollowsTheCardWidthUpTo320Px() {
+        let e = CardHeightEstimate(html: Self.card("Hello", image: (800, 600)), preset: "list")
+        #expect(abs(e.height(width: 374) - (280.5 + 53.84)) < 1e-9)
+        #expect(abs(e.height(width: 1264) - (320 + 53.84)) < 1e-9)
+        // In a carousel or hero the image is not capped (the card's size is fixed anyway).
+        let hero = CardHeightEstimate(html: Self.card("Hello", image: (800, 600)), preset: "hero")
+        #expect(abs(hero.height(width: 1264) - (948 + 53.84)) < 1e-9)
+    }
+
+    @Test func bodyBlocksCollapseMarginsAndPreKeepsItsLines() {
+        let html = "<div class=\"card-body\"><p>One.</p><p>Two.</p><pre><code>a\nb\nc\n</code></pre></div>"
+        // 16 padding, p (16 margin) 22.4, max(16, 16) gap, 22.4, max(16, 13) gap, 3 × 18.2, 13 margin, 16 padding.
+        let e = CardHeightEstimate(html: html)
+        #expect(abs(e.height(width: 374) - (16 + 16 + 22.4 + 16 + 22.4 + 16 + 3 * 18.2 + 13 + 16)) < 1e-9)
+        #expect(CardHeightEstimate(html: "<div class=\"card-body\"></div>").isEmpty)
+    }
+
+    static func longSite(_ n: Int, layout: String = "list") -> String {
+        let root = temporaryFolder()
+        var files = ["content/many/_section.md": "---\ntitle: Many\nlayout: \(layout)\n---\n"]
+        for i in 0..<n {
+            files["content/many/c\(String(format: "%03d", i)).md"] = "---\ntitle: Card \(i)\nweight: \(i + 1)\n---\n"
+        }
+        writeSite(root, files)
+        return root
+    }
+
+    @Test func cardsBelowTheFirstScreenOfALongListAreDeferred() throws {
+        let out = temporaryFolder() + "/public"
+        #expect(build(Self.longSite(40), output: out).exitStatus == 0)
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        // Header 16 + 26 px, inset 8, cards 53.84 px + 8 spacing: card 14 is the first to start
+        // below 900 px (at 390 and at 1280 px alike: one-line cards).
+        #expect(page.components(separatedBy: "cl-cv").count - 1 == 26)
+        #expect(page.contains("<div class=\"cl-item\" role=\"listitem\"><div class=\"cl-cell\" data-item-id=\"many/c013\">"))
+        #expect(page.contains("<div class=\"cl-item cl-cv\" role=\"listitem\" style=\"--cl-est:54px\"><div class=\"cl-cell\" data-item-id=\"many/c014\">"))
+        let css = try String(contentsOfFile: out + "/assets/layout.css", encoding: .utf8)
+        #expect(css.contains(".cl-cv { content-visibility: auto; contain-intrinsic-block-size: auto var(--cl-est); overflow-clip-margin: 8px; }"))
+    }
+
+    @Test func shortSectionsAndCarouselsAreNeverDeferred() throws {
+        for (n, layout) in [(31, "list"), (40, "carousel"), (40, "chips")] {
+            let out = temporaryFolder() + "/public"
+            #expect(build(Self.longSite(n, layout: layout), output: out).exitStatus == 0)
+            let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+            #expect(!page.contains("cl-cv"), "\(n) \(layout)")
+        }
+    }
+}
