@@ -8,7 +8,7 @@ enum BuildCommand {
         assets, written atomically into the output folder.
 
         USAGE: feedgen build [SITE] [--output DIR] [--drafts] [--future] [--expired] [--strict]
-                             [--error-format text|github] [--quiet] [--watch]
+                             [--error-format text|github] [--quiet] [--watch] [--clean]
 
         ARGUMENTS:
           SITE                      The site folder (default: the current folder)
@@ -23,6 +23,8 @@ enum BuildCommand {
           --quiet                   Print only warnings and errors, no summary
           --watch                   Rebuild when content, templates or static files change; open
                                     pages reload themselves (file://, no server)
+          --clean                   Ignore the build cache (.OUTPUT.feedgen-cache beside the
+                                    output): parse, render and write everything
           -h, --help                Show this help
 
         EXIT STATUS: 0 built; 1 content errors (nothing written, previous output untouched);
@@ -43,7 +45,7 @@ enum BuildCommand {
     static func run(_ arguments: [String], terminal: inout Terminal, write: Bool) throws -> Int32 {
         let command = write ? "build" : "check"
         let args = try Arguments(
-            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch"] : []),
+            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch", "--clean"] : []),
             options: write ? ["--output", "--error-format"] : ["--error-format"], command: command)
         if args.help {
             terminal.out(write ? buildHelp : checkHelp)
@@ -68,6 +70,7 @@ enum BuildCommand {
         options.expired = args.flags.contains("--expired")
         options.strict = args.flags.contains("--strict")
         options.write = write
+        options.useCache = !args.flags.contains("--clean")
         if args.flags.contains("--watch") {
             return Watcher(options: options).run(terminal: terminal)
         }

@@ -14,9 +14,18 @@ struct StageTiming {
         last = now
     }
 
+    /// A remark printed with the timings (what the cache did).
+    mutating func note(_ text: String) {
+        guard enabled else { return }
+        notes.append(text)
+    }
+
+    private var notes: [String] = []
+
     func report() {
         guard enabled, !stages.isEmpty else { return }
         let text = stages.map { "\($0.0) \(String(format: "%.0f", $0.1)) ms" }.joined(separator: ", ")
         FileHandle.standardError.write(Data("timing: \(text)\n".utf8))
+        for note in notes { FileHandle.standardError.write(Data("timing: \(note)\n".utf8)) }
     }
 }
