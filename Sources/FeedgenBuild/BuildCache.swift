@@ -114,17 +114,42 @@ struct CacheState {
     }
 
     func write(_ path: String, salt: UInt64) throws {
-        var text = "feedgen-cache-state \(salt)\n"
+        var out: [UInt8] = []
+        out.reserveCapacity(trees.values.reduce(64) { $0 + $1.count * 96 })
+        func append(_ text: String) { out.append(contentsOf: text.utf8) }
+        func append(_ n: UInt64, _ separator: UInt8 = 32) {
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            var v = n
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[19 - count] = UInt8(48 + v % 10)
+                    v /= 10
+                    count += 1
+                } while v > 0
+                out.append(contentsOf: buffer[(20 - count)...])
+            }
+            out.append(separator)
+        }
+        append("feedgen-cache-state \(salt)\n")
         for (ino, manifest) in trees.sorted(by: { $0.key < $1.key }) {
-            text += "tree \(ino)\n"
+            append("tree ")
+            append(ino, 10)
             for (file, e) in manifest.sorted(by: { $0.key < $1.key }) {
-                text += String(e.hash) + " " + String(e.key) + " " + String(e.size) + " " + String(e.mtime) + " "
-                    + String(e.inode) + " " + file + "\n"
+                append(e.hash)
+                append(e.key)
+                append(UInt64(clamping: e.size))
+                append(UInt64(bitPattern: e.mtime))
+                append(e.inode)
+                append(file)
+                out.append(10)
             }
         }
-        text += "end \(StableHasher.hash(Array(text.utf8)))\n"
+        append("end \(StableHasher.hash(out))\n")
         let temp = path + ".tmp-\(getpid())"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: temp))
+        try Data(out).write(to: URL(fileURLWithPath: temp))
         guard rename(temp, path) == 0 else {
             unlink(temp)
             throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
