@@ -142,7 +142,7 @@ extension OutputWriter {
             // Temporary files of killed builds (`state.tmp-<pid>`, `items.log.tmp-<pid>`).
             for entry in (try? fm.contentsOfDirectory(atPath: cacheFolder)) ?? [] {
                 guard let range = entry.range(of: ".tmp-"), let pid = Int32(entry[range.upperBound...]) else { continue }
-                if kill(pid, 0) != 0 || pid == ProcessInfo.processInfo.processIdentifier { unlink(cacheFolder + "/" + entry) }
+                if kill(pid, 0) != 0 { unlink(cacheFolder + "/" + entry) }  // not this build's items.log.tmp
             }
             backPath = cacheFolder + "/back"
             statePath = cacheFolder + "/state"

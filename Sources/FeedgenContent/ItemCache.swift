@@ -33,7 +33,6 @@ public final class ItemCache: @unchecked Sendable {
     private var records = 0
     private let lock = NSLockish()
     private var used = Set<UInt64>()
-    private var fresh: [(UInt64, [UInt8])] = []
     /// Lookups that found an entry / found none (for `FEEDGEN_TIMING` and the tests).
     public private(set) var hits = 0
     public private(set) var misses = 0
@@ -101,46 +100,93 @@ public final class ItemCache: @unchecked Sendable {
         return (item, diagnostics)
     }
 
+    /// Adds a parsed item. Entries go to disk as they come (in 1 MiB writes), not held in
+    /// memory: appended to an intact log, else into a new log (`items.log.tmp-<pid>`) that
+    /// ``save()`` renames over the old one.
     func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) {
         var writer = ByteWriter()
         writer.item(item)
         writer.diagnostics(diagnostics)
+        var record: [UInt8] = []
+        Self.record(key, writer.bytes, into: &record)
         lock.withLock {
             used.insert(key)
-            fresh.append((key, writer.bytes))
+            if sink < 0 { openSink() }
+            pending += record
+            if pending.count >= 1 << 20 { flush() }
         }
     }
 
-    /// Writes the new entries: appended to the log, or the log rewritten with the entries this
-    /// build used when it is damaged, foreign, or mostly stale. Failures are ignored (a cache).
-    public func save() {
-        let stale = records - used.intersection(index.keys).count
-        let intact = validEnd > 0 && FileSystem.fileSize(path) == validEnd
-        if fresh.isEmpty, intact, stale <= max(64, used.count) { return }
-        if intact, stale <= max(64, used.count) {
-            var out: [UInt8] = []
-            for (key, payload) in fresh.sorted(by: { $0.0 < $1.0 }) { Self.record(key, payload, into: &out) }
-            let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-            guard fd >= 0 else { return }
-            _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            return
+    private var sink: Int32 = -1
+    private var sinkIsNew = false
+    private var pending: [UInt8] = []
+    private var temporaryPath: String { path + ".tmp-\(getpid())" }
+
+    private var isIntact: Bool { validEnd > 0 && FileSystem.fileSize(path) == validEnd }
+
+    private func openSink() {
+        if isIntact {
+            sink = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        } else {
+            sink = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            sinkIsNew = true
+            pending += Self.header(salt: salt)
         }
-        var out = Self.magic
-        withUnsafeBytes(of: Self.formatVersion.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private func flush() {
+        if sink >= 0, !pending.isEmpty {
+            _ = pending.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private static func header(salt: UInt64) -> [UInt8] {
+        var out = magic
+        withUnsafeBytes(of: formatVersion.littleEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: salt.littleEndian) { out.append(contentsOf: $0) }
-        for key in used.sorted() {
-            if let range = index[key] {
-                Self.record(key, bytes[range], into: &out)
+        return out
+    }
+
+    /// Finishes the log: a new log gets the old entries this build used and replaces the old
+    /// one; an appended log that is mostly stale is rewritten with the used entries only.
+    /// Failures are ignored (it is a cache).
+    public func save() {
+        lock.withLock {
+            if sink >= 0 {
+                if sinkIsNew {
+                    for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[range], into: &pending) } }
+                }
+                flush()
+                close(sink)
+                sink = -1
+                if sinkIsNew { rename(temporaryPath, path) }
+                if sinkIsNew { return }
+            } else if !isIntact {
+                // Nothing new, but the log is damaged or foreign: rewrite it.
+                sink = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard sink >= 0 else { return }
+                sinkIsNew = true
+                pending = Self.header(salt: salt)
+                for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[range], into: &pending) } }
+                flush()
+                close(sink)
+                sink = -1
+                rename(temporaryPath, path)
+                return
             }
+            // Compaction: most records of the log are no longer used.
+            let stale = records - used.intersection(index.keys).count
+            guard stale > max(64, used.count) else { return }
+            let reread = ItemCache(path: path, salt: salt)
+            var out = Self.header(salt: salt)
+            for key in used.sorted() { if let range = reread.index[key] { Self.record(key, reread.bytes[range], into: &out) } }
+            let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return }
+            let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            if written == out.count { rename(temporaryPath, path) } else { unlink(temporaryPath) }
         }
-        for (key, payload) in fresh.sorted(by: { $0.0 < $1.0 }) where index[key] == nil { Self.record(key, payload, into: &out) }
-        let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
-        let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        if written == out.count { rename(temp, path) } else { unlink(temp) }
     }
 
     private static func record<C: Collection>(_ key: UInt64, _ payload: C, into out: inout [UInt8]) where C.Element == UInt8 {
