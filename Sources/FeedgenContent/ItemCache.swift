@@ -111,7 +111,10 @@ public final class ItemCache: @unchecked Sendable {
         Self.record(key, writer.bytes, into: &record)
         lock.withLock {
             used.insert(key)
-            if sink < 0 { openSink() }
+            if sink < 0 {
+                openSink()
+                guard sink >= 0 else { return }
+            }
             pending += record
             if pending.count >= 1 << 20 { flush() }
         }
@@ -125,6 +128,12 @@ public final class ItemCache: @unchecked Sendable {
     private var isIntact: Bool { validEnd > 0 && FileSystem.fileSize(path) == validEnd }
 
     private func openSink() {
+        // The cache folder may not exist yet (a first build creates it after loading).
+        var folder = ""
+        for part in path.split(separator: "/").dropLast() {
+            folder += "/" + part
+            mkdir(folder, 0o755)
+        }
         if isIntact {
             sink = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         } else {

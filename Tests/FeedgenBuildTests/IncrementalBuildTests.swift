@@ -102,6 +102,16 @@ import Testing
         try text.replacingOccurrences(of: old, with: new).write(toFile: file, atomically: false, encoding: .utf8)
     }
 
+    /// The very first build (no output, no cache folder yet) fills the item cache.
+    @Test func firstBuildFillsTheItemCache() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../new/public"
+        #expect(Self.build(site, out).cachedItems == 0)
+        let second = Self.build(site, out)
+        #expect(second.cachedItems == 19)
+        #expect(second.filesWritten == 0)
+    }
+
     @Test func unchangedSiteWritesNothingAndParsesNothing() throws {
         let report = try Self.expectIdentical { _, _ in }
         #expect(report.filesWritten == 0)
@@ -247,6 +257,8 @@ import Testing
         let report = Self.build(site, out, useCache: false)
         #expect(report.cachedItems == 0)
         #expect(report.filesWritten == Self.tree(out).values.count { $0 != nil })
+        // The clean build started a new cache: the next build parses nothing.
+        #expect(Self.build(site, out).cachedItems == 19)
         #expect(BuildCache.folder(forOutput: "/x/y/public") == "/x/y/.public.feedgen-cache")
     }
 
