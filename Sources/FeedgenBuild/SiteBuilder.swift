@@ -137,7 +137,8 @@ public enum SiteBuilder {
             loadOptions.itemCache = { config in
                 let output = options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
                     ?? URL(fileURLWithPath: config.output.hasPrefix("/") ? config.output : root + "/" + config.output).standardizedFileURL.path
-                let cache = ItemCache(path: BuildCache.folder(forOutput: output) + "/items.log", salt: BuildCache.salt)
+                let cache = ItemCache(
+                    path: BuildCache.folder(forOutput: output) + "/items.log", salt: BuildCache.salt, writable: options.write)
                 itemCache.value = cache
                 return cache
             }

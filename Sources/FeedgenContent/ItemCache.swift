@@ -37,10 +37,14 @@ public final class ItemCache: @unchecked Sendable {
     public private(set) var hits = 0
     public private(set) var misses = 0
 
+    /// Whether new entries are stored (false for `feedgen check`, which writes nothing).
+    let writable: Bool
+
     /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache).
-    public init(path: String, salt: UInt64) {
+    public init(path: String, salt: UInt64, writable: Bool = true) {
         self.path = path
         self.salt = salt
+        self.writable = writable
         guard case .success(let data) = FileSystem.readFile(path, limit: Int.max), data.count >= 16,
             Array(data[0..<4]) == Self.magic, Self.load(UInt32.self, data, 4) == Self.formatVersion,
             Self.load(UInt64.self, data, 8) == salt
@@ -104,6 +108,7 @@ public final class ItemCache: @unchecked Sendable {
     /// memory: appended to an intact log, else into a new log (`items.log.tmp-<pid>`) that
     /// ``save()`` renames over the old one.
     func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) {
+        guard writable else { return }
         var writer = ByteWriter()
         writer.item(item)
         writer.diagnostics(diagnostics)
@@ -161,6 +166,7 @@ public final class ItemCache: @unchecked Sendable {
     /// one; an appended log that is mostly stale is rewritten with the used entries only.
     /// Failures are ignored (it is a cache).
     public func save() {
+        guard writable else { return }
         lock.withLock {
             if sink >= 0 {
                 if sinkIsNew {

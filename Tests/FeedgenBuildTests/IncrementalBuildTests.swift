@@ -112,6 +112,18 @@ import Testing
         #expect(second.filesWritten == 0)
     }
 
+    /// `feedgen check` reads the cache but writes nothing, not even the cache folder.
+    @Test func checkWritesNoCache() throws {
+        let site = try Self.makeSite()
+        var options = BuildOptions(siteRoot: site, output: site + "/../public", now: fixedNow)
+        options.write = false
+        #expect(SiteBuilder.build(options).exitStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: site + "/../.public.feedgen-cache"))
+        #expect(Self.build(site, site + "/../public").exitStatus == 0)
+        #expect(Self.build(site, site + "/../public").cachedItems == 19)
+        #expect(SiteBuilder.build(options).cachedItems == 19)
+    }
+
     @Test func unchangedSiteWritesNothingAndParsesNothing() throws {
         let report = try Self.expectIdentical { _, _ in }
         #expect(report.filesWritten == 0)
