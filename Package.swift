@@ -26,6 +26,12 @@ let package = Package(
         .systemLibrary(
             name: "CYaml", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
+        // Debian's libvips-dev: responsive image variants (WebP and the original format).
+        .systemLibrary(
+            name: "CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+        // Non-variadic wrappers around libvips (Swift cannot call its NULL-terminated option lists).
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
 
         // renameat2(RENAME_EXCHANGE): swaps the new output in atomically.
         .target(name: "CFileSystem"),
@@ -50,7 +56,7 @@ let package = Package(
             name: "FeedgenBuild",
             dependencies: [
                 "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
-                "FeedgenDiagnostics", "CFileSystem",
+                "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
         .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild"]),
 

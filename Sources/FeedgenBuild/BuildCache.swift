@@ -4,14 +4,21 @@ import Foundation
 
 /// The hidden folder beside the output that holds feedgen's build cache: for `public` it is `.public.feedgen-cache` in the same parent folder. Never inside the output (it would be deployed).
 ///
-/// What it holds (docs/content-format.md, "Incremental builds"):
-/// - `back/`: the previous build's output tree (the back buffer), updated in place by the next
-///   build and then exchanged with the output;
+/// What it holds (docs/content-format.md, "Incremental builds and the build cache"):
+/// - `back/`: the previous build's output tree (the back buffer), brought up to date by the next
+///   build and then exchanged with the output (``OutputWriter/Session``);
 /// - `state`: the manifest of every tree feedgen knows (by the inode of its folder): each
-///   file's path, content hash, render key, size, modification time and inode;
+///   file's path, content hash, render key, size, modification time and inode; `dirty` names a
+///   tree being changed;
 /// - `items.log`: parsed items by the hash of their file (``ItemCache``);
-/// - `images/`: image variants (written by the image pipeline; left alone here).
+/// - `images/`: image variants (``ImageVariants``; the session leaves it alone).
+///
+/// `OutputWriter`'s clean-up of killed builds removes only `.<name>.feedgen-tmp-<pid>` and
+/// `.<name>.feedgen-old-<pid>` beside the output and `*.tmp-<pid>` files of dead processes at the
+/// top of this folder; deleting the whole folder only makes the next build slower.
 public enum BuildCache {
+    /// - Parameter output: the output folder (absolute, or relative to the working directory).
+    /// - Returns: the cache folder's absolute path (it may not exist yet).
     public static func folder(forOutput output: String) -> String {
         let url = URL(fileURLWithPath: output).standardizedFileURL
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).feedgen-cache").path

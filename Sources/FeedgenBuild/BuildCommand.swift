@@ -8,7 +8,8 @@ enum BuildCommand {
         assets, written atomically into the output folder.
 
         USAGE: feedgen build [SITE] [--output DIR] [--drafts] [--future] [--expired] [--strict]
-                             [--error-format text|github] [--quiet] [--watch] [--clean]
+                             [--error-format text|github] [--quiet] [--watch] [--previews]
+                             [--clean]
 
         ARGUMENTS:
           SITE                      The site folder (default: the current folder)
@@ -23,6 +24,9 @@ enum BuildCommand {
           --quiet                   Print only warnings and errors, no summary
           --watch                   Rebuild when content, templates or static files change; open
                                     pages reload themselves (file://, no server)
+          --previews                Also write _previews/index.html: every section of every
+                                    feed at 320, 390, 768 and 1280 px, in light and dark, side
+                                    by side (open it from the file system)
           --clean                   Ignore the build cache (.OUTPUT.feedgen-cache beside the
                                     output): parse, render and write everything
           -h, --help                Show this help
@@ -45,7 +49,7 @@ enum BuildCommand {
     static func run(_ arguments: [String], terminal: inout Terminal, write: Bool) throws -> Int32 {
         let command = write ? "build" : "check"
         let args = try Arguments(
-            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch", "--clean"] : []),
+            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch", "--previews", "--clean"] : []),
             options: write ? ["--output", "--error-format"] : ["--error-format"], command: command)
         if args.help {
             terminal.out(write ? buildHelp : checkHelp)
@@ -62,6 +66,7 @@ enum BuildCommand {
         }
         if args.options["--output"]?.isEmpty == true { throw UsageError("--output needs a folder, found an empty string") }
         terminal.quiet = args.flags.contains("--quiet")
+        terminal.showPaths(fromSiteRoot: args.positionals.first ?? ".")
         var options = BuildOptions(
             siteRoot: args.positionals.first ?? ".", output: args.options["--output"],
             now: Int64(Date().timeIntervalSince1970))
@@ -70,6 +75,7 @@ enum BuildCommand {
         options.expired = args.flags.contains("--expired")
         options.strict = args.flags.contains("--strict")
         options.write = write
+        options.previews = args.flags.contains("--previews")
         options.useCache = !args.flags.contains("--clean")
         if args.flags.contains("--watch") {
             return Watcher(options: options).run(terminal: terminal)
@@ -95,9 +101,9 @@ enum BuildCommand {
         let what = "\(report.pages) page\(report.pages == 1 ? "" : "s") (\(report.feeds) feed\(report.feeds == 1 ? "" : "s"), \(report.cards) card\(report.cards == 1 ? "" : "s"))"
         if write {
             let cwd = FileManager.default.currentDirectoryPath
-            var out = report.outputPath ?? ""
-            if out.hasPrefix(cwd + "/") { out = String(out.dropFirst(cwd.count + 1)) }
-            return "feedgen: built \(what) in \(time), \(problems) → \(out)"
+            func shown(_ path: String) -> String { path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path }
+            let previews = report.previewsPath.map { "; previews: \(shown($0))" } ?? ""
+            return "feedgen: built \(what) in \(time), \(problems) → \(shown(report.outputPath ?? ""))\(previews)"
         }
         return "feedgen: checked \(what) in \(time), \(problems)"
     }

@@ -1,3 +1,4 @@
+import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenLayout
@@ -58,13 +59,8 @@ enum LayoutCommand {
             let names = prepared.feeds.map { $0.feed.path.isEmpty ? "/" : $0.feed.path }
             throw UsageError("no feed '\(feedPath)'; feeds: \(names.joined(separator: ", "))")
         }
-        var env = LayoutEnvironment(containerWidth: width, viewportHeight: viewport, interSectionSpacing: feed.feed.interSectionSpacing)
         // The design tokens the CSS reads for contentInsetsReference (docs/layout.md, U-7).
-        for (key, value) in prepared.site.config.theme {
-            guard let px = pixels(value) else { continue }
-            if key == "layoutMargin" { env.layoutMargin = px }
-            if key == "readableWidth" { env.readableWidth = px }
-        }
+        let env = prepared.layoutEnvironment(feed, width: width, viewportHeight: viewport)
         let resolved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: measurements)
         if args.flags.contains("--json") {
             terminal.out(LayoutJSON.encode(resolved, feed: feed.key) + "\n")
@@ -74,33 +70,49 @@ enum LayoutCommand {
         return 0
     }
 
-    /// `16`, `16px` → 16; nil for other units.
-    static func pixels(_ text: String) -> Double? {
-        var t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasSuffix("px") { t.removeLast(2) }
-        guard let v = Double(t), v.isFinite, v >= 0 else { return nil }
-        return v
-    }
-
+    /// Reads a `--measured` file. Every value is checked: sizes are finite numbers ≥ 0 (CSS px);
+    /// a wrong shape is a usage error (exit 2) naming the file and the key path (`items.a.height`), and
+    /// a JSON syntax error gives Foundation's description of it.
     static func readMeasurements(_ file: String) throws -> Measurements {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw UsageError("cannot read --measured file '\(file)'")
         }
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw UsageError("--measured file '\(file)' is not a JSON object")
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw UsageError("--measured file '\(file)' is not valid JSON: \(detail)")
+        }
+        guard let root = parsed as? [String: Any] else {
+            throw UsageError("--measured file '\(file)' must hold a JSON object with \"items\", \"headers\" and/or \"footers\"")
+        }
+        func fail(_ path: String, _ problem: String) -> UsageError {
+            UsageError("--measured file '\(file)': '\(path)' \(problem)")
+        }
+        func size(_ value: Any?, _ path: String) throws -> Double {
+            guard let number = value as? NSNumber, !(value is Bool) else { throw fail(path, "must be a number of CSS px") }
+            let v = number.doubleValue
+            guard v.isFinite, v >= 0, v <= LayoutDecoder.maxLength else {
+                throw fail(path, "must be between 0 and \(Int(LayoutDecoder.maxLength)) px, found \(LayoutJSON.number(v))")
+            }
+            return v
+        }
+        func object(_ key: String) throws -> [String: Any] {
+            guard let value = root[key] else { return [:] }
+            guard let dictionary = value as? [String: Any] else { throw fail(key, "must be an object keyed by id") }
+            return dictionary
+        }
+        for key in root.keys.sorted() where !["items", "headers", "footers"].contains(key) {
+            throw fail(key, "is not a --measured key; use \"items\", \"headers\" or \"footers\"")
         }
         var m = Measurements()
-        for (id, value) in root["items"] as? [String: Any] ?? [:] {
-            if let v = value as? [String: Any], let w = (v["width"] as? NSNumber)?.doubleValue, let h = (v["height"] as? NSNumber)?.doubleValue {
-                m.items[id] = Size(width: w, height: h)
-            }
+        for (id, value) in try object("items").sorted(by: { $0.key < $1.key }) {
+            guard let v = value as? [String: Any] else { throw fail("items.\(id)", "must be an object {\"width\": W, \"height\": H}") }
+            m.items[id] = Size(width: try size(v["width"], "items.\(id).width"), height: try size(v["height"], "items.\(id).height"))
         }
-        for (id, value) in root["headers"] as? [String: Any] ?? [:] {
-            if let h = (value as? NSNumber)?.doubleValue { m.headers[id] = h }
-        }
-        for (id, value) in root["footers"] as? [String: Any] ?? [:] {
-            if let h = (value as? NSNumber)?.doubleValue { m.footers[id] = h }
-        }
+        for (id, value) in try object("headers").sorted(by: { $0.key < $1.key }) { m.headers[id] = try size(value, "headers.\(id)") }
+        for (id, value) in try object("footers").sorted(by: { $0.key < $1.key }) { m.footers[id] = try size(value, "footers.\(id)") }
         return m
     }
 }

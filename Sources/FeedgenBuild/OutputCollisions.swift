@@ -5,7 +5,8 @@ import Foundation
 
 /// Two inputs must never write one output file, including paths that differ only in letter case
 /// or Unicode normalisation (they collide on macOS and Windows file systems, and in URLs typed by
-/// people). Each collision is an error naming both inputs.
+/// people). Each collision is an error naming both inputs. The `_previews/` folder belongs to
+/// feedgen (``Preview``): nothing else may be written there.
 enum OutputCollisions {
     /// The key under which two output paths count as the same file.
     static func key(_ path: String) -> String {
@@ -18,8 +19,14 @@ enum OutputCollisions {
 
     static func check(_ site: PreparedSite, into diagnostics: inout Diagnostics) {
         var claimed: [String: (path: String, source: SourceLocation)] = [:]
+        let reserved = key(Preview.folder)
         func claim(_ path: String, by source: SourceLocation) {
             let k = key(path)
+            if k == reserved || k.hasPrefix(reserved + "/") {
+                // Reserved whether or not --previews is given, so adding it never breaks a build.
+                diagnostics.error(source, "this would write the output file '\(path)', but '\(Preview.folder)/' is reserved for the section previews of 'feedgen build --previews'; rename or move it")
+                return
+            }
             if let first = claimed[k] {
                 let same = first.path == path ? "'\(path)'" : "'\(path)' and '\(first.path)' (they differ only in case or Unicode normalisation)"
                 diagnostics.error(source, "this would write the output file \(same), which \(first.source) writes too; rename one of them")

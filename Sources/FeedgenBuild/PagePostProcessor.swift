@@ -3,7 +3,8 @@ import FeedgenContent
 import FeedgenEmit
 
 /// The last pass over rendered pages: links between content files become relative links to
-/// their pages, and in watch mode every page gets the live-reload script.
+/// their pages, and in watch mode every page (but the section pages shown in the frames of
+/// `_previews/index.html`) gets the live-reload script.
 struct PagePostProcessor {
     let links: ContentLinks
     let liveReload: Bool
@@ -12,7 +13,10 @@ struct PagePostProcessor {
     func process(_ file: OutputFile) -> OutputFile {
         guard file.path.hasSuffix(".html"), case .text(let html) = file.contents else { return file }
         var text = links.rewrite(html, page: file.path)
-        if liveReload, let head = text.range(of: "</head>") {
+        // A preview index reloads with its frames; the section pages in the frames don't
+        // each poll for the build id.
+        let previewFrame = file.path.hasPrefix(Preview.folder + "/") && file.path != Preview.indexPath
+        if liveReload, !previewFrame, let head = text.range(of: "</head>") {
             let script = "<script src=\"\(RelativeURL.root(from: file.path))_feedgen/live-reload.js\"></script>\n"
             text.insert(contentsOf: script, at: head.lowerBound)
         }

@@ -34,7 +34,7 @@ enum ScaffoldCommand {
         ("content/picks/one.md", "---\ntitle: One\nweight: 1\n---\nThe carousel scrolls sideways.\n"),
         ("content/picks/two.md", "---\ntitle: Two\nweight: 2\n---\nEach card is 160 × 240.\n"),
         ("content/picks/three.md", "---\ntitle: Three\nweight: 3\n---\nChange the layout in _section.md.\n"),
-        (".gitignore", "public/\n"),
+        (".gitignore", "public/\n.public.feedgen-cache/\n"),
     ]
 
     static func runInit(_ arguments: [String], terminal: inout Terminal) throws -> Int32 {

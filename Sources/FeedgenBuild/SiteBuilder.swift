@@ -25,6 +25,8 @@ public struct BuildOptions: Sendable {
     /// Use the build cache beside the output (``BuildCache``); false (`--clean`) parses, renders
     /// and writes everything.
     public var useCache = true
+    /// Also write `_previews/`: every section at the preview widths, light and dark (``Preview``).
+    public var previews = false
 
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
@@ -42,6 +44,8 @@ public struct BuildReport: Sendable {
     public var feeds = 0
     public var cards = 0
     public var outputPath: String?
+    /// `_previews/index.html` in the output folder, when the build wrote previews.
+    public var previewsPath: String?
     public var seconds = 0.0
     /// Items taken from the build cache without parsing their files.
     public var cachedItems = 0
@@ -49,6 +53,8 @@ public struct BuildReport: Sendable {
     public var filesWritten = 0
     /// Pages rendered (the others were already right in the back buffer).
     public var pagesRendered = 0
+    /// Responsive image variants made and reused (``ImageVariants``).
+    public var images = ImageVariants.Stats()
 }
 
 /// The build pipeline: load → decode layouts → compile templates → resolve images → render →
@@ -74,10 +80,10 @@ public enum SiteBuilder {
         }
         defer { timing.report() }
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
-        guard !blocking, report.exitStatus == 0, let prepared, let templates else { return finish(&report, options) }
+        guard !blocking, report.exitStatus == 0, var prepared, let templates else { return finish(&report, options) }
 
-        // 4–5. Render and write, page by page in bounded batches, into the cache's back buffer
-        // (only what changed), which is then exchanged with the output.
+        // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
+        // the output, so the output folder is checked first.
         let output = outputPath(options, site: prepared.site, root: root)
         if options.write {
             report.outputPath = output
@@ -86,9 +92,16 @@ public enum SiteBuilder {
                 report.exitStatus = 2
                 return report
             }
+            report.images = ImageVariants.make(&prepared, cacheFolder: BuildCache.folder(forOutput: output), diagnostics: &report.diagnostics)
+            timing.mark("images")
+            if report.diagnostics.hasErrors { return finish(&report, options) }
         }
+
+        // 5–6. Render and write, page by page in bounded batches, into the cache's back buffer
+        // (only what changed), which is then exchanged with the output.
         do {
             try renderAndWrite(prepared, templates: templates, output: options.write ? output : nil, options: options, timing: &timing, report: &report)
+            if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
@@ -97,13 +110,12 @@ public enum SiteBuilder {
             let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output folder: \(reason); check --output or the 'output' setting")
             report.exitStatus = 2
-            report.exitStatus = 1
         }
         if options.write, report.exitStatus == 0 { itemCache.value?.save() }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
             report.diagnostics.append(.note(
-                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : options.siteRoot),
+                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : "."),
                 "no 'baseURL', so the Atom and JSON feeds (feed.xml, feed.json), sitemap.xml and canonical/og:url links are not written (they need absolute URLs); add e.g. 'baseURL: https://example.org/' to feedgen.yaml"))
         }
         return finish(&report, options)
@@ -122,7 +134,7 @@ public enum SiteBuilder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root + "/content", isDirectory: &isDirectory), isDirectory.boolValue else {
             report.diagnostics.error(
-                SourceLocation(path: options.siteRoot),
+                SourceLocation(path: "."),
                 "no content/ folder in '\(options.siteRoot)'; run feedgen in a site folder, pass the site's path, or create one with 'feedgen init DIR'")
             report.exitStatus = 2
             return (nil, nil)
@@ -236,7 +248,9 @@ public enum SiteBuilder {
         var seen = Set<String>()
         let pages = renderer.pages().map { (renderer.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
             .sorted { $0.0 < $1.0 }
-        let assets = renderer.assetFiles().filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
+        let previews = options.previews ? try renderer.previews().map(post.process) : []
+        let assets = (renderer.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
         var paths = pages.map(\.0) + assets.map(\.path)
         if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
         let session = try output.map { try OutputWriter.Session(output: $0, paths: paths, useCache: options.useCache) }
@@ -374,10 +388,10 @@ public enum SiteBuilder {
             var isDirectory: ObjCBool = false
             let path = folder + "/" + relative
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates/" + relative), "template is not valid UTF-8")])
+            switch SourceFile.readText(path, shownAs: "Templates/" + relative) {
+            case .success(let text): result[relative] = text
+            case .failure(let problem): throw TemplateErrors(diagnostics: [problem])
             }
-            result[relative] = text
         }
         return result
     }

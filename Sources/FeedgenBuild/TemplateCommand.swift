@@ -62,10 +62,11 @@ enum TemplateCommand {
     static func render(
         file: String, data dataFile: String, partials folder: String?, strict: Bool
     ) throws(UsageError) -> (output: String?, diagnostics: Diagnostics) {
-        guard let source = read(file) else { throw UsageError("cannot read template '\(file)'") }
-        guard let dataText = read(dataFile) else { throw UsageError("cannot read data '\(dataFile)'") }
-
         var diagnostics = Diagnostics()
+        guard let source = try read(file, what: "template", into: &diagnostics),
+            let dataText = try read(dataFile, what: "data", into: &diagnostics)
+        else { return (nil, diagnostics) }
+
         var context: MustacheValue = .null
         if dataFile.hasSuffix(".json") {
             do {
@@ -88,7 +89,7 @@ enum TemplateCommand {
             }
             for name in names.sorted() where name.hasSuffix(".mustache") {
                 let path = folder + "/" + name
-                guard let text = read(path) else { throw UsageError("cannot read partial '\(path)'") }
+                guard let text = try read(path, what: "partial", into: &diagnostics) else { continue }
                 if let partial = compile(text, name: path, into: &diagnostics) {
                     partials[String(name.dropLast(".mustache".count))] = partial
                 }
@@ -121,9 +122,17 @@ enum TemplateCommand {
         }
     }
 
-    /// The file's text, or nil when it cannot be read as UTF-8.
-    static func read(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return String(data: data, encoding: .utf8)
+    /// The file's text (BOM removed, line endings normalised). A file that cannot be opened is
+    /// a usage error; bytes that are not UTF-8 are an error at their line and column, added to
+    /// `diagnostics` (nil is returned).
+    static func read(_ path: String, what: String, into diagnostics: inout Diagnostics) throws(UsageError) -> String? {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw UsageError("cannot read \(what) '\(path)'") }
+        switch SourceFile.readText(path, shownAs: path) {
+        case .success(let text):
+            return text
+        case .failure(let problem):
+            diagnostics.append(problem)
+            return nil
+        }
     }
 }

@@ -8,6 +8,11 @@ public struct Terminal: Sendable {
 
     public var errorFormat: ErrorFormat = .text
     public var quiet = false
+    /// Put before every relative path in a GitHub annotation, which must name files from the
+    /// working folder (the repository checkout): `""` when the site is the working folder,
+    /// `docs/` for `feedgen build docs`. Text diagnostics stay relative to the site
+    /// (content-format §8). Set with `showPaths(fromSiteRoot:)`.
+    public var pathPrefix = ""
     public var color: Bool
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -23,12 +28,32 @@ public struct Terminal: Sendable {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// Makes GitHub annotations name files from the working folder for a site at `siteRoot` (as
+    /// given on the command line): `docs` → `file=docs/content/a.md`; a site outside the working
+    /// folder gets its absolute path.
+    public mutating func showPaths(fromSiteRoot siteRoot: String) {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let site = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
+        if site == cwd {
+            pathPrefix = ""
+        } else if site.hasPrefix(cwd + "/") {
+            pathPrefix = String(site.dropFirst(cwd.count + 1)) + "/"
+        } else {
+            pathPrefix = site + "/"
+        }
+    }
+
     /// At most this many diagnostics are printed per run; a last line counts the rest.
     public static let diagnosticLimit = 200
 
     /// Prints diagnostics in path, line, column order (at most `diagnosticLimit`). Notes are
     /// skipped with `--quiet`.
     public func print(_ diagnostics: Diagnostics, strict: Bool = false) {
+        err(text(of: diagnostics, strict: strict))
+    }
+
+    /// What `print` writes: one line per diagnostic (two with `--error-format github`).
+    public func text(of diagnostics: Diagnostics, strict: Bool = false) -> String {
         var text = ""
         var shown = 0
         let all = diagnostics.sorted.filter { !(quiet && $0.severity == .note) }
@@ -40,9 +65,17 @@ public struct Terminal: Sendable {
             shown += 1
             if strict, d.severity == .warning { d.severity = .error }
             text += styled(d) + "\n"
-            if errorFormat == .github { text += d.githubAnnotation + "\n" }
+            if errorFormat == .github {
+                // Annotations name files from the working folder (the repository), not the site.
+                if d.location.path == "." {
+                    d.location.path = pathPrefix.isEmpty ? "." : String(pathPrefix.dropLast())
+                } else if !d.location.path.hasPrefix("/") {
+                    d.location.path = pathPrefix + d.location.path
+                }
+                text += d.githubAnnotation + "\n"
+            }
         }
-        err(text)
+        return text
     }
 
     func styled(_ d: Diagnostic) -> String {

@@ -51,6 +51,12 @@ struct ContentScanner {
         self.realRoot = FileSystem.realPath(root) ?? root
     }
 
+    /// The warning for a symbolic link at `path` whose target does not exist.
+    static func brokenLinkWarning(_ path: String, shownAs shown: String) -> Diagnostic {
+        let target = FileSystem.linkTarget(path) ?? "?"
+        return .warning(SourceLocation(path: shown), "symbolic link skipped: its target '\(target)' does not exist")
+    }
+
     static func isIgnored(_ name: String) -> Bool { name.hasPrefix(".") || name.hasPrefix("_") }
 
     private func absolute(_ relative: String) -> String { root + "/" + relative }
@@ -77,6 +83,12 @@ struct ContentScanner {
         }
         // Containment: a symbolic link that leads outside the site folder is not followed.
         return entries.filter { entry in
+            if entry.isBrokenLink {
+                if !Self.isIgnored(entry.name) {
+                    plan.diagnostics.append(Self.brokenLinkWarning(absolute(folder) + "/" + entry.name, shownAs: folder + "/" + entry.name))
+                }
+                return false
+            }
             guard entry.isLink, !Self.isIgnored(entry.name) else { return true }
             let target = FileSystem.realPath(absolute(folder) + "/" + entry.name) ?? ""
             if target == realRoot || target.hasPrefix(realRoot + "/") { return true }

@@ -49,7 +49,7 @@ struct FeedAssembler {
                 Section(
                     id: sectionPlan.id, sourcePath: sectionPlan.sectionFile, title: sectionSettings.title,
                     weight: sectionSettings.weight, layout: sectionSettings.layout, sort: sectionSettings.sort,
-                    lang: sectionSettings.lang, headerHTML: sectionSettings.headerHTML,
+                    lang: sectionSettings.lang, controls: sectionSettings.controls, headerHTML: sectionSettings.headerHTML,
                     items: items, frontMatter: sectionSettings.frontMatter))
         }
         checkDuplicateIDs(sections)

@@ -11,6 +11,8 @@ enum FileSystem {
         var isDirectory: Bool
         /// A symbolic link (followed for `isDirectory`).
         var isLink = false
+        /// A symbolic link whose target does not exist (`isDirectory` is then false).
+        var isBrokenLink = false
     }
 
     /// Identity of a directory, to notice a symbolic-link loop.
@@ -37,8 +39,8 @@ enum FileSystem {
     }
 
     /// The entries of a directory (without `.` and `..`), sorted by name byte-wise; nil when
-    /// it cannot be read. Entries that are neither files nor directories (or broken links) are
-    /// left out.
+    /// it cannot be read. Entries that are neither files nor directories are left out; broken
+    /// symbolic links are kept, marked `isBrokenLink`, so that the caller can say so.
     static func list(_ path: String) -> [Entry]? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
@@ -56,7 +58,10 @@ enum FileSystem {
             } else if type == Int32(DT_REG) {
                 isDirectory = false
             } else if type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN) {
-                guard let kind = self.isDirectory(path + "/" + name) else { continue }
+                guard let kind = self.isDirectory(path + "/" + name) else {
+                    if isLink { entries.append(Entry(name: name, isDirectory: false, isLink: true, isBrokenLink: true)) }
+                    continue
+                }
                 isDirectory = kind
             } else {
                 continue
@@ -65,6 +70,14 @@ enum FileSystem {
         }
         entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return entries
+    }
+
+    /// The text of a symbolic link (its target as written), or nil.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The whole file, or the `strerror` text of the failure.

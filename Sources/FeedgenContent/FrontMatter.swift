@@ -84,8 +84,8 @@ public struct FrontMatter: Sendable {
 
     /// Finds the fences. Works on the UTF-8 bytes; only ASCII is compared.
     static func split(_ text: String) -> Result<Split, SplitProblem> {
-        var text = text
-        return text.withUTF8 { bytes -> Result<Split, SplitProblem> in
+        var contiguous = text
+        return contiguous.withUTF8 { bytes -> Result<Split, SplitProblem> in
             func lineEnd(from start: Int) -> Int {
                 var i = start
                 while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
@@ -100,8 +100,11 @@ public struct FrontMatter: Sendable {
                 for k in 0..<(e - start) where bytes[start + k] != f[k] { return false }
                 return true
             }
+            /// A part of `text` (cut after a line feed, so on scalar boundaries): copied as a
+            /// slice of the valid String, without decoding the bytes again.
             func string(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                let utf8 = text.utf8
+                return String(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
             }
 
             let firstEnd = lineEnd(from: 0)
@@ -110,7 +113,7 @@ public struct FrontMatter: Sendable {
                 return .failure(.json)
             }
             guard isLine(0, firstEnd, "---") else {
-                return .success(Split(yaml: nil, body: string(0..<bytes.count), bodyLine: 1))
+                return .success(Split(yaml: nil, body: text, bodyLine: 1))
             }
             var start = firstEnd + 1
             var line = 2

@@ -15,7 +15,7 @@ public struct LayoutDecoder {
     /// Bounds that keep every frame finite and every layout fast (docs/limits.md).
     static let maxCount = 1_000
     /// The largest length, inset or spacing: 100,000 CSS px.
-    static let maxLength = 100_000.0
+    public static let maxLength = 100_000.0
     /// The largest fraction in a dimension.
     static let maxFraction = 100.0
 

@@ -61,7 +61,7 @@ public enum Markdown {
         guard let iterator = cmark_iter_new(document) else { return [] }
         defer { cmark_iter_free(iterator) }
         var links: [MarkdownLink] = []
-        let directory = source.path.split(separator: "/").dropLast().joined(separator: "/")
+        var directory: String?  // the source's folder, computed at the first `.md` link
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
@@ -69,7 +69,9 @@ public enum Markdown {
                 cmark_node_get_type(node) == CMARK_NODE_LINK, let raw = cmark_node_get_url(node)
             else { continue }
             let url = String(cString: raw)
-            guard let link = MarkdownLink(destination: url, directory: directory) else { continue }
+            guard MarkdownLink.mayEndInMarkdownSuffix(url) else { continue }
+            if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
+            guard let link = MarkdownLink(destination: url, directory: directory!) else { continue }
             var located = link
             located.location = SourceLocation(
                 path: source.path, line: source.firstLine + Int(cmark_node_get_start_line(node)) - 1,

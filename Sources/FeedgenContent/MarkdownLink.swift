@@ -17,6 +17,9 @@ public struct MarkdownLink: Sendable, Hashable {
     /// (site-relative), or against `content/` when it starts with `/` (as in Hugo, where `/`
     /// is the content root). Nil for every other destination.
     public init?(destination: String, directory: String) {
+        // Most links (https:, #anchors) do not end in `.md`: rejected on bytes before any
+        // String work (no lower-casing of the whole destination).
+        guard Self.mayEndInMarkdownSuffix(destination) else { return nil }
         var path = Substring(destination)
         var fragment: String?
         if let hash = path.firstIndex(of: "#") {
@@ -44,6 +47,24 @@ public struct MarkdownLink: Sendable, Hashable {
         var copy = self
         copy.location = location
         return copy
+    }
+
+    /// False when neither `destination` nor its part before `#` can end in `.md` (any case):
+    /// a fast byte check that only rejects. (No non-ASCII character lower-cases to `.`, `m`
+    /// or `d`, so a destination whose bytes do not end so cannot lower-case to such an end.)
+    static func mayEndInMarkdownSuffix(_ destination: String) -> Bool {
+        let utf8 = destination.utf8
+        var end = utf8.endIndex
+        if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) { end = hash }
+        let path = utf8[utf8.startIndex..<end]
+        guard path.count >= 3 else { return false }
+        var i = path.endIndex
+        i = path.index(before: i)
+        let d = path[i] | 0x20
+        i = path.index(before: i)
+        let m = path[i] | 0x20
+        i = path.index(before: i)
+        return d == UInt8(ascii: "d") && m == UInt8(ascii: "m") && path[i] == UInt8(ascii: ".")
     }
 
     static func percentDecode(_ s: String) -> String {

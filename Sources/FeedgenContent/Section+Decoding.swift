@@ -7,11 +7,12 @@ struct SectionSettings: Sendable {
     var layout: YAMLNode?
     var sort: SortOrder = .weight
     var lang: String?
+    var controls = true
     var headerHTML = ""
     var inlineItems: [Item] = []
     var frontMatter: YAMLNode?
 
-    static let knownKeys = ["title", "weight", "layout", "sort", "items", "lang"]
+    static let knownKeys = ["title", "weight", "layout", "sort", "items", "lang", "controls"]
 
     /// `sourcePath` is the site-relative `_section.md`; `sectionID` the folder name.
     static func decode(
@@ -35,6 +36,7 @@ struct SectionSettings: Sendable {
             }
         }
         settings.lang = reader.language(fields["lang"], key: "lang")
+        settings.controls = reader.bool(fields["controls"], key: "controls") ?? true
         settings.headerHTML = markdown.render(frontMatter.body).html
         if let itemsNode = fields["items"], !itemsNode.isNull {
             if let elements = itemsNode.elements {

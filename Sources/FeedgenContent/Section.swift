@@ -12,6 +12,9 @@ public struct Section: Sendable, Hashable {
     public var layout: YAMLNode?
     public var sort: SortOrder
     public var lang: String?
+    /// Whether a horizontally scrolling section gets Previous/Next buttons (`controls` in
+    /// `_section.md`, default `true`; they need a `title`, whose header holds them).
+    public var controls: Bool
     /// The `_section.md` body rendered as HTML (the header's supporting text); `""` when none.
     public var headerHTML: String
     /// Inline items first, in list order, then file items in `sort` order.
@@ -21,7 +24,7 @@ public struct Section: Sendable, Hashable {
 
     public init(
         id: String, sourcePath: String? = nil, title: String? = nil, weight: Int = 0, layout: YAMLNode? = nil,
-        sort: SortOrder = .weight, lang: String? = nil, headerHTML: String = "", items: [Item] = [],
+        sort: SortOrder = .weight, lang: String? = nil, controls: Bool = true, headerHTML: String = "", items: [Item] = [],
         frontMatter: YAMLNode? = nil
     ) {
         self.id = id
@@ -31,6 +34,7 @@ public struct Section: Sendable, Hashable {
         self.layout = layout
         self.sort = sort
         self.lang = lang
+        self.controls = controls
         self.headerHTML = headerHTML
         self.items = items
         self.frontMatter = frontMatter

@@ -129,6 +129,10 @@ public enum SiteLoader {
             }
             for entry in FileSystem.list(absolute) ?? [] {
                 let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if entry.isBrokenLink {
+                    diagnostics.append(ContentScanner.brokenLinkWarning(base + "/" + child, shownAs: "static/" + child))
+                    continue
+                }
                 if entry.isLink {
                     let target = FileSystem.realPath(base + "/" + child) ?? ""
                     guard target == realRoot || target.hasPrefix(realRoot + "/") else {

@@ -15,6 +15,12 @@ struct SourceText: Sendable {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         let content = bytes[start...]
+        // The common case, valid UTF-8 with LF line ends: validated and copied once.
+        if #available(macOS 15, iOS 18, *), !content.contains(UInt8(ascii: "\r")),
+            let text = String(validating: content, as: UTF8.self)
+        {
+            return .success(SourceText(text: text))
+        }
         if let bad = firstInvalidUTF8Offset(content) {
             let (line, column) = position(ofByte: bad, in: content)
             return .failure(
@@ -118,5 +124,33 @@ struct SourceText: Sendable {
             i += 1
         }
         return (line, column)
+    }
+}
+
+/// Text sources outside `content/`.
+public enum SourceFile {
+    /// Reads a text source outside `content/` (a template, a data file): the whole file, checked
+    /// to be UTF-8.
+    ///
+    /// - Parameters:
+    ///   - path: the file to read (absolute or relative to the working folder).
+    ///   - shownAs: the path diagnostics name (site-relative for site files).
+    /// - Returns: the text, or one error: `path: error: cannot read: <strerror>` or, for bad
+    ///   bytes, `path:line:column: error: file is not valid UTF-8 …`.
+    ///
+    /// Unlike content files, the text is kept byte for byte (a BOM included): a template's
+    /// line endings are its output's (the Mustache spec has CRLF cases).
+    public static func readText(_ path: String, shownAs shown: String) -> Result<String, Diagnostic> {
+        switch FileSystem.readFile(path) {
+        case .failure(let error):
+            return .failure(.error(SourceLocation(path: shown), "cannot read: \(error.message)"))
+        case .success(let bytes):
+            if let bad = SourceText.firstInvalidUTF8Offset(bytes[...]) {
+                let (line, column) = SourceText.position(ofByte: bad, in: bytes[...])
+                return .failure(
+                    .error(SourceLocation(path: shown, line: line, column: column), "file is not valid UTF-8 (invalid byte at offset \(bad))"))
+            }
+            return .success(String(decoding: bytes, as: UTF8.self))
+        }
     }
 }

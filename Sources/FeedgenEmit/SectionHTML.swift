@@ -9,19 +9,26 @@ enum SectionHTML {
     ///   - ids: the item identifiers, in the same order.
     ///   - headingID: the id of the section's heading, when it has one (names the list).
     ///   - focusable: whether any card holds a link (a scroller without one gets `tabindex`).
+    ///   - scrollerID: the `id` of an orthogonal section's scroller (the target of the
+    ///     Previous/Next buttons' `aria-controls`); ignored in a section that never scrolls.
+    ///   - slideshow: write the items as the slides of a WAI-ARIA APG carousel (the `hero`
+    ///     preset): each item `role="group"` with `aria-roledescription="slide"` and the label
+    ///     "N of M", the scroller their unnamed `aria-live="polite"` container; otherwise the items
+    ///     are a list (`role="list"` named by the heading, items `role="listitem"`).
     /// - Returns: the elements that follow the section's header, in order: `.cl-groups` (when
     ///   there are items), `.cl-footer` (when the layout has a footer), `.cl-background` (when a
     ///   rule of the layout has a background decoration).
     static func groups(
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool
+        focusable: Bool, scrollerID: String? = nil, slideshow: Bool = false
     ) -> String {
         let variants = [layout.base] + layout.rules.map(\.section)
         var out = ""
         if !ids.isEmpty {
             out += groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
-                orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal })
+                orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal }, scrollerID: scrollerID,
+                slideshow: slideshow)
         }
         if variants.contains(where: { $0.footer != nil }) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
@@ -38,15 +45,30 @@ enum SectionHTML {
 
     static func groupsElement(
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool, orthogonal: Bool
+        focusable: Bool, orthogonal: Bool, scrollerID: String? = nil, slideshow: Bool = false
     ) -> String {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
-        var out = "  <div class=\"cl-groups\" role=\"list\""
-        if let headingID {
+        // The slides' container is named only when it must be a focus stop (below).
+        let slides = slideshow && orthogonal
+        let named = !slides || !focusable
+        var out = ""
+        // Room for every card and its wrapping at once: a 100,000-card section is hundreds of MB,
+        // which doubling would copy again and again.
+        out.reserveCapacity(cards.reduce(0) { $0 + $1.utf8.count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
+        out += "  <div class=\"cl-groups\""
+        if orthogonal, let scrollerID { out += " id=\"\(HTML.escape(scrollerID))\"" }
+        if !slides {
+            out += " role=\"list\""
+        } else if named {
+            out += " role=\"group\""
+        }
+        if named, let headingID {
             out += " aria-labelledby=\"\(headingID)\""
-        } else {
+        } else if named {
             out += " aria-label=\"\(HTML.escape(label))\""
         }
+        // APG carousel: the slides' container is a polite live region when nothing rotates.
+        if slides { out += " aria-atomic=\"false\" aria-live=\"polite\"" }
         if orthogonal {
             out += " data-scroller"
             // A scroller with nothing focusable inside must be reachable by keyboard (axe:
@@ -55,7 +77,8 @@ enum SectionHTML {
         }
         out += ">\n"
         func item(_ index: Int, _ classes: String, indent: String) {
-            out += "\(indent)<div class=\"\(classes)\" role=\"listitem\"><div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
+            let role = slides ? "role=\"group\" aria-roledescription=\"slide\" aria-label=\"\(index + 1) of \(ids.count)\"" : "role=\"listitem\""
+            out += "\(indent)<div class=\"\(classes)\" \(role)><div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
             out += cards[index]
             if !cards[index].hasSuffix("\n") { out += "\n" }
             out += "\(indent)</div></div>\n"

@@ -117,6 +117,13 @@ public struct SiteRenderer: Sendable {
             h.combine(image.width ?? -1)
             h.combine(image.height ?? -1)
             h.combine(image.alt)
+            for variant in image.variants {
+                h.combine(variant.width)
+                h.combine(variant.mimeType)
+                h.combine(variant.outputPath)
+            }
+            h.combine(image.cardSizes)
+            h.combine(image.detailSizes)
         }
         return h.value
     }
@@ -136,6 +143,9 @@ public struct SiteRenderer: Sendable {
         }
         for image in Set(site.images.values) where !image.source.isEmpty {
             files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))
+            for variant in image.variants {
+                files.append(OutputFile(path: variant.outputPath, contents: .copy(from: variant.source)))
+            }
         }
         for path in site.site.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(from: site.site.root + "/static/" + path)))
@@ -214,12 +224,8 @@ public struct SiteRenderer: Sendable {
     func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
         var sections: [MustacheValue] = []
-        // The page's first `eagerImageCount` images load eagerly (they are likely in the first
-        // screen), the first of them with fetchpriority=high; the rest are lazy.
-        var imagesBefore = 0
-        for s in feed.sections {
-            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, imagesBefore: imagesBefore))])
-            imagesBefore += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
+        for (s, before) in zip(feed.sections, imagesBefore(feed)) {
+            sections.append(["id": .string(s.section.id), "html": .string(try sectionHTML(s, feed: feed, page: page, imagesBefore: before))])
         }
         let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
             ["title": .string(sub.feed.title), "url": .string(RelativeURL.relative(from: page, to: sub.pagePath))]
@@ -236,9 +242,23 @@ public struct SiteRenderer: Sendable {
                 "description": feed.feed.description.map { .string($0) } ?? .null,
                 "introHTML": TemplateContext.nonEmpty(feed.feed.introHTML), "url": .string("index.html"),
                 "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
+                "hasControls": .bool(feed.sections.contains { Self.scrolling($0).controls }),
             ],
             "sections": .array(sections),
         ]
+    }
+
+    /// For each section of `feed`, how many card images the feed page shows before it. The
+    /// page's first `eagerImageCount` images load eagerly (they are likely in the first screen),
+    /// the first of them with fetchpriority=high; the rest are lazy.
+    func imagesBefore(_ feed: PreparedFeed) -> [Int] {
+        var counts: [Int] = []
+        var before = 0
+        for s in feed.sections {
+            counts.append(before)
+            before += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
+        }
+        return counts
     }
 
     func sectionHTML(_ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int) throws(TemplateErrors) -> String {
@@ -302,9 +322,11 @@ public struct SiteRenderer: Sendable {
             }
         }
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
+        let scroll = Self.scrolling(s)
         let groups = SectionHTML.groups(
             layout: s.layout, ids: s.section.items.map(\.id), cards: cards, headingID: headingID,
-            label: s.section.title ?? s.section.id, focusable: focusable)
+            label: s.section.title ?? s.section.id, focusable: focusable, scrollerID: scroll.scrollerID,
+            slideshow: scroll.slideshow)
         return [
             "section": [
                 "id": .string(s.section.id),
@@ -316,9 +338,25 @@ public struct SiteRenderer: Sendable {
                 "preset": .string(s.preset.rawValue),
                 "itemCount": .int(s.section.items.count),
                 "orthogonalScrollingBehavior": .string(s.layout.base.orthogonalScrollingBehavior.rawValue),
+                "scrollerID": scroll.scrollerID.map { .string($0) } ?? .null,
+                "controls": .bool(scroll.controls),
+                "slideshow": .bool(scroll.slideshow),
             ],
             "groupsHTML": .string(groups),
         ]
+    }
+
+    /// How a section scrolls sideways, for its HTML and its template:
+    /// - `scrollerID`: the `id` of its scroller (`scroller-<section id>`) when any of its layouts
+    ///   has an `orthogonalScrollingBehavior` other than `none`, else nil;
+    /// - `controls`: it gets Previous/Next buttons (web-output §1.4): it scrolls, has a title (the
+    ///   buttons sit in its header) and has items, and `_section.md` does not say `controls: false`;
+    /// - `slideshow`: its items are the slides of a WAI-ARIA APG carousel: a scrolling `hero`.
+    static func scrolling(_ s: PreparedSection) -> (scrollerID: String?, controls: Bool, slideshow: Bool) {
+        let variants = [s.layout.base] + s.layout.rules.map(\.section)
+        guard variants.contains(where: { $0.orthogonalScrollingBehavior.isOrthogonal }) else { return (nil, false, false) }
+        let controls = s.section.controls && s.section.title != nil && !s.section.items.isEmpty
+        return ("scroller-" + HTML.identifier(s.section.id), controls, s.preset == .hero)
     }
 
     func detailPage(_ item: Item, feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
@@ -335,7 +373,7 @@ public struct SiteRenderer: Sendable {
                 image: image),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
-            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true, priority: true),
+            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true, priority: true, detail: true),
         ]
     }
 

@@ -39,8 +39,10 @@ public enum TemplateContext {
     ///   - image: The item's resolved image, if any (`image.src` is made relative to `page`).
     ///   - eager: `image.loading` is `eager` (images above the fold) rather than `lazy`.
     ///   - priority: `image.fetchpriority` is `high` (the page's first image), else null.
+    ///   - detail: the image is drawn on the item page (its `sizes` is the page column's), not in a card.
     public static func item(
-        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool = false
+        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool = false,
+        detail: Bool = false
     ) -> MustacheValue {
         let url = itemURL(item, feed: feed, page: page)
         var imageValue: MustacheValue = .null
@@ -53,6 +55,7 @@ public enum TemplateContext {
             ]
             if let w = image.width { pairs.append(("width", .int(w))) }
             if let h = image.height { pairs.append(("height", .int(h))) }
+            pairs += responsive(image, page: page, eager: eager, detail: detail)
             imageValue = .object(MustacheObject(pairs))
         }
         let params = MustacheObject(item.params.compactMap { p in p.key.string.map { ($0, value(p.value)) } })
@@ -73,6 +76,37 @@ public enum TemplateContext {
                 ("hasTags", .bool(!item.tags.isEmpty)),
                 ("params", .object(params)),
             ]))
+    }
+
+    /// `srcset` (variants in the original format), `sizes` and `sources` (WebP variants, for a
+    /// `<source>` in a `<picture>`); null and empty without variants. A lazy image's `sizes`
+    /// starts with `auto` (HTML: the laid-out width, in browsers that know it; the list otherwise).
+    static func responsive(_ image: ImageAsset, page: String, eager: Bool, detail: Bool) -> [(String, MustacheValue)] {
+        let original = originalMimeType(image.outputPath)
+        func srcset(_ type: String) -> String {
+            image.variants.filter { $0.mimeType == type }
+                .map { RelativeURL.relative(from: page, to: $0.outputPath) + " \($0.width)w" }
+                .joined(separator: ", ")
+        }
+        guard !image.variants.isEmpty, let list = detail ? image.detailSizes : image.cardSizes else {
+            return [("srcset", .null), ("sizes", .null), ("sources", .array([]))]
+        }
+        let sizes = eager ? list : "auto, " + list
+        let own = srcset(original)
+        let sources: [MustacheValue] = original == "image/webp" ? [] : [["type": "image/webp", "srcset": .string(srcset("image/webp"))]]
+        return [("srcset", nonEmpty(own)), ("sizes", .string(sizes)), ("sources", .array(sources))]
+    }
+
+    /// The MIME type of an image path by its extension (`image/png` for `.png`).
+    public static func originalMimeType(_ path: String) -> String {
+        switch path.split(separator: ".").last?.lowercased() ?? "" {
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "webp": "image/webp"
+        case "gif": "image/gif"
+        case "svg": "image/svg+xml"
+        default: "application/octet-stream"
+        }
     }
 
     /// Where a card leads: its `link` (external URLs as written; site paths made relative), else
@@ -120,7 +154,8 @@ extension TemplateContext {
     /// The card keys, relative to the card (`item.` in front on an item page).
     static let cardKeys = [
         "id", "title", "type", "description", "html", "hasBody", "url", "date", "date.iso", "date.display",
-        "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "image.fetchpriority", "tags", "hasTags",
+        "image", "image.src", "image.alt", "image.width", "image.height", "image.loading", "image.fetchpriority",
+        "image.srcset", "image.sizes", "image.sources", "image.sources.type", "image.sources.srcset", "tags", "hasTags",
         "lang", "dir", "params",
     ]
 
@@ -141,13 +176,14 @@ extension TemplateContext {
                 "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
-                "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds",
+                "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
                 "sections", "sections.id", "sections.html",
             ])
         case .section:
             return ContextSchema(paths: [
                 "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang", "section.dir",
-                "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "groupsHTML",
+                "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "section.scrollerID",
+                "section.controls", "section.slideshow", "groupsHTML",
             ])
         case .item:
             return ContextSchema(

@@ -26,6 +26,7 @@ extension LayoutCSS {
             )
         }
         if let message = capacityWarning(layout) { out.append(message) }
+        if let message = negativeSizeWarning(layout) { out.append(message) }
         if let message = unreachableSubitemWarning(layout) { out.append(message) }
         return out
     }
@@ -173,6 +174,34 @@ extension LayoutCSS {
 
     /// The narrowest container the capacity check samples (CSS px): a phone in portrait.
     public static let minimumCheckedWidth = 320.0
+
+    /// Insets and spacing wider than the container leave items a negative width (UIKit gives
+    /// them zero-size frames; CSS clamps them to 0): said once, with the widest container width
+    /// where it happens, sampled from `minimumCheckedWidth` to 2560 px with each width's rule.
+    static func negativeSizeWarning(_ layout: AdaptiveSection) -> String? {
+        let input = SectionInput(id: "s", layout: layout, itemIDs: (0..<3).map { "item\($0)" })
+        func isNegative(_ width: Double) -> Bool {
+            let solved = CompositionalLayout.solve([input], environment: LayoutEnvironment(containerWidth: width)).sections[0]
+            return solved.items.contains { $0.frame.width < 0 || $0.frame.height < 0 }
+        }
+        var widest: Double?
+        var width = minimumCheckedWidth
+        var step = 8.0
+        while width <= 2560 {
+            if isNegative(width) { widest = width }
+            step = width < 1024 ? 8 : 32
+            width += step
+        }
+        guard var low = widest else { return nil }
+        // Bisect to the width where sizes stop being negative (to 1/64 px).
+        var high = low + step
+        while high - low > 1.0 / 64 {
+            let mid = (low + high) / 2
+            if isNegative(mid) { low = mid } else { high = mid }
+        }
+        return
+            "below a container width of \(CSSLength.number((high * 64).rounded() / 64)) px the insets and spacing are wider than the container, so items get a negative size (drawn 0 px wide); reduce contentInsets or spacing, or use an adaptive rule for narrow widths"
+    }
 
     /// Nested structures must hold the same items per group at every width; sampled from
     /// `minimumCheckedWidth` to 2560 px with each width's rule.

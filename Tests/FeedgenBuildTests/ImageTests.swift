@@ -40,15 +40,18 @@ import Testing
             "content/food/soup.md": "---\ntitle: Soup\nimage: {src: soup.png, alt: A bowl of soup}\n---\nHot.\n",
             "content/food/logo.md": "---\ntitle: Logo\nimage: /brand/logo.png\n---\n",
         ])
-        try Data(Self.png).write(to: URL(fileURLWithPath: root + "/content/food/soup.png"))
+        let png = TestPNG.make(width: 480, height: 270)
+        try Data(png).write(to: URL(fileURLWithPath: root + "/content/food/soup.png"))
         try FileManager.default.createDirectory(atPath: root + "/static/brand", withIntermediateDirectories: true)
-        try Data(Self.png).write(to: URL(fileURLWithPath: root + "/static/brand/logo.png"))
+        try Data(png).write(to: URL(fileURLWithPath: root + "/static/brand/logo.png"))
         let out = temporaryFolder() + "/public"
         let report = build(root, output: out)
         #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
         let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
-        #expect(html.contains(#"src="assets/food/soup.png" width="480" height="270" alt="A bowl of soup""#))
-        #expect(html.contains(#"src="brand/logo.png" width="480" height="270" alt="""#))
+        #expect(html.contains(#"src="assets/food/soup.png" srcset=""#))
+        #expect(html.contains(#"width="480" height="270" alt="A bowl of soup""#))
+        #expect(html.contains(#"src="brand/logo.png" srcset=""#))
+        #expect(html.contains(#"width="480" height="270" alt="""#))
         #expect(FileManager.default.fileExists(atPath: out + "/assets/food/soup.png"))
         #expect(FileManager.default.fileExists(atPath: out + "/brand/logo.png"))
     }

@@ -42,6 +42,19 @@ import FeedgenDiagnostics
         #expect(!FileManager.default.fileExists(atPath: out + "/leak.txt"))
     }
 
+    @Test func danglingSymlinkInContentIsAWarningNotSilence() throws {
+        let root = site(["content/s/a.md": "---\ntitle: A\n---\nA.\n", "static/ok.txt": "ok"])
+        try FileManager.default.createSymbolicLink(atPath: root + "/content/s/gone.md", withDestinationPath: "../../nowhere.md")
+        try FileManager.default.createSymbolicLink(atPath: root + "/static/gone.css", withDestinationPath: "missing.css")
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(
+            messages(report, .warning) == [
+                "content/s/gone.md: warning: symbolic link skipped: its target '../../nowhere.md' does not exist",
+                "static/gone.css: warning: symbolic link skipped: its target 'missing.css' does not exist",
+            ])
+    }
+
     @Test func hugeCountIsAnErrorNotAHang() {
         let root = site([
             "content/s/_section.md": "---\nlayout:\n  group: {count: 1000000000}\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
@@ -56,6 +69,17 @@ import FeedgenDiagnostics
         ])
         let report = build(root, output: temporaryFolder() + "/public")
         #expect(messages(report) == ["content/s/_section.md:3:18: error: 'contentInsets' must be at most 100000 px, found '1e308'"])
+    }
+
+    @Test func insetsWiderThanTheContainerAreAWarning() {
+        let root = site([
+            "content/s/_section.md": "---\nlayout:\n  contentInsets: {leading: 200, trailing: 200}\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(messages(report, .warning) == [
+            "content/s/_section.md:3:3: warning: below a container width of 400 px the insets and spacing are wider than the container, so items get a negative size (drawn 0 px wide); reduce contentInsets or spacing, or use an adaptive rule for narrow widths"
+        ])
     }
 
     @Test func configurationErrorsExitWithTwo() {
@@ -103,5 +127,105 @@ import FeedgenDiagnostics
         #expect(build(root, output: out).exitStatus == 0)
         let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(html.contains(#"<div class="chip"><span>Pasta</span></div>"#))
+    }
+}
+
+/// `feedgen layout --measured FILE`: every value is checked and every mistake is named.
+@Suite struct MeasuredFileTests {
+    func problem(_ json: String) -> String? {
+        let file = temporaryFolder() + "/m.json"
+        try! Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        do {
+            _ = try LayoutCommand.readMeasurements(file)
+            return nil
+        } catch let error as UsageError {
+            return error.message.replacingOccurrences(of: file, with: "m.json")
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func validFileReads() throws {
+        let file = temporaryFolder() + "/m.json"
+        try Data(#"{"items": {"a": {"width": 120, "height": 80.5}}, "headers": {"s": 30}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let m = try LayoutCommand.readMeasurements(file)
+        #expect(m.items["a"]?.width == 120)
+        #expect(m.items["a"]?.height == 80.5)
+        #expect(m.headers["s"] == 30)
+    }
+
+    @Test func mistakesAreNamedByKeyPath() {
+        #expect(problem(#"{"items": {"a": {"width": 10, "height": -3}}}"#) == "--measured file 'm.json': 'items.a.height' must be between 0 and 100000 px, found -3")
+        #expect(problem(#"{"items": {"a": {"width": "10", "height": 3}}}"#) == "--measured file 'm.json': 'items.a.width' must be a number of CSS px")
+        #expect(problem(#"{"items": {"a": 5}}"#) == "--measured file 'm.json': 'items.a' must be an object {\"width\": W, \"height\": H}")
+        #expect(problem(#"{"headers": {"s": 1e9}}"#) == "--measured file 'm.json': 'headers.s' must be between 0 and 100000 px, found 1000000000")
+        #expect(problem(#"{"item": {}}"#) == "--measured file 'm.json': 'item' is not a --measured key; use \"items\", \"headers\" or \"footers\"")
+        #expect(problem("[1]") == "--measured file 'm.json' must hold a JSON object with \"items\", \"headers\" and/or \"footers\"")
+        #expect(problem("{\"items\": ")?.hasPrefix("--measured file 'm.json' is not valid JSON: ") == true)
+    }
+}
+
+/// GitHub annotations name files from the working folder; text diagnostics from the site.
+@Suite struct DiagnosticPathTests {
+    func printed(siteRoot: String, format: Terminal.ErrorFormat) -> String {
+        var terminal = Terminal(environment: ["NO_COLOR": "1"])
+        terminal.errorFormat = format
+        terminal.showPaths(fromSiteRoot: siteRoot)
+        var diagnostics = Diagnostics()
+        diagnostics.warning(SourceLocation(path: "content/s/a.md", line: 3, column: 8), "check this")
+        diagnostics.append(.note(SourceLocation(path: "."), "about the site"))
+        return terminal.text(of: diagnostics)
+    }
+
+    @Test func annotationsOfASiteInASubfolderNameFilesFromTheWorkingFolder() {
+        #expect(
+            printed(siteRoot: "docs/site", format: .github) == """
+                .: note: about the site
+                ::notice file=docs/site::about the site
+                content/s/a.md:3:8: warning: check this
+                ::warning file=docs/site/content/s/a.md,line=3,col=8::check this
+
+                """)
+    }
+
+    @Test func textDiagnosticsStayRelativeToTheSite() {
+        let cwd = FileManager.default.currentDirectoryPath
+        let expected = ".: note: about the site\ncontent/s/a.md:3:8: warning: check this\n"
+        #expect(printed(siteRoot: "docs/site", format: .text) == expected)
+        #expect(printed(siteRoot: cwd, format: .github).contains("::warning file=content/s/a.md,line=3,col=8::check this\n"))
+        #expect(printed(siteRoot: "/nonexistent/site", format: .github).contains("::warning file=/nonexistent/site/content/s/a.md,"))
+    }
+
+    @Test func unwritableOutputExitsWithTwo() throws {
+        let root = temporaryFolder()
+        writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\n", "blocker": "a file where a folder must be"])
+        let report = build(root, output: root + "/blocker/public")
+        #expect(report.exitStatus == 2)
+        #expect(report.diagnostics.sorted.first?.message.hasPrefix("cannot write the output folder: ") == true)
+    }
+}
+
+/// A template or data file that is not UTF-8 is an error at the bad byte, not "cannot read".
+@Suite struct TemplateEncodingTests {
+    @Test func templateRenderNamesTheBadByte() throws {
+        let folder = temporaryFolder()
+        try Data([0x48, 0x69, 0x0A, 0x7B, 0x7B, 0xFF, 0x7D, 0x7D]).write(to: URL(fileURLWithPath: folder + "/t.mustache"))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/d.json"))
+        let (output, diagnostics) = try TemplateCommand.render(
+            file: folder + "/t.mustache", data: folder + "/d.json", partials: nil, strict: false)
+        #expect(output == nil)
+        #expect(diagnostics.sorted.map(\.description) == ["\(folder)/t.mustache:2:3: error: file is not valid UTF-8 (invalid byte at offset 5)"])
+        #expect(CommandLineTool.run(["template", "render", folder + "/t.mustache", "--data", folder + "/d.json"]) == 1)
+        #expect(CommandLineTool.run(["template", "render", folder + "/missing.mustache", "--data", folder + "/d.json"]) == 2)
+    }
+
+    @Test func overrideInTemplatesNamesTheBadByte() throws {
+        let root = temporaryFolder()
+        writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\n"])
+        try FileManager.default.createDirectory(atPath: root + "/Templates/cards", withIntermediateDirectories: true)
+        try Data([0x3C, 0x70, 0x3E, 0xC3, 0x28]).write(to: URL(fileURLWithPath: root + "/Templates/cards/card.mustache"))
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == ["Templates/cards/card.mustache:1:4: error: file is not valid UTF-8 (invalid byte at offset 3)"])
     }
 }

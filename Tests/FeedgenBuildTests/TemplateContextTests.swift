@@ -28,7 +28,11 @@ import FeedgenMustache
     func builtKeys() throws -> [TemplateContext.Kind: Set<String>] {
         let (report, prepared, templates) = prepare(repositoryRoot)
         #expect(errors(report) == [])
-        let site = try #require(prepared)
+        var site = try #require(prepared)
+        // Variants as a build makes them (into a throw-away cache).
+        var diagnostics = report.diagnostics
+        _ = ImageVariants.make(&site, cacheFolder: temporaryFolder(), diagnostics: &diagnostics)
+        #expect(!diagnostics.hasErrors)
         let renderer = SiteRenderer(site: site, templates: try #require(templates))
         var keys: [TemplateContext.Kind: Set<String>] = [:]
         for feed in site.feeds {

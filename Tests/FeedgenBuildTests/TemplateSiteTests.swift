@@ -38,7 +38,8 @@ func errors(_ report: BuildReport) -> [String] {
     @Test func everyBuiltinCanBeOverridden() throws {
         #expect(TemplateSet.builtinFiles.keys.sorted() == [
             "cards/card.mustache", "cards/chip.mustache", "cards/weather.mustache", "feed.mustache", "item.mustache",
-            "partials/base.mustache", "partials/head.mustache", "section.mustache", "theme.css",
+            "partials/base.mustache", "partials/head.mustache", "partials/scroll-controls-script.mustache",
+            "partials/scroll-controls.mustache", "section.mustache", "theme.css",
         ])
         let root = smallSite([
             "feed.mustache": "FEED {{feed.title}}\n{{#sections}}{{{html}}}{{/sections}}\n",

@@ -12,9 +12,23 @@ let sharedFolder: String? = {
     return FileManager.default.fileExists(atPath: path) ? path : nil
 }()
 
-/// A fresh temporary folder.
+/// One folder per test process holding every temporary folder, removed when the process exits
+/// (tests never leave folders behind in /tmp).
+private let testProcessFolder: String = {
+    let path = NSTemporaryDirectory() + "feedgen-tests-\(ProcessInfo.processInfo.processIdentifier)"
+    try? FileManager.default.removeItem(atPath: path)
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: testProcessFolderPath()) }
+    return path
+}()
+
+private func testProcessFolderPath() -> String {
+    NSTemporaryDirectory() + "feedgen-tests-\(ProcessInfo.processInfo.processIdentifier)"
+}
+
+/// A fresh temporary folder (inside the test process's folder, removed at exit).
 func temporaryFolder(_ name: String = "feedgen-test") -> String {
-    let path = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString)"
+    let path = testProcessFolder + "/\(name)-\(UUID().uuidString)"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

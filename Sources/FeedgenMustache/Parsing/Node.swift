@@ -30,13 +30,32 @@ final class Box<Value: Sendable>: Sendable {
 }
 
 struct Text: Sendable {
-    var bytes: [UInt8]
+    /// The text's UTF-8 bytes (slices of the source at tag and line boundaries, so whole scalars).
+    var bytes: [UInt8] { didSet { string = String(decoding: bytes, as: UTF8.self) } }
+    /// `bytes` as a String, decoded once at compile time: the renderer appends it without
+    /// validating it again on every render.
+    private(set) var string: String
     var position: Position
+
+    init(bytes: [UInt8], position: Position) {
+        self.bytes = bytes
+        self.string = String(decoding: bytes, as: UTF8.self)
+        self.position = position
+    }
 }
 
 struct LineStart: Sendable {
-    var leading: [UInt8]
+    /// The line's leading white space (bytes of the source).
+    var leading: [UInt8] { didSet { leadingString = String(decoding: leading, as: UTF8.self) } }
+    /// `leading` as a String, decoded once at compile time.
+    private(set) var leadingString: String
     var position: Position
+
+    init(leading: [UInt8], position: Position) {
+        self.leading = leading
+        self.leadingString = String(decoding: leading, as: UTF8.self)
+        self.position = position
+    }
 }
 
 /// A dotted name (`a.b.c`) split into its parts, or the implicit iterator `.` (no parts).

@@ -22,10 +22,10 @@ struct Renderer {
         for node in nodes {
             switch node {
             case .text(let text):
-                output.append(text.bytes)
+                output.append(text.string)
             case .lineStart(let line):
                 if !indent.isEmpty { output.append(indent) }
-                if !line.leading.isEmpty { output.append(line.leading) }
+                if !line.leading.isEmpty { output.append(line.leadingString) }
             case .variable(let variable):
                 try renderVariable(variable, source: source)
             case .section(let section):
@@ -74,7 +74,7 @@ struct Renderer {
         case .lambda(let lambda):
             let result = try call(lambda, with: nil, tag: tag, source: source, at: position)
             if case .string(let template) = result {
-                let mark = output.bytes.count
+                let mark = output.count
                 try renderLambdaResult(template, delimiters: .standard, tag: tag, source: source, at: position)
                 if escaped { output.escapeSuffix(from: mark) }
             } else if case .lambda = result {
@@ -171,10 +171,9 @@ struct Renderer {
         case .dynamic(let dotted):
             // "The dotted name resolution produces the same value as an Interpolation tag."
             let value = context.lookup(dotted) ?? .null
-            let mark = output.bytes.count
+            let mark = output.count
             try interpolate(value, escaped: false, tag: dotted.text, source: source, at: position)
-            name = String(decoding: output.bytes[mark...], as: UTF8.self)
-            output.bytes.removeSubrange(mark...)
+            name = output.removeSuffix(from: mark)
             if name.isEmpty {
                 if strictPartials {
                     throw source.error(

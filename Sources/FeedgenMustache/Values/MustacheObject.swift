@@ -23,7 +23,10 @@ public struct MustacheObject: Sendable, Sequence {
     /// An object from key/value pairs, in order; a repeated key keeps its first position and
     /// takes its last value.
     public init<S: Sequence>(_ elements: S) where S.Element == (String, MustacheValue) {
-        for (key, value) in elements { self[key] = value }
+        let expected = elements.underestimatedCount
+        pairs.reserveCapacity(expected)
+        fingerprints.reserveCapacity(expected)
+        for (key, value) in elements { set(key, value, fingerprint: Self.fingerprint(key)) }
     }
 
     public var count: Int { pairs.count }
@@ -33,6 +36,13 @@ public struct MustacheObject: Sendable, Sequence {
 
     /// The key's length and its first seven UTF-8 bytes: equal keys have equal fingerprints.
     static func fingerprint(_ key: String) -> UInt64 {
+        // Keys are short (small strings, stored inline): read their bytes in place.
+        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+            var f = UInt64(truncatingIfNeeded: bytes.count) << 56
+            for i in 0..<Swift.min(7, bytes.count) { f |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+            return f
+        }
+        if let fast { return fast }
         var f = UInt64(truncatingIfNeeded: key.utf8.count) << 56
         var shift: UInt64 = 0
         for b in key.utf8.prefix(7) {
@@ -71,23 +81,25 @@ public struct MustacheObject: Sendable, Sequence {
             guard let i = position(of: key) else { return nil }
             return pairs[i].value
         }
-        set {
-            if let i = position(of: key) {
-                if let newValue {
-                    pairs[i].value = newValue
-                } else {
-                    pairs.remove(at: i)
-                    fingerprints.remove(at: i)
-                    if index != nil { rebuildIndex() }
-                }
-            } else if let newValue {
-                pairs.append((key, newValue))
-                fingerprints.append(Self.fingerprint(key))
-                if index != nil {
-                    index![key] = pairs.count - 1
-                } else if pairs.count > Self.linearSearchLimit {
-                    rebuildIndex()
-                }
+        set { set(key, newValue, fingerprint: Self.fingerprint(key)) }
+    }
+
+    private mutating func set(_ key: String, _ newValue: MustacheValue?, fingerprint: UInt64) {
+        if let i = position(of: key, fingerprint: fingerprint) {
+            if let newValue {
+                pairs[i].value = newValue
+            } else {
+                pairs.remove(at: i)
+                fingerprints.remove(at: i)
+                if index != nil { rebuildIndex() }
+            }
+        } else if let newValue {
+            pairs.append((key, newValue))
+            fingerprints.append(fingerprint)
+            if index != nil {
+                index![key] = pairs.count - 1
+            } else if pairs.count > Self.linearSearchLimit {
+                rebuildIndex()
             }
         }
     }

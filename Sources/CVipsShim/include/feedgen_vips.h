@@ -1,0 +1,43 @@
+#ifndef FEEDGEN_VIPS_H
+#define FEEDGEN_VIPS_H
+
+#include <stddef.h>
+
+/// Non-variadic wrappers around the few libvips calls feedgen makes (libvips' own API takes
+/// NULL-terminated option lists, which Swift cannot call). Every function may be called from any
+/// thread; the first call initialises libvips once (VIPS_INIT, operation cache off, one worker
+/// thread per operation: feedgen runs several operations in parallel itself).
+
+/// Output formats of `feedgen_vips_resize_save`.
+typedef enum {
+    FEEDGEN_VIPS_WEBP = 0,
+    FEEDGEN_VIPS_JPEG = 1,
+    FEEDGEN_VIPS_PNG = 2,
+} feedgen_vips_format;
+
+/// libwebp's effort (0–6) for WebP variants: 2 takes 30 % less CPU than libvips' default 4 for
+/// files within 0.1 % of the size (measured on 2400 × 1600 photos).
+#define FEEDGEN_VIPS_WEBP_EFFORT 2
+
+/// Initialises libvips (once; later calls return the first result; its warnings are silenced).
+/// Returns 0, or -1 with the reason in `error` (NUL-terminated, truncated to `error_size`; one
+/// line per libvips message).
+int feedgen_vips_init(char *error, size_t error_size);
+
+/// The linked libvips' version, "8.14.1" (needs no init: a build whose variants are all cached
+/// never starts libvips).
+const char *feedgen_vips_version(void);
+
+/// Decodes `in_path` completely (failing on truncated or corrupt data), turns it upright from its
+/// EXIF orientation, shrinks it to `width` pixels wide (the height keeps the aspect ratio; never
+/// enlarged) and writes it to `out_path` as `format` with `quality` (1–100; ignored by PNG, which
+/// is lossless), without metadata (EXIF, XMP, ICC after conversion to sRGB, dates), so that the
+/// same input gives the same bytes. Returns 0, or -1 with libvips' message in `error`.
+int feedgen_vips_resize_save(
+    const char *in_path, const char *out_path, int width, feedgen_vips_format format, int quality,
+    char *error, size_t error_size);
+
+/// The SHA-256 of `length` bytes as 64 lowercase hex digits and a NUL, into `out` (65 bytes).
+void feedgen_sha256_hex(const void *bytes, size_t length, char out[65]);
+
+#endif

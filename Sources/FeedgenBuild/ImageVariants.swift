@@ -1,0 +1,304 @@
+import CVipsShim
+import Dispatch
+import FeedgenContent
+import FeedgenDiagnostics
+import FeedgenEmit
+import FeedgenLayout
+import Foundation
+
+/// Responsive image variants (issue #8): each local PNG, JPEG or still WebP item image is resized
+/// with libvips to the widths its layout needs, in WebP and in its own format, and the results
+/// are kept in the build cache (``BuildCache``) for the next build. The only file that calls
+/// libvips (through the C shim `CVipsShim`).
+///
+/// Widths: for every container-width range of the item's section (``ItemWidths``, from 320 px to
+/// ``maximumContainerWidth``), and of the item page when the item has one, the CSS px width the
+/// image is drawn at (``ImageSizes``) × device pixel ratios 1 and 2, rounded up to a step of
+/// ``ladder``; never wider than the source (a step above it becomes the source width).
+///
+/// Passed through unchanged: SVG (a vector image is sharp at every width), GIF and animated WebP
+/// (libvips would keep only the first frame), remote URLs.
+///
+/// Files: `images/<name>-<hash8>-<width>.<ext>` in the output, where `hash8` starts the SHA-256 of
+/// the source bytes (content-addressed: a changed image gets new URLs). The cache keys each file
+/// by the full SHA-256, width, format, encoder settings and libvips version, and writes each entry to a
+/// temporary file renamed into place, so that a killed build never leaves a partial entry; after a
+/// successful build, entries it did not use are removed.
+/// Encoding strips all metadata, so that rebuilding gives the same bytes.
+public enum ImageVariants {
+    /// The widths variants are rounded up to, px.
+    public static let ladder = [160, 240, 320, 480, 640, 800, 960, 1280, 1600, 1920, 2560]
+    /// The widest container width variants are made for, CSS px (wider viewports get the widest variant).
+    public static let maximumContainerWidth = 1920.0
+    /// Device pixel ratios variants are made for.
+    public static let pixelRatios = [1.0, 2.0]
+    public static let webpQuality = 80
+    public static let jpegQuality = 82
+
+    /// An output format of a variant.
+    public enum Format: String, Sendable, CaseIterable {
+        case webp, jpeg, png
+
+        var mimeType: String { "image/" + rawValue }
+        var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+        var quality: Int { self == .webp ? webpQuality : self == .jpeg ? jpegQuality : 0 }
+        /// The encoder settings, as part of the cache key: `q80-e2` (quality, WebP effort).
+        var settings: String {
+            switch self {
+            case .webp: "q\(webpQuality)-e\(FEEDGEN_VIPS_WEBP_EFFORT)"
+            case .jpeg: "q\(jpegQuality)"
+            case .png: "lossless"
+            }
+        }
+        var vips: feedgen_vips_format {
+            switch self {
+            case .webp: FEEDGEN_VIPS_WEBP
+            case .jpeg: FEEDGEN_VIPS_JPEG
+            case .png: FEEDGEN_VIPS_PNG
+            }
+        }
+    }
+
+    /// The variant formats of an image file, by its first bytes: PNG → PNG and WebP, JPEG → JPEG
+    /// and WebP, still WebP → WebP; nil (passed through) for GIF, SVG, animated WebP and anything else.
+    public static func formats(of bytes: [UInt8]) -> [Format]? {
+        let n = bytes.count
+        if n >= 8, bytes[0...7].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return [.png, .webp] }
+        if n >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return [.jpeg, .webp] }
+        if n >= 21, bytes[0...3].elementsEqual(Array("RIFF".utf8)), bytes[8...11].elementsEqual(Array("WEBP".utf8)) {
+            // VP8X with the animation flag (WebP container spec: bit 1 of the flags byte).
+            let animated = bytes[12...15].elementsEqual(Array("VP8X".utf8)) && bytes[20] & 0x02 != 0
+            return animated ? nil : [.webp]
+        }
+        return nil
+    }
+
+    /// The variant widths for an image drawn over `ranges` (each list one place it appears: its
+    /// card, its item page), whose source is `sourceWidth` px wide. Ascending, distinct.
+    public static func widths(for ranges: [[WidthRange]], sourceWidth: Int) -> [Int] {
+        var needed = Set<Int>()
+        for place in ranges {
+            for r in place {
+                let lo = max(r.minWidth, ImageSizes.minimumWidth)
+                let hi = min(r.maxWidth.map { $0 - 1 } ?? maximumContainerWidth, maximumContainerWidth)
+                guard lo <= hi else { continue }
+                let (a, b) = (r.width(at: lo), r.width(at: hi))
+                for ratio in pixelRatios {
+                    let (small, large) = (min(a, b) * ratio, max(a, b) * ratio)
+                    guard large > 0 else { continue }
+                    for step in ladder.indices {
+                        let below = step == 0 ? 0 : Double(ladder[step - 1])
+                        // A step is needed when some width in [small, large] rounds up to it.
+                        if Double(ladder[step]) >= small, below < large { needed.insert(ladder[step]) }
+                    }
+                    if large > Double(ladder.last!) { needed.insert(ladder.last!) }
+                }
+            }
+        }
+        var result = Set(needed.filter { $0 < sourceWidth })
+        if needed.contains(where: { $0 >= sourceWidth }) { result.insert(sourceWidth) }
+        return result.sorted()
+    }
+
+    /// What ``make(_:cacheFolder:diagnostics:)`` did.
+    public struct Stats: Sendable, Equatable {
+        /// Variants encoded by libvips in this build.
+        public var encoded = 0
+        /// Variants found in the cache.
+        public var reused = 0
+        /// Source images given variants.
+        public var images = 0
+    }
+
+    /// Gives every local item image of `site` its variants and `sizes`, making missing variants in
+    /// `<cacheFolder>/images/`. An image libvips cannot decode (truncated, corrupt, unsupported)
+    /// is an error at its front matter `image:` line; its asset keeps no variants.
+    public static func make(_ site: inout PreparedSite, cacheFolder: String, diagnostics: inout Diagnostics) -> Stats {
+        var stats = Stats()
+        // 1. Where each image is drawn, and the sources' bytes.
+        var sources: [String: Source?] = [:]
+        var plans: [(key: String, source: String, widths: [Int], card: String, detail: String?)] = []
+        var locations: [String: [SourceLocation]] = [:]
+        let theme = site.site.config.theme
+        let readable = theme.first { $0.0 == "readableWidth" }.flatMap { PreparedSite.pixels($0.1) } ?? 672
+        let detail = ImageSizes.detail(readableWidth: readable)
+        for feed in site.feeds {
+            let env = site.layoutEnvironment(feed, width: 0, viewportHeight: 844)
+            for section in feed.sections {
+                let keyed = section.section.items.map { (PreparedSite.imageKey(feed: feed, item: $0), $0) }
+                guard keyed.contains(where: { site.images[$0.0].map { !$0.source.isEmpty } ?? false }) else { continue }
+                let cards = ImageSizes.card(section, environment: env)
+                for (key, item) in keyed {
+                    guard let asset = site.images[key], !asset.source.isEmpty, let card = cards[item.id] else { continue }
+                    if sources.index(forKey: asset.source) == nil {
+                        sources.updateValue(readSource(asset.source), forKey: asset.source)
+                    }
+                    guard let source = sources[asset.source]!, source.width > 0 else { continue }
+                    if let location = item.image?.location { locations[asset.source, default: []].append(location) }
+                    let places = item.hasBody ? [card, detail] : [card]
+                    let widths = Self.widths(for: places, sourceWidth: source.width)
+                    sources[asset.source]??.widths.formUnion(widths)
+                    plans.append((key, asset.source, widths, ImageSizes.sizes(card), item.hasBody ? ImageSizes.sizes(detail) : nil))
+                }
+            }
+        }
+        guard !plans.isEmpty else { return stats }
+
+        // 2. The variants, from the cache or libvips.
+        let version = String(cString: feedgen_vips_version())
+        let folder = cacheFolder + "/images"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
+            return stats
+        }
+        struct Job { var source: String; var width: Int; var format: Format; var cachePath: String }
+        var jobs: [Job] = []
+        for (path, source) in sources.sorted(by: { $0.key < $1.key }) {
+            guard let source else { continue }
+            for width in source.widths.sorted() {
+                for format in source.formats {
+                    let name = "\(source.hash)-\(width)-\(format.settings)-vips\(version).\(format.fileExtension)"
+                    jobs.append(Job(source: path, width: width, format: format, cachePath: folder + "/" + name))
+                }
+            }
+        }
+        // libvips starts only when something is not cached (starting it loads its modules).
+        if jobs.contains(where: { access($0.cachePath, R_OK) != 0 }) {
+            var error = [CChar](repeating: 0, count: 512)
+            guard feedgen_vips_init(&error, error.count) == 0 else {
+                diagnostics.error(SourceLocation(path: "feedgen"), "libvips could not start: \(text(error)); image variants need Debian's libvips (scripts/install-deps)")
+                return stats
+            }
+        }
+        let outcomes = ResultSlotsBox(count: jobs.count)
+        let jobList = jobs
+        let pid = ProcessInfo.processInfo.processIdentifier
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let job = jobList[i]
+            if access(job.cachePath, R_OK) == 0 {
+                outcomes.set(i, .reused)
+                return
+            }
+            let temp = "\(folder)/.tmp-\(pid)-\(i)-\(job.width).\(job.format.fileExtension)"
+            var message = [CChar](repeating: 0, count: 1024)
+            if feedgen_vips_resize_save(job.source, temp, Int32(job.width), job.format.vips, Int32(job.format.quality), &message, message.count) != 0 {
+                unlink(temp)
+                outcomes.set(i, .failed(text(message)))
+            } else if rename(temp, job.cachePath) != 0 {
+                let reason = String(cString: strerror(errno))
+                unlink(temp)
+                outcomes.set(i, .failed("cannot store it in the build cache: \(reason)"))
+            } else {
+                outcomes.set(i, .encoded)
+            }
+        }
+        var failed: [String: String] = [:]
+        for (i, outcome) in outcomes.values.enumerated() {
+            switch outcome {
+            case .reused: stats.reused += 1
+            case .encoded: stats.encoded += 1
+            case .failed(let message):
+                // libvips' lines, without those naming the cache's temporary file.
+                var lines: [String] = []
+                for line in message.split(separator: "\n").map(String.init) where !line.contains(folder) && !lines.contains(line) {
+                    lines.append(line)
+                }
+                if failed[jobs[i].source] == nil { failed[jobs[i].source] = lines.isEmpty ? "cannot decode it" : lines.joined(separator: "; ") }
+            }
+        }
+        for (path, message) in failed.sorted(by: { $0.key < $1.key }) {
+            for location in Set(locations[path] ?? []).sorted() {
+                diagnostics.error(location, "'\(URL(fileURLWithPath: path).lastPathComponent)' is not an image feedgen can resize (\(message)); replace the file with a valid PNG, JPEG or WebP image")
+            }
+        }
+
+        if failed.isEmpty { prune(folder, keeping: Set(jobs.map { URL(fileURLWithPath: $0.cachePath).lastPathComponent })) }
+
+        // 3. The assets' variants and sizes.
+        var cachePaths: [String: String] = [:]
+        for job in jobs { cachePaths["\(job.source)\u{0}\(job.width)\u{0}\(job.format.rawValue)"] = job.cachePath }
+        var made = Set<String>()
+        for plan in plans where failed[plan.source] == nil {
+            guard let source = sources[plan.source] ?? nil, var asset = site.images[plan.key] else { continue }
+            made.insert(plan.source)
+            asset.variants = []
+            for format in source.formats.sorted(by: { $0.rawValue < $1.rawValue }) {
+                for width in plan.widths {
+                    guard let cached = cachePaths["\(plan.source)\u{0}\(width)\u{0}\(format.rawValue)"] else { continue }
+                    asset.variants.append(ImageVariant(
+                        width: width, mimeType: format.mimeType,
+                        outputPath: "images/\(source.name)-\(source.hash.prefix(8))-\(width).\(format.fileExtension)",
+                        source: cached))
+                }
+            }
+            asset.cardSizes = plan.card
+            asset.detailSizes = plan.detail
+            site.images[plan.key] = asset
+        }
+        stats.images = made.count
+        return stats
+    }
+
+    /// After a successful build: removes the cache entries this build did not use (variants of
+    /// changed or removed images, of another libvips version) and temporary files left by killed
+    /// builds, so the cache holds one build's variants.
+    static func prune(_ folder: String, keeping used: Set<String>) {
+        let pid = ProcessInfo.processInfo.processIdentifier
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !used.contains(entry) {
+            if entry.hasPrefix(".tmp-") {
+                // `.tmp-<pid>-…`: another build's file while that build runs.
+                let owner = Int32(entry.dropFirst(5).prefix { $0 != "-" }) ?? 0
+                if owner != pid, owner > 0, kill(owner, 0) == 0 { continue }
+            }
+            unlink(folder + "/" + entry)
+        }
+    }
+
+    /// A source image: its SHA-256, variant formats, pixel width and safe file-name stem.
+    struct Source {
+        var hash: String
+        var formats: [Format]
+        var width: Int
+        var name: String
+        var widths = Set<Int>()
+    }
+
+    /// Reads `path` once: nil when it cannot be read or is passed through (``formats(of:)``).
+    static func readSource(_ path: String) -> Source? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let bytes = [UInt8](data)
+        guard let formats = formats(of: bytes) else { return nil }
+        var hex = [CChar](repeating: 0, count: 65)
+        bytes.withUnsafeBytes { feedgen_sha256_hex($0.baseAddress, $0.count, &hex) }
+        let width = ImageProbe.size(of: Array(bytes.prefix(65536)))?.width ?? 0
+        return Source(hash: text(hex), formats: formats, width: width, name: fileStem(path))
+    }
+
+    /// A file name's stem made safe for `srcset` (which splits on commas and spaces) and URLs:
+    /// ASCII letters, digits, `-`, `_` and `.` kept, anything else becomes `-`.
+    static func fileStem(_ path: String) -> String {
+        let base = (URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        let safe = String(base.unicodeScalars.map { c -> Character in
+            c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "-" || c == "_" || c == ".") ? Character(c) : "-"
+        })
+        return safe.isEmpty ? "image" : safe
+    }
+
+    /// A NUL-terminated C buffer as a String.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    enum Outcome: Sendable { case reused, encoded, failed(String) }
+
+    /// Per-job outcomes written from `concurrentPerform` workers.
+    final class ResultSlotsBox: @unchecked Sendable {
+        private var storage: [Outcome]
+        private let lock = NSLock()
+        init(count: Int) { storage = Array(repeating: .failed("not run"), count: count) }
+        func set(_ i: Int, _ value: Outcome) { lock.withLock { storage[i] = value } }
+        var values: [Outcome] { lock.withLock { storage } }
+    }
+}

@@ -1,0 +1,69 @@
+import FeedgenContent
+import Foundation
+import FeedgenLayout
+
+/// Where item images are drawn, in CSS px as functions of the viewport width, and the `sizes`
+/// attribute that says so (HTML §4.8.4.2.2, "sizes": a list of media conditions and lengths,
+/// widest first; the browser picks the first whose condition matches).
+///
+/// The page column (`.cl-sections`) spans the viewport, so the layout model's container width `W`
+/// is `100vw` (a classic scrollbar makes `100vw` a few px wider than `W`: `sizes` then
+/// over-estimates slightly, never under). In a card the image spans the card (theme.css:
+/// `.card-image { width: 100% }`, the padding is on `.card-body`), and the card is the layout
+/// model's cell, so the image width is the item width. On an item page the image spans the
+/// `.detail` column: `min(100vw − 2 × 16px, readable width)`.
+public enum ImageSizes {
+    /// The narrowest container width considered (WCAG 1.4.10 reflow width), CSS px.
+    public static let minimumWidth = 320.0
+    /// The item page's inline padding in theme.css (`.detail { padding: 16px }`), CSS px.
+    public static let detailPadding = 16.0
+
+    /// Each item's image width over the container-width ranges of its section (by item id).
+    public static func card(_ section: PreparedSection, environment: LayoutEnvironment) -> [String: [WidthRange]] {
+        ItemWidths.ranges(section.input, environment: environment, minimumWidth: minimumWidth)
+    }
+
+    /// The item page's image width: `W − 32` up to `readableWidth + 32`, then `readableWidth`.
+    public static func detail(readableWidth: Double) -> [WidthRange] {
+        let knee = readableWidth + 2 * detailPadding
+        return [
+            WidthRange(minWidth: minimumWidth, maxWidth: knee, slope: 1, offset: -2 * detailPadding),
+            WidthRange(minWidth: knee, maxWidth: nil, slope: 0, offset: readableWidth),
+        ]
+    }
+
+    /// The `sizes` value for `ranges`: `(min-width: 700px) calc((100vw - 48px) / 3), calc((100vw - 24px) / 2)`.
+    /// The first range's expression has no condition (it also covers viewports below
+    /// ``minimumWidth``).
+    public static func sizes(_ ranges: [WidthRange]) -> String {
+        var parts: [String] = []
+        for (i, r) in ranges.enumerated().reversed() {
+            let length = expression(slope: r.slope, offset: r.offset)
+            parts.append(i == 0 ? length : "(min-width: \(number(r.minWidth))px) \(length)")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `slope × 100vw + offset` as a CSS length: `calc((100vw - 48px) / 3)` when `1 / slope` is a
+    /// whole number, else `calc(85vw - 8px)`; a constant is `160px`.
+    public static func expression(slope: Double, offset: Double) -> String {
+        if abs(slope) < 1e-9 { return number(max(offset, 0)) + "px" }
+        let k = (1 / slope).rounded()
+        if k >= 1, abs(1 / slope - k) < 1e-6 {
+            let inner = offset == 0 ? "100vw" : "100vw \(offset < 0 ? "-" : "+") \(number(abs(offset) * k))px"
+            if k == 1 { return offset == 0 ? "100vw" : "calc(\(inner))" }
+            return "calc((\(inner)) / \(number(k)))"
+        }
+        let vw = number(slope * 100) + "vw"
+        return offset == 0 ? vw : "calc(\(vw) \(offset < 0 ? "-" : "+") \(number(abs(offset)))px)"
+    }
+
+    /// A CSS number: at most 4 decimals, no trailing zeros.
+    static func number(_ v: Double) -> String {
+        let r = (v * 10_000).rounded() / 10_000
+        if r == r.rounded() { return String(Int(r)) }
+        var s = String(format: "%.4f", r)
+        while s.hasSuffix("0") { s.removeLast() }
+        return s
+    }
+}
