@@ -209,6 +209,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out + "/notes/draft.html"))
     }
 
+    /// `--previews` on, then an edit: the preview pages follow like every other file.
+    @Test func previewsFollowEdits() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../public"
+        func build(_ output: String, useCache: Bool = true) -> BuildReport {
+            var options = BuildOptions(siteRoot: site, output: output, now: fixedNow)
+            options.previews = true
+            options.useCache = useCache
+            return SiteBuilder.build(options)
+        }
+        #expect(Self.build(site, out).exitStatus == 0)
+        #expect(build(out).exitStatus == 0)
+        try Self.replace(site, "content/news/_section.md", "layout: grid", "layout: list")
+        #expect(build(out).exitStatus == 0)
+        #expect(build(site + "/../clean", useCache: false).exitStatus == 0)
+        #expect(Self.tree(out) == Self.tree(site + "/../clean"))
+        #expect(FileManager.default.fileExists(atPath: out + "/_previews/index.html"))
+        // Previews off again: they are deleted from the output.
+        #expect(Self.build(site, out).exitStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: out + "/_previews"))
+    }
+
     @Test func truncatedStateFallsBack() throws {
         let report = try Self.expectIdentical { site, out in
             try Self.replace(site, "content/news/item-04.md", "Body of item 4", "Changed")
