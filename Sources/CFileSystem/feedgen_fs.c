@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,14 +37,18 @@ static int write_all(int fd, const char *p, size_t length) {
     return 0;
 }
 
-int feedgen_write_file(const char *path, const void *bytes, size_t length) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+static int write_new(const char *path, int flags, const void *bytes, size_t length) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
     if (fd < 0) return -1;
     int result = write_all(fd, (const char *)bytes, length);
     int saved = errno;
     if (close(fd) != 0 && result == 0) return -1;
     errno = saved;
     return result;
+}
+
+int feedgen_write_file(const char *path, const void *bytes, size_t length) {
+    return write_new(path, O_TRUNC, bytes, length);
 }
 
 int feedgen_copy_file(const char *from, const char *to) {
@@ -85,4 +91,92 @@ static int remove_entry(const char *path, const struct stat *info, int flag, str
 
 int feedgen_remove_tree(const char *path) {
     return nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
+}
+
+int feedgen_replace_file(const char *path, const void *bytes, size_t length) {
+    if (unlink(path) != 0 && errno != ENOENT) return -1;
+    return write_new(path, O_EXCL, bytes, length);
+}
+
+int feedgen_replace_with_copy(const char *from, const char *to) {
+    if (unlink(to) != 0 && errno != ENOENT) return -1;
+    return feedgen_copy_file(from, to);
+}
+
+int feedgen_file_identity(const char *path, long long *size, long long *mtime_ns, unsigned long long *inode) {
+    struct stat info;
+    if (lstat(path, &info) != 0) return -1;
+    *size = (long long)info.st_size;
+    *mtime_ns = (long long)info.st_mtim.tv_sec * 1000000000LL + (long long)info.st_mtim.tv_nsec;
+    *inode = (unsigned long long)info.st_ino;
+    return 0;
+}
+
+struct listing {
+    char *data;
+    size_t length;
+    size_t capacity;
+    size_t root_length;
+};
+
+static struct listing *current_listing;
+
+static int list_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
+    (void)flag;
+    if (ftw->level == 0) return 0;
+    struct listing *l = current_listing;
+    size_t need = strlen(path) + 96;
+    if (l->length + need > l->capacity) {
+        size_t capacity = (l->capacity + need) * 2;
+        char *grown = realloc(l->data, capacity);
+        if (!grown) return -1;
+        l->data = grown;
+        l->capacity = capacity;
+    }
+    char type = S_ISREG(info->st_mode) ? 'f' : S_ISDIR(info->st_mode) ? 'd' : 'o';
+    long long mtime = (long long)info->st_mtim.tv_sec * 1000000000LL + (long long)info->st_mtim.tv_nsec;
+    int n = snprintf(l->data + l->length, l->capacity - l->length, "%c %lld %lld %llu %s\n", type,
+                     (long long)info->st_size, mtime, (unsigned long long)info->st_ino, path + l->root_length + 1);
+    if (n < 0) return -1;
+    l->length += (size_t)n;
+    return 0;
+}
+
+int feedgen_list_tree(const char *root, char **out, size_t *length) {
+    struct listing l = {malloc(65536), 0, 65536, strlen(root)};
+    if (!l.data) return -1;
+    current_listing = &l;
+    int result = nftw(root, list_entry, 64, FTW_PHYS);
+    current_listing = NULL;
+    if (result != 0) {
+        free(l.data);
+        return -1;
+    }
+    *out = l.data;
+    *length = l.length;
+    return 0;
+}
+
+static const char *link_from;
+static const char *link_to;
+
+static int link_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
+    (void)flag;
+    char target[4096];
+    const char *relative = path + strlen(link_from);
+    if (snprintf(target, sizeof target, "%s%s", link_to, relative) >= (int)sizeof target) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if (ftw->level == 0 || S_ISDIR(info->st_mode)) {
+        return mkdir(target, 0755) == 0 || errno == EEXIST ? 0 : -1;
+    }
+    if (S_ISREG(info->st_mode)) return link(path, target);
+    return 0;
+}
+
+int feedgen_link_tree(const char *from, const char *to) {
+    link_from = from;
+    link_to = to;
+    return nftw(from, link_entry, 64, FTW_PHYS);
 }

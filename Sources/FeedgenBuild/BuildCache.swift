@@ -1,15 +1,201 @@
+import CFileSystem
+import FeedgenContent
 import Foundation
 
 /// The hidden folder beside the output that holds feedgen's build cache: for `public` it is `.public.feedgen-cache` in the same parent folder. Never inside the output (it would be deployed).
 ///
-/// Image variants live in its `images/` folder (``ImageVariants``). `OutputWriter`'s clean-up
-/// removes only `.<name>.feedgen-tmp-<pid>` and `.<name>.feedgen-old-<pid>`, never this folder;
-/// deleting it only makes the next build slower.
+/// What it holds (docs/content-format.md, "Incremental builds and the build cache"):
+/// - `back/`: the previous build's output tree (the back buffer), brought up to date by the next
+///   build and then exchanged with the output (``OutputWriter/Session``);
+/// - `state`: the manifest of every tree feedgen knows (by the inode of its folder): each
+///   file's path, content hash, render key, size, modification time and inode; `dirty` names a
+///   tree being changed;
+/// - `items.log`: parsed items by the hash of their file (``ItemCache``);
+/// - `images/`: image variants (``ImageVariants``; the session leaves it alone).
+///
+/// `OutputWriter`'s clean-up of killed builds removes only `.<name>.feedgen-tmp-<pid>` and
+/// `.<name>.feedgen-old-<pid>` beside the output and `*.tmp-<pid>` files of dead processes at the
+/// top of this folder; deleting the whole folder only makes the next build slower.
 public enum BuildCache {
     /// - Parameter output: the output folder (absolute, or relative to the working directory).
     /// - Returns: the cache folder's absolute path (it may not exist yet).
     public static func folder(forOutput output: String) -> String {
         let url = URL(fileURLWithPath: output).standardizedFileURL
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).feedgen-cache").path
+    }
+
+    /// Changes whenever the cache's meaning may change: the format, and the feedgen binary
+    /// itself (its size and modification time), so a rebuilt feedgen never trusts old keys.
+    static let salt: UInt64 = {
+        var h = StableHasher()
+        h.combine("feedgen-cache 1")
+        h.combine(CommandLineTool.version)
+        var size: Int64 = 0, mtime: Int64 = 0
+        var inode: UInt64 = 0
+        if feedgen_file_identity("/proc/self/exe", &size, &mtime, &inode) == 0 {
+            // /proc/self/exe is a link: identify its target.
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+                feedgen_file_identity(target, &size, &mtime, &inode) == 0
+            {
+                h.combine(Int(size))
+                h.combine(Int(mtime))
+                h.combine(UInt64(inode))
+            }
+        } else if let path = Bundle.main.executablePath, feedgen_file_identity(path, &size, &mtime, &inode) == 0 {
+            h.combine(Int(size))
+            h.combine(Int(mtime))
+        }
+        return h.value
+    }()
+}
+
+/// One file of a tree the cache knows.
+struct ManifestEntry: Equatable, Sendable {
+    /// Hash of the file's bytes (``StableHasher``).
+    var hash: UInt64
+    /// Hash of everything the file was rendered from (0: always rendered).
+    var key: UInt64
+    var size: Int64
+    var mtime: Int64
+    var inode: UInt64
+}
+
+/// The cache's `state` file: a manifest for each tree feedgen wrote, by the inode of the tree's
+/// folder (so it stays right whichever name the tree has after an exchange). Written to a
+/// temporary file and renamed, ends with a checksum; anything unexpected reads as empty.
+struct CacheState {
+    var trees: [UInt64: [String: ManifestEntry]] = [:]
+
+    static func read(_ path: String, salt: UInt64) -> CacheState {
+        guard let data = FileManager.default.contents(atPath: path) else { return CacheState() }
+        let bytes = [UInt8](data)
+        // The last line is `end <checksum of everything before it>`.
+        guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return CacheState() }
+        let body = Array(bytes[...lastNewline])
+        let last = String(decoding: bytes[(lastNewline + 1)...], as: UTF8.self).trimmingCharacters(in: .newlines)
+        guard last == "end \(StableHasher.hash(body))" else { return CacheState() }
+        let header = Array("feedgen-cache-state \(salt)\n".utf8)
+        guard body.starts(with: header) else { return CacheState() }
+        var state = CacheState()
+        let parsed = body.withUnsafeBufferPointer { buffer -> Bool in
+            var p = header.count
+            let end = buffer.count
+            func number() -> UInt64? {
+                var value: UInt64 = 0
+                let start = p
+                while p < end, buffer[p] >= 48, buffer[p] <= 57 {
+                    let (m, o1) = value.multipliedReportingOverflow(by: 10)
+                    let (a, o2) = m.addingReportingOverflow(UInt64(buffer[p] - 48))
+                    guard !o1, !o2 else { return nil }
+                    value = a
+                    p += 1
+                }
+                guard p > start, p < end, buffer[p] == 32 || buffer[p] == 10 else { return nil }
+                p += 1
+                return value
+            }
+            var tree: UInt64?
+            while p < end {
+                if buffer[p] == UInt8(ascii: "t") {  // tree <inode>
+                    p += 5
+                    guard p < end, let ino = number() else { return false }
+                    tree = ino
+                    state.trees[ino] = [:]
+                    continue
+                }
+                // hash key size mtime inode path
+                guard let tree, let hash = number(), let key = number(), let size = number(), let mtime = number(),
+                    let inode = number()
+                else { return false }
+                let start = p
+                while p < end, buffer[p] != 10 { p += 1 }
+                guard p < end else { return false }
+                let path = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<p]), as: UTF8.self)
+                p += 1
+                state.trees[tree]![path] = ManifestEntry(
+                    hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
+            }
+            return true
+        }
+        return parsed ? state : CacheState()
+    }
+
+    func write(_ path: String, salt: UInt64) throws {
+        var out: [UInt8] = []
+        out.reserveCapacity(trees.values.reduce(64) { $0 + $1.count * 96 })
+        func append(_ text: String) { out.append(contentsOf: text.utf8) }
+        func append(_ n: UInt64, _ separator: UInt8 = 32) {
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            var v = n
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[19 - count] = UInt8(48 + v % 10)
+                    v /= 10
+                    count += 1
+                } while v > 0
+                out.append(contentsOf: buffer[(20 - count)...])
+            }
+            out.append(separator)
+        }
+        append("feedgen-cache-state \(salt)\n")
+        for (ino, manifest) in trees.sorted(by: { $0.key < $1.key }) {
+            append("tree ")
+            append(ino, 10)
+            for (file, e) in manifest.sorted(by: { $0.key < $1.key }) {
+                append(e.hash)
+                append(e.key)
+                append(UInt64(clamping: e.size))
+                append(UInt64(bitPattern: e.mtime))
+                append(e.inode)
+                append(file)
+                out.append(10)
+            }
+        }
+        append("end \(StableHasher.hash(out))\n")
+        let temp = path + ".tmp-\(getpid())"
+        try Data(out).write(to: URL(fileURLWithPath: temp))
+        guard rename(temp, path) == 0 else {
+            unlink(temp)
+            throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Whether the tree at `root` is exactly what `manifest` describes: the same regular files
+    /// with the same sizes, modification times and inodes, and no other files or folders.
+    static func matches(_ root: String, _ manifest: [String: ManifestEntry]) -> Bool {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length = 0
+        guard feedgen_list_tree(root, &buffer, &length) == 0, let buffer else { return false }
+        defer { free(buffer) }
+        var folders = Set<Substring>()
+        for path in manifest.keys {
+            var parts = path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(Substring(parts.joined(separator: "/")))
+                parts = parts.dropLast()
+            }
+        }
+        var files = 0
+        let text = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
+        for line in text.split(separator: 10) {
+            let fields = line.split(separator: 32, maxSplits: 4, omittingEmptySubsequences: false)
+            guard fields.count == 5 else { return false }
+            let path = String(decoding: fields[4], as: UTF8.self)
+            switch fields[0].first {
+            case UInt8(ascii: "d"):
+                guard folders.contains(Substring(path)) else { return false }
+            case UInt8(ascii: "f"):
+                guard let e = manifest[path], Int64(Substring(decoding: fields[1], as: UTF8.self)) == e.size,
+                    Int64(Substring(decoding: fields[2], as: UTF8.self)) == e.mtime,
+                    UInt64(Substring(decoding: fields[3], as: UTF8.self)) == e.inode
+                else { return false }
+                files += 1
+            default: return false
+            }
+        }
+        return files == manifest.count
     }
 }

@@ -9,6 +9,7 @@ enum BuildCommand {
 
         USAGE: feedgen build [SITE] [--output DIR] [--drafts] [--future] [--expired] [--strict]
                              [--error-format text|github] [--quiet] [--watch] [--previews]
+                             [--clean]
 
         ARGUMENTS:
           SITE                      The site folder (default: the current folder)
@@ -26,6 +27,8 @@ enum BuildCommand {
           --previews                Also write _previews/index.html: every section of every
                                     feed at 320, 390, 768 and 1280 px, in light and dark, side
                                     by side (open it from the file system)
+          --clean                   Ignore the build cache (.OUTPUT.feedgen-cache beside the
+                                    output): parse, render and write everything
           -h, --help                Show this help
 
         EXIT STATUS: 0 built; 1 content errors (nothing written, previous output untouched);
@@ -46,7 +49,7 @@ enum BuildCommand {
     static func run(_ arguments: [String], terminal: inout Terminal, write: Bool) throws -> Int32 {
         let command = write ? "build" : "check"
         let args = try Arguments(
-            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch", "--previews"] : []),
+            arguments, flags: ["--drafts", "--future", "--expired", "--strict", "--quiet"] + (write ? ["--watch", "--previews", "--clean"] : []),
             options: write ? ["--output", "--error-format"] : ["--error-format"], command: command)
         if args.help {
             terminal.out(write ? buildHelp : checkHelp)
@@ -73,6 +76,7 @@ enum BuildCommand {
         options.strict = args.flags.contains("--strict")
         options.write = write
         options.previews = args.flags.contains("--previews")
+        options.useCache = !args.flags.contains("--clean")
         if args.flags.contains("--watch") {
             return Watcher(options: options).run(terminal: terminal)
         }

@@ -1,6 +1,7 @@
 import CFileSystem
 import Dispatch
 import FeedgenDiagnostics
+import FeedgenContent
 import FeedgenEmit
 import Foundation
 
@@ -38,81 +39,18 @@ public enum OutputWriter {
         return nil
     }
 
-    /// Writes `files` into `output` atomically: everything is written into a temporary folder
-    /// beside the output, which is then exchanged with the output in one `renameat2`
-    /// (`RENAME_EXCHANGE`), so that at every instant the output folder is either the previous
-    /// build or the new one, even if the process is killed. Where the file system cannot exchange,
-    /// two renames are used and a kill between them leaves the previous output in
-    /// `.<name>.feedgen-old-<pid>`, which the next build restores.
-    public static func write(_ files: [OutputFile], to output: String) throws {
-        let fm = FileManager.default
-        let outURL = URL(fileURLWithPath: output).standardizedFileURL
-        let parent = outURL.deletingLastPathComponent()
-        let name = outURL.lastPathComponent
-        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        recoverAndClean(parent: parent.path, name: name)
-        let pid = ProcessInfo.processInfo.processIdentifier
-        let temp = parent.appendingPathComponent(".\(name).feedgen-tmp-\(pid)")
-        let old = parent.appendingPathComponent(".\(name).feedgen-old-\(pid)")
-        _ = feedgen_remove_tree(temp.path)
-        try fm.createDirectory(at: temp, withIntermediateDirectories: true)
-        do {
-            try writeFiles(files, into: temp.path)
-            try Data("This folder is written by feedgen; it is replaced on every build.\n".utf8)
-                .write(to: temp.appendingPathComponent(markerName))
-            if fm.fileExists(atPath: outURL.path) {
-                if feedgen_rename_exchange(temp.path, outURL.path) == 0 {
-                    _ = feedgen_remove_tree(temp.path)  // now holds the previous output
-                    return
-                }
-                try fm.moveItem(at: outURL, to: old)
-                do {
-                    try fm.moveItem(at: temp, to: outURL)
-                } catch {
-                    try? fm.moveItem(at: old, to: outURL)
-                    throw error
-                }
-                _ = feedgen_remove_tree(old.path)
-            } else {
-                try fm.moveItem(at: temp, to: outURL)
-            }
-        } catch {
-            _ = feedgen_remove_tree(temp.path)
-            throw error
-        }
-    }
-
-    /// Writes every file below `root` with plain POSIX calls, creating folders once each; the
-    /// files are written from both cores (each to its own path).
-    static func writeFiles(_ files: [OutputFile], into root: String) throws {
-        var folders = Set<String>()
+    /// Writes `files` into `output` atomically (see ``Session``): the whole list at once.
+    public static func write(_ files: [OutputFile], to output: String, useCache: Bool = true) throws {
+        let session = try Session(output: output, paths: files.map(\.path), useCache: useCache)
         for file in files {
-            var parts = file.path.split(separator: "/").dropLast()
-            while !parts.isEmpty {
-                folders.insert(parts.joined(separator: "/"))
-                parts = parts.dropLast()
-            }
-        }
-        for folder in folders.sorted(by: { $0.count < $1.count }) {
-            if mkdir(root + "/" + folder, 0o755) != 0, errno != EEXIST {
-                throw WriteError(path: folder, message: String(cString: strerror(errno)))
-            }
-        }
-        let failures = ResultBox()
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let file = files[i]
-            let path = root + "/" + file.path
-            let status: Int32
+            let hash: UInt64
             switch file.contents {
-            case .text(let text):
-                var text = text
-                status = text.withUTF8 { feedgen_write_file(path, $0.baseAddress, $0.count) }
-            case .copy(let source):
-                status = feedgen_copy_file(source, path)
+            case .text(let text): hash = StableHasher.hash(text)
+            case .copy(let source): hash = Session.copyHash(source)
             }
-            if status != 0 { failures.record(WriteError(path: file.path, message: String(cString: strerror(errno)))) }
+            try session.put(file, hash: hash, key: 0)
         }
-        if let first = failures.first { throw first }
+        try session.commit()
     }
 
     struct WriteError: Error, CustomStringConvertible {
@@ -152,6 +90,230 @@ public enum OutputWriter {
                     _ = feedgen_remove_tree(path)
                 }
             }
+        }
+    }
+}
+
+extension OutputWriter {
+    /// One build's writing, double-buffered through the build cache (``BuildCache``).
+    ///
+    /// The cache keeps the previous build's tree as a back buffer (`<cache>/back`). A session
+    /// brings the back buffer to the new build — deleting files that are gone, writing only files
+    /// whose bytes differ, leaving unchanged files (and their inodes) alone — and then exchanges it
+    /// with the output folder in one `renameat2(RENAME_EXCHANGE)`: at every instant the output
+    /// is a complete build, the previous one or the new one. The previous output becomes the next
+    /// back buffer.
+    ///
+    /// Nothing in the cache is trusted unless it checks out: the back buffer is used only when
+    /// every file's size, modification time and inode are as its manifest records and it holds
+    /// nothing else; else it is rebuilt, by hard-linking the output when the output checks out
+    /// (files are always replaced by unlinking first, so a shared inode is never written), or
+    /// from nothing. `useCache: false` (`feedgen build --clean`) starts from nothing.
+    public final class Session: @unchecked Sendable {
+        let output: String
+        let cacheFolder: String
+        let backPath: String
+        private let statePath: String
+        private let dirtyPath: String
+        private let salt = BuildCache.salt
+        /// What the back buffer holds now.
+        private var back: [String: ManifestEntry]
+        /// The output folder's manifest (keys of the previous build), empty when unknown.
+        private let live: [String: ManifestEntry]
+        private let liveInode: UInt64?
+        private var written: [String: ManifestEntry] = [:]
+        private let paths: Set<String>
+        private let lock = NSLock()
+        /// Files written (the others were already right in the back buffer).
+        public private(set) var writes = 0
+        /// How the back buffer was obtained: `kept`, `linked` (from the output) or `new`.
+        public let start: String
+
+        /// Prepares the back buffer for a build whose output files are `paths` (relative, `/`).
+        public init(output: String, paths: [String], useCache: Bool) throws {
+            let fm = FileManager.default
+            let outURL = URL(fileURLWithPath: output).standardizedFileURL
+            self.output = outURL.path
+            let parent = outURL.deletingLastPathComponent().path
+            try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            recoverAndClean(parent: parent, name: outURL.lastPathComponent)
+            cacheFolder = BuildCache.folder(forOutput: output)
+            try fm.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+            // Temporary files of killed builds (`state.tmp-<pid>`, `items.log.tmp-<pid>`).
+            for entry in (try? fm.contentsOfDirectory(atPath: cacheFolder)) ?? [] {
+                guard let range = entry.range(of: ".tmp-"), let pid = Int32(entry[range.upperBound...]) else { continue }
+                if kill(pid, 0) != 0 { unlink(cacheFolder + "/" + entry) }  // not this build's items.log.tmp
+            }
+            backPath = cacheFolder + "/back"
+            statePath = cacheFolder + "/state"
+            self.paths = Set(paths + [markerName])
+
+            dirtyPath = cacheFolder + "/dirty"
+            var state = useCache ? CacheState.read(statePath, salt: salt) : CacheState()
+            // A tree whose changing was interrupted (see below) is not what its manifest says.
+            if let text = try? String(contentsOfFile: dirtyPath, encoding: .utf8) {
+                state.trees[UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0] = nil
+            }
+            liveInode = Self.inode(self.output)
+            let liveManifest = liveInode.flatMap { state.trees[$0] } ?? [:]
+            var back: [String: ManifestEntry]?
+            var start = "new"
+            if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest) {
+                back = manifest
+                start = "kept"
+            } else {
+                _ = feedgen_remove_tree(backPath)
+                if !liveManifest.isEmpty, CacheState.matches(self.output, liveManifest) {
+                    if feedgen_link_tree(self.output, backPath) == 0 {
+                        back = liveManifest
+                        start = "linked"
+                    } else {
+                        _ = feedgen_remove_tree(backPath)
+                    }
+                }
+            }
+            if back == nil {
+                guard mkdir(backPath, 0o755) == 0 else { throw WriteError(path: backPath, message: String(cString: strerror(errno))) }
+            }
+            self.back = back ?? [:]
+            self.live = liveManifest
+            self.start = start
+            // From here until `commit` the back buffer is being changed: `dirty` names it, and a
+            // build killed meanwhile leaves it untrusted.
+            try Data("\(Self.inode(backPath) ?? 0)\n".utf8).write(to: URL(fileURLWithPath: dirtyPath))
+            try removeStale()
+        }
+
+        static func inode(_ path: String) -> UInt64? {
+            var size: Int64 = 0, mtime: Int64 = 0
+            var inode: UInt64 = 0
+            return feedgen_file_identity(path, &size, &mtime, &inode) == 0 ? inode : nil
+        }
+
+        /// The hash standing for a copied file's bytes: its path, size, time and inode.
+        public static func copyHash(_ source: String) -> UInt64 {
+            var size: Int64 = 0, mtime: Int64 = 0
+            var inode: UInt64 = 0
+            var h = StableHasher()
+            h.combine(source)
+            if feedgen_file_identity(source, &size, &mtime, &inode) == 0 {
+                h.combine(Int(size))
+                h.combine(Int(mtime))
+                h.combine(inode)
+            }
+            return h.value
+        }
+
+        /// Deletes what the new build does not have, then creates the folders it needs.
+        private func removeStale() throws {
+            var emptied = Set<String>()
+            for path in back.keys where !paths.contains(path) {
+                if unlink(backPath + "/" + path) != 0, errno != ENOENT {
+                    throw WriteError(path: path, message: String(cString: strerror(errno)))
+                }
+                back[path] = nil
+                var parts = path.split(separator: "/").dropLast()
+                while !parts.isEmpty {
+                    emptied.insert(parts.joined(separator: "/"))
+                    parts = parts.dropLast()
+                }
+            }
+            for folder in emptied.sorted(by: { $0.count > $1.count }) { rmdir(backPath + "/" + folder) }
+            var folders = Set<String>()
+            for path in paths {
+                var parts = path.split(separator: "/").dropLast()
+                while !parts.isEmpty {
+                    folders.insert(parts.joined(separator: "/"))
+                    parts = parts.dropLast()
+                }
+            }
+            for folder in folders.sorted(by: { $0.count < $1.count }) {
+                if mkdir(backPath + "/" + folder, 0o755) != 0, errno != EEXIST {
+                    throw WriteError(path: folder, message: String(cString: strerror(errno)))
+                }
+            }
+        }
+
+        /// When the file at `path`, rendered from inputs whose hash is `key` (nonzero), is
+        /// already in the back buffer (so it need not be rendered): its content hash, and the file
+        /// is recorded as kept. The back buffer's own key, or the output's key for the same bytes,
+        /// must match.
+        public func current(_ path: String, key: UInt64) -> UInt64? {
+            guard key != 0 else { return nil }
+            return lock.withLock {
+                guard let b = back[path] else { return nil }
+                guard b.key == key || (live[path].map { $0.key == key && $0.hash == b.hash } ?? false) else { return nil }
+                var entry = b
+                entry.key = key
+                written[path] = entry
+                return b.hash
+            }
+        }
+
+        /// Puts one file of the new build into the back buffer (written only when its bytes,
+        /// `hash`, differ from what is there). Safe to call from several threads.
+        public func put(_ file: OutputFile, hash: UInt64, key: UInt64) throws {
+            let current: ManifestEntry? = lock.withLock { back[file.path] }
+            if let current, current.hash == hash {
+                var entry = current
+                entry.key = key
+                lock.withLock { written[file.path] = entry }
+                return
+            }
+            let path = backPath + "/" + file.path
+            let status: Int32
+            switch file.contents {
+            case .text(let text):
+                var text = text
+                status = text.withUTF8 { feedgen_replace_file(path, $0.baseAddress, $0.count) }
+            case .copy(let source):
+                status = feedgen_replace_with_copy(source, path)
+            }
+            var size: Int64 = 0, mtime: Int64 = 0
+            var inode: UInt64 = 0
+            guard status == 0, feedgen_file_identity(path, &size, &mtime, &inode) == 0 else {
+                throw WriteError(path: file.path, message: String(cString: strerror(errno)))
+            }
+            let entry = ManifestEntry(hash: hash, key: key, size: size, mtime: mtime, inode: inode)
+            lock.withLock {
+                back[file.path] = entry
+                written[file.path] = entry
+                writes += 1
+            }
+        }
+
+        /// Writes the marker, records the new tree's manifest, and exchanges the back buffer with
+        /// the output folder. The previous output stays in the cache as the next back buffer.
+        public func commit() throws {
+            let marker = "This folder is written by feedgen; it is replaced on every build.\n"
+            try put(OutputFile(path: markerName, contents: .text(marker)), hash: StableHasher.hash(marker), key: 0)
+            guard written.count == paths.count else {
+                let missing = paths.subtracting(written.keys).sorted().first ?? ""
+                throw WriteError(path: missing, message: "not written")
+            }
+            var state = CacheState()
+            if let ino = Self.inode(backPath) { state.trees[ino] = written }
+            if let liveInode, !live.isEmpty { state.trees[liveInode] = live }
+            try state.write(statePath, salt: salt)
+            unlink(dirtyPath)
+            let fm = FileManager.default
+            guard fm.fileExists(atPath: output) else {
+                guard rename(backPath, output) == 0 else { throw WriteError(path: output, message: String(cString: strerror(errno))) }
+                return
+            }
+            if feedgen_rename_exchange(backPath, output) == 0 { return }
+            // No exchange on this file system: two renames; a kill between them leaves the
+            // previous output in `.<name>.feedgen-old-<pid>`, which the next build restores.
+            let outURL = URL(fileURLWithPath: output)
+            let old = outURL.deletingLastPathComponent().appendingPathComponent(
+                ".\(outURL.lastPathComponent).feedgen-old-\(ProcessInfo.processInfo.processIdentifier)").path
+            guard rename(output, old) == 0 else { throw WriteError(path: output, message: String(cString: strerror(errno))) }
+            guard rename(backPath, output) == 0 else {
+                let error = WriteError(path: output, message: String(cString: strerror(errno)))
+                rename(old, output)
+                throw error
+            }
+            if rename(old, backPath) != 0 { _ = feedgen_remove_tree(old) }
         }
     }
 }

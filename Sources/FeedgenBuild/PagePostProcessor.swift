@@ -1,4 +1,5 @@
 import Foundation
+import FeedgenContent
 import FeedgenEmit
 
 /// The last pass over rendered pages: links between content files become relative links to
@@ -8,26 +9,18 @@ struct PagePostProcessor {
     let links: ContentLinks
     let liveReload: Bool
 
-    func process(_ files: [OutputFile]) -> [OutputFile] {
-        var result = files.map { file -> OutputFile in
-            guard file.path.hasSuffix(".html"), case .text(let html) = file.contents else { return file }
-            var text = links.rewrite(html, page: file.path)
-            // A preview index reloads with its frames; the section pages in the frames don't
-            // each poll for the build id.
-            let previewFrame = file.path.hasPrefix(Preview.folder + "/") && file.path != Preview.indexPath
-            if liveReload, !previewFrame, let head = text.range(of: "</head>") {
-                let script = "<script src=\"\(RelativeURL.root(from: file.path))_feedgen/live-reload.js\"></script>\n"
-                text.insert(contentsOf: script, at: head.lowerBound)
-            }
-            return OutputFile(path: file.path, contents: .text(text))
+    /// The page with its content links resolved and, in watch mode, the live-reload script.
+    func process(_ file: OutputFile) -> OutputFile {
+        guard file.path.hasSuffix(".html"), case .text(let html) = file.contents else { return file }
+        var text = links.rewrite(html, page: file.path)
+        // A preview index reloads with its frames; the section pages in the frames don't
+        // each poll for the build id.
+        let previewFrame = file.path.hasPrefix(Preview.folder + "/") && file.path != Preview.indexPath
+        if liveReload, !previewFrame, let head = text.range(of: "</head>") {
+            let script = "<script src=\"\(RelativeURL.root(from: file.path))_feedgen/live-reload.js\"></script>\n"
+            text.insert(contentsOf: script, at: head.lowerBound)
         }
-        if liveReload {
-            let id = LiveReload.buildID(of: result)
-            result.append(OutputFile(path: "_feedgen/live-reload.js", contents: .text(LiveReload.script(buildID: id))))
-            result.append(OutputFile(path: "_feedgen/build-id.js", contents: .text(LiveReload.buildIDScript(id))))
-            result.sort { $0.path < $1.path }
-        }
-        return result
+        return OutputFile(path: file.path, contents: .text(text))
     }
 }
 
@@ -35,16 +28,18 @@ struct PagePostProcessor {
 /// classic script (`_feedgen/build-id.js`, re-inserted with a cache-busting query) that reports
 /// the current build's id; a different id reloads the page. No fetch/XHR, which file:// forbids.
 enum LiveReload {
-    /// FNV-1a over every generated text, so the id changes exactly when the output does.
-    static func buildID(of files: [OutputFile]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let scriptPath = "_feedgen/live-reload.js"
+    static let buildIDPath = "_feedgen/build-id.js"
+
+    /// A hash of every other output file's path and content hash, so the id changes exactly
+    /// when the output does.
+    static func buildID(of files: [(path: String, hash: UInt64)]) -> String {
+        var h = StableHasher()
         for file in files {
-            for byte in file.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            if case .text(let text) = file.contents {
-                for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            }
+            h.combine(file.path)
+            h.combine(file.hash)
         }
-        return String(hash, radix: 16)
+        return String(h.value, radix: 16)
     }
 
     static func script(buildID: String) -> String {

@@ -22,6 +22,9 @@ public struct BuildOptions: Sendable {
     public var now: Int64
     /// Watch mode: pages load `_feedgen/live-reload.js`, which reloads them after a rebuild.
     public var liveReload = false
+    /// Use the build cache beside the output (``BuildCache``); false (`--clean`) parses, renders
+    /// and writes everything.
+    public var useCache = true
     /// Also write `_previews/`: every section at the preview widths, light and dark (``Preview``).
     public var previews = false
 
@@ -44,6 +47,12 @@ public struct BuildReport: Sendable {
     /// `_previews/index.html` in the output folder, when the build wrote previews.
     public var previewsPath: String?
     public var seconds = 0.0
+    /// Items taken from the build cache without parsing their files.
+    public var cachedItems = 0
+    /// Output files written (the others were already right in the back buffer).
+    public var filesWritten = 0
+    /// Pages rendered (the others were already right in the back buffer).
+    public var pagesRendered = 0
     /// Responsive image variants made and reused (``ImageVariants``).
     public var images = ImageVariants.Stats()
 }
@@ -62,18 +71,23 @@ public enum SiteBuilder {
         var report = BuildReport()
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var timing = StageTiming()
-        let (prepared, templates) = prepare(options, report: &report)
+        let itemCache = ItemCacheBox()
+        let (prepared, templates) = prepare(options, report: &report, itemCache: itemCache)
         timing.mark("load+prepare")
+        if let cache = itemCache.value {
+            report.cachedItems = cache.hits
+            timing.note("items: \(cache.hits) cached, \(cache.misses) parsed")
+        }
         defer { timing.report() }
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
         guard !blocking, report.exitStatus == 0, var prepared, let templates else { return finish(&report, options) }
 
         // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
         // the output, so the output folder is checked first.
+        let output = outputPath(options, site: prepared.site, root: root)
         if options.write {
-            let output = outputPath(options, site: prepared.site, root: root)
+            report.outputPath = output
             if let problem = OutputWriter.check(output: output, siteRoot: root) {
-                report.outputPath = output
                 report.diagnostics.error(SourceLocation(path: output), problem)
                 report.exitStatus = 2
                 return report
@@ -83,37 +97,21 @@ public enum SiteBuilder {
             if report.diagnostics.hasErrors { return finish(&report, options) }
         }
 
-        // 5. Render.
-        var files: [OutputFile]
+        // 5–6. Render and write, page by page in bounded batches, into the cache's back buffer
+        // (only what changed), which is then exchanged with the output.
         do {
-            let renderer = SiteRenderer(site: prepared, templates: templates)
-            files = try renderer.render()
-            timing.mark("render")
-            if options.previews {
-                files = (files + (try renderer.previews())).sorted { $0.path < $1.path }
-                timing.mark("previews")
-            }
-            files = PagePostProcessor(links: ContentLinks(feeds: prepared.feeds), liveReload: options.liveReload).process(files)
-            timing.mark("post-process")
-        } catch {
+            try renderAndWrite(prepared, templates: templates, output: options.write ? output : nil, options: options, timing: &timing, report: &report)
+            if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
+        } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
-        }
-
-        // 6. Write (the output folder was checked in step 4).
-        guard options.write else { return finish(&report, options) }
-        let output = outputPath(options, site: prepared.site, root: root)
-        report.outputPath = output
-        do {
-            try OutputWriter.write(files, to: output)
-            timing.mark("write")
-            if options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch {
             // The output folder could not be created or written: a configuration problem (exit 2).
             let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output folder: \(reason); check --output or the 'output' setting")
             report.exitStatus = 2
         }
+        if options.write, report.exitStatus == 0 { itemCache.value?.save() }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
             report.diagnostics.append(.note(
@@ -126,6 +124,10 @@ public enum SiteBuilder {
     /// Stages 1–3: loads the content, compiles the templates, decodes every layout and resolves
     /// images. Problems go into `report`; nil when the content could not be loaded.
     public static func prepare(_ options: BuildOptions, report: inout BuildReport) -> (PreparedSite?, TemplateSet?) {
+        prepare(options, report: &report, itemCache: nil)
+    }
+
+    static func prepare(_ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?) -> (PreparedSite?, TemplateSet?) {
         var timing = StageTiming()
         defer { timing.report() }
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
@@ -143,6 +145,16 @@ public enum SiteBuilder {
         loadOptions.drafts = options.drafts
         loadOptions.future = options.future
         loadOptions.expired = options.expired
+        if options.useCache, let itemCache {
+            loadOptions.itemCache = { config in
+                let output = options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+                    ?? URL(fileURLWithPath: config.output.hasPrefix("/") ? config.output : root + "/" + config.output).standardizedFileURL.path
+                let cache = ItemCache(
+                    path: BuildCache.folder(forOutput: output) + "/items.log", salt: BuildCache.salt, writable: options.write)
+                itemCache.value = cache
+                return cache
+            }
+        }
         let (loaded, loadDiagnostics) = SiteLoader.load(siteRoot: root, options: loadOptions)
         report.diagnostics.append(contentsOf: loadDiagnostics)
         timing.mark("load")
@@ -214,11 +226,136 @@ public enum SiteBuilder {
         return (prepared, templates)
     }
 
+    /// How many pages render at once: pages are written as soon as their batch is rendered, so
+    /// memory holds one batch of pages, not the whole site.
+    static let batchSize = 256
+
+    /// Renders every page and asset and, with an `output`, writes them through an
+    /// ``OutputWriter/Session``: a detail page whose inputs (its template context, the pages its
+    /// content links lead to, the templates) hash to the key recorded for the file already in
+    /// the back buffer is not rendered at all; other files are written only when their bytes
+    /// differ. Without an output (`check`), every page is rendered for its errors.
+    ///
+    /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
+    static func renderAndWrite(
+        _ site: PreparedSite, templates: TemplateSet, output: String?, options: BuildOptions, timing: inout StageTiming,
+        report: inout BuildReport
+    ) throws {
+        let renderer = SiteRenderer(site: site, templates: templates)
+        let links = ContentLinks(feeds: site.feeds)
+        let post = PagePostProcessor(links: links, liveReload: options.liveReload)
+        // The order and precedence of `SiteRenderer.render()`: by path, pages before assets.
+        var seen = Set<String>()
+        let pages = renderer.pages().map { (renderer.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
+            .sorted { $0.0 < $1.0 }
+        // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
+        let previews = options.previews ? try renderer.previews().map(post.process) : []
+        let assets = (renderer.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        var paths = pages.map(\.0) + assets.map(\.path)
+        if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
+        let session = try output.map { try OutputWriter.Session(output: $0, paths: paths, useCache: options.useCache) }
+        timing.mark("plan")
+
+        // Everything global that a detail page's bytes depend on besides its context.
+        var global = StableHasher(seed: BuildCache.salt)
+        for (name, source) in templates.sources.sorted(by: { $0.key < $1.key }) {
+            global.combine(name)
+            global.combine(source)
+        }
+        global.combine(options.liveReload)
+        let config = site.site.config
+        global.combine(ItemCache.fingerprint(config.source))
+        global.combine(config.title)
+        global.combine(config.language)
+        global.combine(config.baseURL)
+        let salt = global.value
+
+        let hashes = ResultSlots<UInt64>(count: pages.count)
+        let rendered = Counter()
+        var problems: Set<Diagnostic> = []
+        for start in stride(from: 0, to: pages.count, by: batchSize) {
+            let end = min(pages.count, start + batchSize)
+            DispatchQueue.concurrentPerform(iterations: end - start) { k in
+                let index = start + k
+                let (path, page) = pages[index]
+                hashes.set(index, Result {
+                    var key: UInt64 = 0
+                    if let session, let pageKey = renderer.key(of: page) {
+                        var h = StableHasher(seed: salt)
+                        h.combine(pageKey)
+                        for link in renderer.item(of: page)?.markdownLinks ?? [] {
+                            h.combine(link.target)
+                            h.combine(links.pages[link.target])
+                        }
+                        key = h.value
+                        if let hash = session.current(path, key: key) { return hash }
+                    }
+                    rendered.increment()
+                    let file = post.process(try renderer.renderPage(page))
+                    guard case .text(let text) = file.contents else { return 0 }
+                    let hash = StableHasher.hash(text)
+                    try session?.put(file, hash: hash, key: key)
+                    return hash
+                })
+            }
+        }
+        var manifest: [(String, UInt64)] = []
+        for (index, r) in hashes.values.enumerated() {
+            switch r {
+            case .success(let hash): manifest.append((pages[index].0, hash))
+            case .failure(let error as TemplateErrors): problems.formUnion(error.diagnostics)
+            case .failure(let error as OutputWriter.WriteError): throw error
+            case .failure(let error): problems.insert(.error(SourceLocation(path: "Templates"), "\(error)"))
+            }
+        }
+        if !problems.isEmpty {
+            throw TemplateErrors(diagnostics: problems.sorted { ($0.location, $0.message) < ($1.location, $1.message) })
+        }
+        timing.mark("render+write pages")
+        report.pagesRendered = rendered.value
+        guard let session else { return }
+        for file in assets {
+            let hash: UInt64
+            switch file.contents {
+            case .text(let text): hash = StableHasher.hash(text)
+            case .copy(let source): hash = OutputWriter.Session.copyHash(source)
+            }
+            try session.put(file, hash: hash, key: 0)
+            manifest.append((file.path, hash))
+        }
+        if options.liveReload {
+            let id = LiveReload.buildID(of: manifest.sorted { $0.0 < $1.0 })
+            for file in [
+                OutputFile(path: LiveReload.scriptPath, contents: .text(LiveReload.script(buildID: id))),
+                OutputFile(path: LiveReload.buildIDPath, contents: .text(LiveReload.buildIDScript(id))),
+            ] {
+                guard case .text(let text) = file.contents else { continue }
+                try session.put(file, hash: StableHasher.hash(text), key: 0)
+            }
+        }
+        try session.commit()
+        report.filesWritten = session.writes
+        timing.mark("assets+commit")
+        timing.note("\(report.pagesRendered) of \(pages.count) pages rendered, \(session.writes) files written, back buffer \(session.start)")
+    }
+
     /// The content file an item's front-matter `link` names (`link: ../recipes/soup.md`), if any.
     static func frontMatterContentLink(_ item: Item) -> MarkdownLink? {
         guard let link = item.link, !RelativeURL.hasScheme(link) else { return nil }
         let directory = item.sourcePath.split(separator: "/").dropLast().joined(separator: "/")
         return MarkdownLink(destination: link, directory: directory)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+
+    /// The build's item cache, made once the configuration (and so the output folder) is known.
+    final class ItemCacheBox: @unchecked Sendable {
+        var value: ItemCache?
     }
 
     static func finish(_ report: inout BuildReport, _ options: BuildOptions) -> BuildReport {

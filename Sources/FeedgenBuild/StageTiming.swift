@@ -27,12 +27,21 @@ struct StageTiming {
         lastCPU = cpu
     }
 
+    /// A remark printed with the timings (what the cache did).
+    mutating func note(_ text: String) {
+        guard enabled else { return }
+        notes.append(text)
+    }
+
+    private var notes: [String] = []
+
     func report() {
         guard enabled, !stages.isEmpty else { return }
         let text = stages.map {
             "\($0.name) \(String(format: "%.0f", $0.wall)) ms (cpu \(String(format: "%.0f", $0.cpu)) ms, peak \($0.peak) MiB)"
         }.joined(separator: ", ")
         FileHandle.standardError.write(Data("timing: \(text)\n".utf8))
+        for note in notes { FileHandle.standardError.write(Data("timing: \(note)\n".utf8)) }
     }
 
     /// User + system CPU time of the whole process so far, in ms.

@@ -81,14 +81,14 @@ enum FileSystem {
     }
 
     /// The whole file, or the `strerror` text of the failure.
-    static func readFile(_ path: String) -> Result<[UInt8], ReadError> {
+    static func readFile(_ path: String, limit: Int = Limits.maxFileSize) -> Result<[UInt8], ReadError> {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return .failure(ReadError(message: String(cString: strerror(errno)))) }
         defer { close(fd) }
         var info = stat()
         var capacity = 4096
         if fstat(fd, &info) == 0, info.st_size > 0 { capacity = Int(info.st_size) + 1 }
-        if Int(info.st_size) > Limits.maxFileSize {
+        if Int(info.st_size) > limit {
             return .failure(
                 ReadError(message: "the file is \(Int(info.st_size)) bytes, over the limit of \(Limits.maxFileSize >> 20) MiB"))
         }

@@ -24,7 +24,7 @@ struct ParsedContent: Sendable {
         case failed
     }
 
-    static func parse(_ plan: ContentPlan, root: String, markdown: MarkdownOptions) -> ParsedContent {
+    static func parse(_ plan: ContentPlan, root: String, markdown: MarkdownOptions, cache: ItemCache? = nil) -> ParsedContent {
         var jobs: [Job] = []
         for (f, feed) in plan.feeds.enumerated() {
             if feed.feedFile != nil { jobs.append(.feed(f)) }
@@ -36,7 +36,7 @@ struct ParsedContent: Sendable {
         let allJobs = jobs
         let suggestions = KeySuggestions(candidates: Item.knownKeys)
         var pending = parallelMap(allJobs.count) { index in
-            run(allJobs[index], plan: plan, root: root, markdown: markdown, suggestions: suggestions)
+            run(allJobs[index], plan: plan, root: root, markdown: markdown, suggestions: suggestions, cache: cache)
         }
 
         var result = ParsedContent(
@@ -66,7 +66,8 @@ struct ParsedContent: Sendable {
     }
 
     private static func run(
-        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, suggestions: KeySuggestions
+        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, suggestions: KeySuggestions,
+        cache: ItemCache?
     ) -> (Output, [Diagnostic]) {
         let path: String
         switch job {
@@ -81,6 +82,16 @@ struct ParsedContent: Sendable {
         case .success(let b): bytes = b
         case .failure(let failure):
             return (.failed, [.error(SourceLocation(path: path), "cannot read the file: \(failure.message)")])
+        }
+        // An unchanged item file: its parsed item and diagnostics from the build cache.
+        var cacheKey: UInt64?
+        if let cache, case .item(let f, let s, let i) = job {
+            let section = plan.feeds[f].sections[s]
+            var key = StableHasher(seed: ItemCache.key(path: path, sectionID: section.id, fileName: section.itemFiles[i], bytes: bytes))
+            key.combine(markdown.unsafe)
+            key.combine(markdown.smart)
+            cacheKey = key.value
+            if let (item, diagnostics) = cache.lookup(key.value) { return (.item(item), diagnostics) }
         }
         let (frontMatter, parseDiagnostics) = FrontMatter.parse(bytes, path: path)
         guard let frontMatter else { return (.failed, parseDiagnostics) }
@@ -107,6 +118,7 @@ struct ParsedContent: Sendable {
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
             var item = Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader)
             item.markdownLinks = body.links
+            if let cache, let cacheKey { cache.store(cacheKey, item: item, diagnostics: reader.diagnostics) }
             output = .item(item)
         }
         return (output, reader.diagnostics)

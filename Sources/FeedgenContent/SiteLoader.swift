@@ -11,6 +11,9 @@ public struct LoadOptions: Sendable {
     public var expired: Bool
     /// The build's "now"; compared with publishDate/expiryDate in the site's `timeZone`.
     public var now: ContentDate
+    /// The parsed items of earlier builds (the build cache) for a site with this configuration
+    /// (the cache's place depends on the configured output folder); nil parses every file.
+    public var itemCache: (@Sendable (SiteConfig) -> ItemCache?)?
 
     public init(drafts: Bool = false, future: Bool = false, expired: Bool = false, now: ContentDate) {
         self.drafts = drafts
@@ -49,7 +52,7 @@ public enum SiteLoader {
             scanner.scan()
             diagnostics += scanner.plan.diagnostics
             let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart)
-            let parsed = ParsedContent.parse(scanner.plan, root: root, markdown: markdown)
+            let parsed = ParsedContent.parse(scanner.plan, root: root, markdown: markdown, cache: options.itemCache?(config))
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(
                 config: config, options: options, window: window, plan: scanner.plan, parsed: parsed)

@@ -35,19 +35,10 @@ public struct SiteRenderer: Sendable {
     ///   partials nested deeper than ``MustacheTemplate/maximumPartialDepth``), each at the
     ///   `Templates/name.mustache:line:column` of the offending tag, in path order.
     public func render() throws(TemplateErrors) -> [OutputFile] {
-        var pending: [@Sendable () throws -> OutputFile] = []
-        for feed in site.feeds {
-            pending.append { try self.feedPage(feed) }
-            for s in feed.sections {
-                for item in s.section.items where item.hasBody {
-                    pending.append { try self.detailPage(item, feed: feed) }
-                }
-            }
-        }
-        let jobs = pending
+        let jobs = pages()
         let results = ResultSlots<OutputFile>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
-            results.set(i, Result { try jobs[i]() })
+            results.set(i, Result { try self.renderPage(jobs[i]) })
         }
         var files: [OutputFile] = []
         files.reserveCapacity(jobs.count + 8)
@@ -65,6 +56,90 @@ public struct SiteRenderer: Sendable {
         if !problems.isEmpty {
             throw TemplateErrors(diagnostics: problems.sorted { ($0.location, $0.message) < ($1.location, $1.message) })
         }
+        files += assetFiles()
+        var seen = Set<String>()
+        return files.sorted { $0.path < $1.path }.filter { seen.insert($0.path).inserted }
+    }
+
+    /// One page of the site: a feed page, or an item's detail page (indexes into `site.feeds`,
+    /// the feed's sections and the section's items).
+    public enum Page: Sendable, Hashable {
+        case feed(Int)
+        case detail(feed: Int, section: Int, item: Int)
+    }
+
+    /// Every page, in site order (each feed page, then its items with a body).
+    public func pages() -> [Page] {
+        var result: [Page] = []
+        for (f, feed) in site.feeds.enumerated() {
+            result.append(.feed(f))
+            for (s, section) in feed.sections.enumerated() {
+                for (i, item) in section.section.items.enumerated() where item.hasBody {
+                    result.append(.detail(feed: f, section: s, item: i))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The page's output path.
+    public func path(of page: Page) -> String {
+        switch page {
+        case .feed(let f): site.feeds[f].pagePath
+        case .detail(let f, let s, let i): site.feeds[f].detailPath(site.feeds[f].sections[s].section.items[i])
+        }
+    }
+
+    /// The item of a detail page.
+    public func item(of page: Page) -> Item? {
+        guard case .detail(let f, let s, let i) = page else { return nil }
+        return site.feeds[f].sections[s].section.items[i]
+    }
+
+    /// Renders one page (a job of ``render()``; safe to call from several threads).
+    public func renderPage(_ page: Page) throws(TemplateErrors) -> OutputFile {
+        switch page {
+        case .feed(let f): try feedPage(site.feeds[f])
+        case .detail(let f, let s, let i): try detailPage(site.feeds[f].sections[s].section.items[i], feed: site.feeds[f])
+        }
+    }
+
+    /// A hash of everything a detail page's template is given (see ``detailContext(_:feed:)``)
+    /// except the site configuration and the templates, which the caller adds: the page's path,
+    /// every field of its item, its feed's title, path and language, and its image. For the
+    /// build cache: equal keys render equal pages. Nil for feed pages (they hold every card and
+    /// are always rendered).
+    public func key(of page: Page) -> UInt64? {
+        guard case .detail(let f, let s, let i) = page else { return nil }
+        let feed = site.feeds[f]
+        let item = feed.sections[s].section.items[i]
+        var h = StableHasher()
+        h.combine(path(of: page))
+        h.combine(ItemCache.fingerprint(item))
+        h.combine(feed.feed.title)
+        h.combine(feed.feed.path)
+        h.combine(feed.feed.lang)
+        if let image = site.images[PreparedSite.imageKey(feed: feed, item: item)] {
+            h.combine(image.source)
+            h.combine(image.outputPath)
+            h.combine(image.width ?? -1)
+            h.combine(image.height ?? -1)
+            h.combine(image.alt)
+            for variant in image.variants {
+                h.combine(variant.width)
+                h.combine(variant.mimeType)
+                h.combine(variant.outputPath)
+            }
+            h.combine(image.cardSizes)
+            h.combine(image.detailSizes)
+        }
+        return h.value
+    }
+
+    /// The files that are not pages: the stylesheets, the Atom and JSON feeds and the sitemap
+    /// (with a `baseURL`), item images and `static/` files (copied).
+    public func assetFiles() -> [OutputFile] {
+        var files: [OutputFile] = []
         files.append(OutputFile(path: "assets/layout.css", contents: .text(LayoutStylesheet.css(for: site.feeds))))
         files.append(OutputFile(path: "assets/theme.css", contents: .text(themeCSS())))
         if let syndication = Syndication(site: site) {
@@ -83,8 +158,7 @@ public struct SiteRenderer: Sendable {
         for path in site.site.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(from: site.site.root + "/static/" + path)))
         }
-        var seen = Set<String>()
-        return files.sorted { $0.path < $1.path }.filter { seen.insert($0.path).inserted }
+        return files
     }
 
     // MARK: - Pages
@@ -398,15 +472,15 @@ public struct SiteRenderer: Sendable {
 }
 
 /// Per-index result slots written from `concurrentPerform` workers.
-final class ResultSlots<T>: @unchecked Sendable {
+public final class ResultSlots<T>: @unchecked Sendable {
     private var storage: [Result<T, any Error>?]
     private let lock = NSLock()
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    public init(count: Int) { storage = Array(repeating: nil, count: count) }
 
-    func set(_ i: Int, _ value: Result<T, any Error>) {
+    public func set(_ i: Int, _ value: Result<T, any Error>) {
         lock.withLock { storage[i] = value }
     }
 
-    var values: [Result<T, any Error>] { storage.map { $0! } }
+    public var values: [Result<T, any Error>] { storage.map { $0! } }
 }

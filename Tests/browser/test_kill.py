@@ -21,6 +21,25 @@ def make_site(root: Path, items: int, version: str) -> None:
             encoding="utf-8")
 
 
+def kill_builds(feedgen, site: Path, out: Path, duration: float, fractions, previous: dict, reference: dict) -> list:
+    """Starts a build per fraction and kills it after that fraction of `duration`; each time the
+    output must be the previous build or the new one (`reference`). Returns the outcomes."""
+    outcomes = []
+    for fraction in fractions:
+        proc = subprocess.Popen([str(feedgen), "build", str(site), "--output", str(out), "--quiet"])
+        time.sleep(duration * fraction)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        now = snapshot(out)
+        if now == previous:
+            outcomes.append("previous")
+        else:
+            assert now == reference, f"killed at {fraction:.0%} of a build: the output is neither the previous build nor the new one"
+            outcomes.append("new")
+            previous = now
+    return outcomes
+
+
 def test_sigkill_never_damages_the_previous_output(feedgen, tmp_path):
     site = tmp_path / "site"
     out = tmp_path / "public"
@@ -35,19 +54,7 @@ def test_sigkill_never_damages_the_previous_output(feedgen, tmp_path):
     full = time.time() - t0
     reference = snapshot(tmp_path / "reference")
 
-    outcomes = []
-    for fraction in (0.05, 0.2, 0.4, 0.6, 0.8, 0.95):
-        proc = subprocess.Popen([str(feedgen), "build", str(site), "--output", str(out), "--quiet"])
-        time.sleep(full * fraction)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        now = snapshot(out)
-        if now == previous:
-            outcomes.append("previous")
-        else:
-            assert now == reference, f"killed at {fraction:.0%} of a build: the output is neither the previous build nor the new one"
-            outcomes.append("new")
-            previous = now
+    outcomes = kill_builds(feedgen, site, out, full, (0.05, 0.2, 0.4, 0.6, 0.8, 0.95), previous, reference)
     print(f"kill test: full build {full:.2f} s; outcomes {outcomes}")
     assert "previous" in outcomes
 
@@ -55,3 +62,41 @@ def test_sigkill_never_damages_the_previous_output(feedgen, tmp_path):
     assert snapshot(out) == reference
     leftovers = [p.name for p in tmp_path.iterdir() if "feedgen-tmp" in p.name or "feedgen-old" in p.name]
     assert leftovers == []
+
+
+def edit_items(root: Path, indexes, version: str) -> None:
+    section = root / "content" / "cards"
+    for i in indexes:
+        path = section / f"card-{i:05d}.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("# Heading", f"# Heading {version}"), encoding="utf-8")
+
+
+def test_sigkill_during_incremental_builds(feedgen, tmp_path):
+    """Kill points inside builds that use the build cache (the back buffer is being updated, its
+    manifest written, the buffers exchanged): the output is always the previous or the new build,
+    and the cache never leads a later build astray."""
+    site = tmp_path / "site"
+    out = tmp_path / "public"
+    scratch = tmp_path / "scratch"
+    make_site(site, 2000, "v1")
+    for target in (out, out, scratch, scratch):  # both buffers of both caches filled
+        subprocess.run([str(feedgen), "build", str(site), "--output", str(target), "--quiet"], check=True)
+    previous = snapshot(out)
+
+    for round_, indexes in enumerate([range(0, 2000, 97), range(5, 2000, 3), [7]]):
+        version = f"r{round_}"
+        edit_items(site, indexes, version)
+        t0 = time.time()
+        subprocess.run([str(feedgen), "build", str(site), "--output", str(scratch), "--quiet"], check=True)
+        incremental = time.time() - t0
+        reference = snapshot(scratch)
+        assert reference != previous
+        outcomes = kill_builds(feedgen, site, out, incremental, (0.1, 0.3, 0.5, 0.7, 0.9, 1.1), previous, reference)
+        print(f"kill test, incremental round {round_}: build {incremental:.2f} s; outcomes {outcomes}")
+        subprocess.run([str(feedgen), "build", str(site), "--output", str(out), "--quiet"], check=True)
+        assert snapshot(out) == reference
+        previous = reference
+    leftovers = [p.name for p in tmp_path.iterdir() if "feedgen-tmp" in p.name or "feedgen-old" in p.name]
+    assert leftovers == []
+    cache = tmp_path / ".public.feedgen-cache"
+    assert sorted(p.name for p in cache.iterdir()) == ["back", "items.log", "state"]

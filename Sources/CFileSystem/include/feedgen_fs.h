@@ -18,4 +18,25 @@ int feedgen_copy_file(const char *from, const char *to);
 /// Returns 0, or -1 with errno set.
 int feedgen_remove_tree(const char *path);
 
+/// Replaces `path` by a new file holding `length` bytes: the old name is unlinked first, so a file
+/// hard-linked from another tree (the build cache's other buffer) is never written through.
+/// Returns 0, or -1 with errno set.
+int feedgen_replace_file(const char *path, const void *bytes, size_t length);
+
+/// Like feedgen_replace_file, with the bytes of the regular file `from`.
+int feedgen_replace_with_copy(const char *from, const char *to);
+
+/// Size, modification time (ns since 1970) and inode of `path` (not following a final link).
+/// Returns 0, or -1 with errno set.
+int feedgen_file_identity(const char *path, long long *size, long long *mtime_ns, unsigned long long *inode);
+
+/// Lists everything below `root` (not following links) into a malloc'd buffer (`*out`, `*length`;
+/// free it with free()): one line per entry, `type size mtime_ns inode relative-path\n`, type
+/// `f` (regular file), `d` (folder) or `o` (anything else). Returns 0, or -1 with errno set.
+int feedgen_list_tree(const char *root, char **out, size_t *length);
+
+/// Recreates the folders of `from` below the new folder `to` and hard-links every regular file.
+/// Returns 0, or -1 with errno set (`to` may then be partly filled).
+int feedgen_link_tree(const char *from, const char *to);
+
 #endif

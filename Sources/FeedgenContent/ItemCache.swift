@@ -1,0 +1,480 @@
+import FeedgenDiagnostics
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Parsed items of earlier builds, so that an unchanged item file is not parsed again (no
+/// libyaml, no cmark): the build cache's `items.log` (see `BuildCache` in FeedgenBuild).
+///
+/// An entry is keyed by the ``StableHasher`` hash of the item file's bytes, its site-relative
+/// path, its section and its name; the whole log is tied to a `salt` (the feedgen binary, the
+/// Markdown options), and a different salt discards it. An entry holds the item exactly as the
+/// parser produced it *and* its diagnostics, so the warnings of unchanged items are reported
+/// on every build.
+///
+/// File format: `FGIC`, format version (UInt32), salt (UInt64), then records
+/// `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian. New entries are
+/// appended; a record that is cut short or fails its checksum ends the log (a killed build), and
+/// the next save rewrites the file. When most records are no longer used the log is rewritten
+/// with the used ones only (into a temporary file that is renamed over it).
+public final class ItemCache: @unchecked Sendable {
+    static let magic: [UInt8] = Array("FGIC".utf8)
+    static let formatVersion: UInt32 = 1
+
+    public let path: String
+    let salt: UInt64
+    private var bytes: [UInt8] = []
+    /// Entries of the log: key → payload range in `bytes`.
+    private var index: [UInt64: Range<Int>] = [:]
+    private var validEnd = 0
+    private var records = 0
+    private let lock = NSLockish()
+    private var used = Set<UInt64>()
+    /// Lookups that found an entry / found none (for `FEEDGEN_TIMING` and the tests).
+    public private(set) var hits = 0
+    public private(set) var misses = 0
+
+    /// Whether new entries are stored (false for `feedgen check`, which writes nothing).
+    let writable: Bool
+
+    /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache).
+    public init(path: String, salt: UInt64, writable: Bool = true) {
+        self.path = path
+        self.salt = salt
+        self.writable = writable
+        guard case .success(let data) = FileSystem.readFile(path, limit: Int.max), data.count >= 16,
+            Array(data[0..<4]) == Self.magic, Self.load(UInt32.self, data, 4) == Self.formatVersion,
+            Self.load(UInt64.self, data, 8) == salt
+        else { return }
+        bytes = data
+        var offset = 16
+        while offset + 20 <= data.count {
+            let key = Self.load(UInt64.self, data, offset)
+            let length = Int(Self.load(UInt32.self, data, offset + 8))
+            let checksum = Self.load(UInt64.self, data, offset + 12)
+            let start = offset + 20
+            guard length <= data.count - start else { break }
+            let payload = start..<(start + length)
+            let valid = data.withUnsafeBytes { buffer -> Bool in
+                var h = StableHasher()
+                h.combine(bytes: UnsafeRawBufferPointer(rebasing: buffer[payload]))
+                return h.value == checksum
+            }
+            guard valid else { break }
+            index[key] = payload
+            records += 1
+            offset = start + length
+        }
+        validEnd = offset
+    }
+
+    private static func load<T: FixedWidthInteger>(_: T.Type, _ data: [UInt8], _ offset: Int) -> T {
+        data.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+    }
+
+    /// The key of an item file: its bytes and everything about its place that the parser reads.
+    public static func key(path: String, sectionID: String, fileName: String, bytes: [UInt8]) -> UInt64 {
+        var h = StableHasher()
+        h.combine(path)
+        h.combine(sectionID)
+        h.combine(fileName)
+        h.combine(bytes)
+        return h.value
+    }
+
+    /// The parsed item and its diagnostics for `key`, if an earlier build stored them.
+    func lookup(_ key: UInt64) -> (Item, [Diagnostic])? {
+        let range: Range<Int>? = index[key]
+        guard let range else {
+            lock.withLock { misses += 1 }
+            return nil
+        }
+        var reader = ByteReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
+        guard let item = reader.item(), let diagnostics = reader.diagnostics(), reader.offset == range.upperBound else {
+            lock.withLock { misses += 1 }
+            return nil
+        }
+        lock.withLock {
+            hits += 1
+            used.insert(key)
+        }
+        return (item, diagnostics)
+    }
+
+    /// Adds a parsed item. Entries go to disk as they come (in 1 MiB writes), not held in
+    /// memory: appended to an intact log, else into a new log (`items.log.tmp-<pid>`) that
+    /// ``save()`` renames over the old one.
+    func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) {
+        guard writable else { return }
+        var writer = ByteWriter()
+        writer.item(item)
+        writer.diagnostics(diagnostics)
+        var record: [UInt8] = []
+        Self.record(key, writer.bytes, into: &record)
+        lock.withLock {
+            used.insert(key)
+            if sink < 0 {
+                openSink()
+                guard sink >= 0 else { return }
+            }
+            pending += record
+            if pending.count >= 1 << 20 { flush() }
+        }
+    }
+
+    private var sink: Int32 = -1
+    private var sinkIsNew = false
+    private var pending: [UInt8] = []
+    private var temporaryPath: String { path + ".tmp-\(getpid())" }
+
+    private var isIntact: Bool { validEnd > 0 && FileSystem.fileSize(path) == validEnd }
+
+    private func openSink() {
+        // The cache folder may not exist yet (a first build creates it after loading).
+        var folder = ""
+        for part in path.split(separator: "/").dropLast() {
+            folder += "/" + part
+            mkdir(folder, 0o755)
+        }
+        if isIntact {
+            sink = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        } else {
+            sink = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            sinkIsNew = true
+            pending += Self.header(salt: salt)
+        }
+    }
+
+    private func flush() {
+        if sink >= 0, !pending.isEmpty {
+            _ = pending.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private static func header(salt: UInt64) -> [UInt8] {
+        var out = magic
+        withUnsafeBytes(of: formatVersion.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: salt.littleEndian) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Finishes the log: a new log gets the old entries this build used and replaces the old
+    /// one; an appended log that is mostly stale is rewritten with the used entries only.
+    /// Failures are ignored (it is a cache).
+    public func save() {
+        guard writable else { return }
+        lock.withLock {
+            if sink >= 0 {
+                if sinkIsNew {
+                    for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[range], into: &pending) } }
+                }
+                flush()
+                close(sink)
+                sink = -1
+                if sinkIsNew { rename(temporaryPath, path) }
+                if sinkIsNew { return }
+            } else if !isIntact {
+                // Nothing new, but the log is damaged or foreign: rewrite it.
+                sink = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard sink >= 0 else { return }
+                sinkIsNew = true
+                pending = Self.header(salt: salt)
+                for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[range], into: &pending) } }
+                flush()
+                close(sink)
+                sink = -1
+                rename(temporaryPath, path)
+                return
+            }
+            // Compaction: most records of the log are no longer used.
+            let stale = records - used.intersection(index.keys).count
+            guard stale > max(64, used.count) else { return }
+            let reread = ItemCache(path: path, salt: salt)
+            var out = Self.header(salt: salt)
+            for key in used.sorted() { if let range = reread.index[key] { Self.record(key, reread.bytes[range], into: &out) } }
+            let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return }
+            let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            if written == out.count { rename(temporaryPath, path) } else { unlink(temporaryPath) }
+        }
+    }
+
+    private static func record<C: Collection>(_ key: UInt64, _ payload: C, into out: inout [UInt8]) where C.Element == UInt8 {
+        let bytes = Array(payload)
+        withUnsafeBytes(of: key.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: StableHasher.hash(bytes).littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: bytes)
+    }
+}
+
+extension ItemCache {
+    /// A hash of every field of `item` (its exact cache encoding).
+    public static func fingerprint(_ item: Item) -> UInt64 {
+        var writer = ByteWriter()
+        writer.item(item)
+        return StableHasher.hash(writer.bytes)
+    }
+
+    /// A hash of a YAML document as parsed (values, styles, tags and positions).
+    public static func fingerprint(_ node: YAMLNode?) -> UInt64 {
+        var writer = ByteWriter()
+        writer.optional(node) { $0.node($1) }
+        return StableHasher.hash(writer.bytes)
+    }
+}
+
+/// A minimal lock (Foundation is not imported by this module).
+final class NSLockish: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+}
+
+extension FileSystem {
+    static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+}
+
+// MARK: - The item codec
+
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func int(_ v: Int) { withUnsafeBytes(of: Int64(v).littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            int(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+    mutating func optional<T>(_ v: T?, _ body: (inout ByteWriter, T) -> Void) {
+        if let v {
+            bytes.append(1)
+            body(&self, v)
+        } else {
+            bytes.append(0)
+        }
+    }
+    mutating func location(_ l: SourceLocation) {
+        string(l.path)
+        int(l.line)
+        int(l.column)
+    }
+    mutating func date(_ d: ContentDate) {
+        switch d.value {
+        case .calendar(let y, let m, let day):
+            bytes.append(0)
+            int(y); int(m); int(day)
+        case .instant(let s, let ns, let offset):
+            bytes.append(1)
+            int(Int(s)); int(Int(ns)); int(Int(offset))
+        }
+    }
+    mutating func node(_ n: YAMLNode) {
+        int(n.line)
+        int(n.column)
+        optional(n.tag) { $0.string($1) }
+        switch n.kind {
+        case .scalar(let text, let plain):
+            bytes.append(0)
+            string(text)
+            bool(plain)
+        case .sequence(let nodes):
+            bytes.append(1)
+            int(nodes.count)
+            for node in nodes { self.node(node) }
+        case .mapping(let pairs):
+            bytes.append(2)
+            int(pairs.count)
+            for pair in pairs {
+                node(pair.key)
+                node(pair.value)
+            }
+        }
+    }
+    mutating func item(_ item: Item) {
+        string(item.id)
+        string(item.sourcePath)
+        location(item.location)
+        string(item.title)
+        optional(item.description) { $0.string($1) }
+        optional(item.date) { $0.date($1) }
+        optional(item.publishDate) { $0.date($1) }
+        optional(item.expiryDate) { $0.date($1) }
+        bool(item.draft)
+        optional(item.weight) { $0.int($1) }
+        optional(item.image) { w, image in
+            w.string(image.src)
+            w.optional(image.alt) { $0.string($1) }
+            w.optional(image.width) { $0.int($1) }
+            w.optional(image.height) { $0.int($1) }
+            w.location(image.location)
+        }
+        optional(item.link) { $0.string($1) }
+        string(item.type)
+        int(item.tags.count)
+        for tag in item.tags { string(tag) }
+        optional(item.lang) { $0.string($1) }
+        int(item.params.count)
+        for pair in item.params {
+            node(pair.key)
+            node(pair.value)
+        }
+        string(item.html)
+        bool(item.hasBody)
+        string(item.fileName)
+        node(item.frontMatter)
+        int(item.markdownLinks.count)
+        for link in item.markdownLinks {
+            string(link.target)
+            optional(link.fragment) { $0.string($1) }
+            location(link.location)
+            string(link.destination)
+        }
+    }
+    mutating func diagnostics(_ list: [Diagnostic]) {
+        int(list.count)
+        for d in list {
+            bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
+            location(d.location)
+            string(d.message)
+        }
+    }
+}
+
+/// Reads what ``ByteWriter`` wrote; every read checks bounds and returns nil on damage.
+struct ByteReader {
+    let bytes: [UInt8]
+    var offset: Int
+    let end: Int
+
+    mutating func byte() -> UInt8? {
+        guard offset < end else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+    mutating func int() -> Int? {
+        guard end - offset >= 8 else { return nil }
+        defer { offset += 8 }
+        return Int(Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int64.self) }))
+    }
+    mutating func bool() -> Bool? { byte().map { $0 == 1 } }
+    mutating func string() -> String? {
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        defer { offset += count }
+        return bytes.withUnsafeBufferPointer { String(decoding: $0[offset..<(offset + count)], as: UTF8.self) }
+    }
+    /// `.some(nil)` for an absent value, nil on damage.
+    mutating func optional<T>(_ body: (inout ByteReader) -> T?) -> T?? {
+        guard let flag = byte() else { return nil }
+        if flag == 0 { return .some(nil) }
+        guard let value = body(&self) else { return nil }
+        return .some(value)
+    }
+    mutating func location() -> SourceLocation? {
+        guard let path = string(), let line = int(), let column = int() else { return nil }
+        return SourceLocation(path: path, line: line, column: column)
+    }
+    mutating func date() -> ContentDate? {
+        guard let kind = byte(), let a = int(), let b = int(), let c = int() else { return nil }
+        if kind == 0 { return ContentDate(year: a, month: b, day: c) }
+        return ContentDate(secondsSinceEpoch: Int64(a), nanoseconds: Int32(truncatingIfNeeded: b), utcOffset: Int32(truncatingIfNeeded: c))
+    }
+    mutating func node(depth: Int = 0) -> YAMLNode? {
+        guard depth < 512, let line = int(), let column = int(), let tag = optional({ $0.string() }), let kind = byte() else { return nil }
+        switch kind {
+        case 0:
+            guard let text = string(), let plain = bool() else { return nil }
+            return YAMLNode(.scalar(text, plain: plain), line: line, column: column, tag: tag)
+        case 1:
+            guard let count = int(), count >= 0, count <= end - offset else { return nil }
+            var nodes: [YAMLNode] = []
+            for _ in 0..<count {
+                guard let n = node(depth: depth + 1) else { return nil }
+                nodes.append(n)
+            }
+            return YAMLNode(.sequence(nodes), line: line, column: column, tag: tag)
+        case 2:
+            guard let pairs = pairs(depth: depth + 1) else { return nil }
+            return YAMLNode(.mapping(pairs), line: line, column: column, tag: tag)
+        default: return nil
+        }
+    }
+    mutating func pairs(depth: Int = 0) -> [YAMLPair]? {
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        var pairs: [YAMLPair] = []
+        for _ in 0..<count {
+            guard let key = node(depth: depth), let value = node(depth: depth) else { return nil }
+            pairs.append(YAMLPair(key: key, value: value))
+        }
+        return pairs
+    }
+    mutating func strings() -> [String]? {
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        var list: [String] = []
+        for _ in 0..<count {
+            guard let s = string() else { return nil }
+            list.append(s)
+        }
+        return list
+    }
+    mutating func item() -> Item? {
+        guard let id = string(), let sourcePath = string(), let itemLocation = location(), let title = string(),
+            let description = optional({ $0.string() }), let date = optional({ $0.date() }),
+            let publishDate = optional({ $0.date() }), let expiryDate = optional({ $0.date() }), let draft = bool(),
+            let weight = optional({ $0.int() }),
+            let image = optional({ r -> ItemImage? in
+                guard let src = r.string(), let alt = r.optional({ $0.string() }), let width = r.optional({ $0.int() }),
+                    let height = r.optional({ $0.int() }), let imageLocation = r.location()
+                else { return nil }
+                return ItemImage(src: src, alt: alt, width: width, height: height, location: imageLocation)
+            }),
+            let link = optional({ $0.string() }), let type = string(), let tags = strings(),
+            let lang = optional({ $0.string() }), let params = pairs(), let html = string(), let hasBody = bool(),
+            let fileName = string(), let frontMatter = node(), let linkCount = int(), linkCount >= 0, linkCount <= end - offset
+        else { return nil }
+        var links: [MarkdownLink] = []
+        for _ in 0..<linkCount {
+            guard let target = string(), let fragment = optional({ $0.string() }), let linkLocation = location(),
+                let destination = string(), var link = MarkdownLink(destination: "x.md", directory: "")
+            else { return nil }
+            link.target = target
+            link.fragment = fragment
+            link.location = linkLocation
+            link.destination = destination
+            links.append(link)
+        }
+        var item = Item(
+            id: id, sourcePath: sourcePath, location: itemLocation, title: title, description: description, date: date,
+            publishDate: publishDate, expiryDate: expiryDate, draft: draft, weight: weight, image: image, link: link,
+            type: type, tags: tags, lang: lang, params: params, html: html, hasBody: hasBody, fileName: fileName,
+            frontMatter: frontMatter)
+        item.markdownLinks = links
+        return item
+    }
+    mutating func diagnostics() -> [Diagnostic]? {
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        var list: [Diagnostic] = []
+        for _ in 0..<count {
+            guard let s = byte(), s <= 2, let location = location(), let message = string() else { return nil }
+            list.append(Diagnostic(s == 2 ? .error : s == 1 ? .warning : .note, location, message))
+        }
+        return list
+    }
+}

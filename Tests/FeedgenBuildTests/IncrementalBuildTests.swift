@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+
+@testable import FeedgenBuild
+@testable import FeedgenEmit
+
+/// Incremental builds (the build cache beside the output): after any edit, a build that reuses
+/// the cache writes exactly the bytes a clean build writes, and a damaged cache is never trusted.
+@Suite struct IncrementalBuildTests {
+    /// A small site with two feeds, a content link, an image, a static file, feeds and a
+    /// template override.
+    static func baseSite() -> [String: String] {
+        var files: [String: String] = [
+            "feedgen.yaml": "title: Incremental\nbaseURL: https://example.org/\n",
+            "content/_feed.md": "---\ntitle: Home\n---\n",
+            "content/news/_section.md": "---\ntitle: News\nlayout: grid\n---\n",
+            "content/notes/_section.md": "---\ntitle: Notes\nlayout: list\n---\n",
+            "content/more/_feed.md": "---\ntitle: More\n---\n",
+            "content/more/extra/_section.md": "---\ntitle: Extra\n---\n",
+            "content/more/extra/one.md": "---\ntitle: One\n---\nSee [the first](../../news/item-00.md).\n",
+            "static/robots.txt": "User-agent: *\n",
+            "Templates/cards/card.mustache": "<article class=\"card\"><h3>{{title}}</h3>{{{html}}}</article>\n",
+        ]
+        for i in 0..<12 {
+            let link = i == 3 ? "\nSee [seven](item-07.md) and [a note](../notes/note-1.md#top).\n" : ""
+            files[String(format: "content/news/item-%02d.md", i)] =
+                "---\ntitle: Item \(i)\nweight: \(i + 1)\ndate: 2026-11-\(String(format: "%02d", i + 1))\n---\n# Heading \(i)\n\nBody of item \(i) with *emphasis*.\(link)\n"
+        }
+        for i in 0..<4 {
+            files["content/notes/note-\(i).md"] = "---\ntitle: Note \(i)\ntags: [a, b]\n---\nA note \(i).\n"
+        }
+        // A note without a body (no detail page) and one with an unknown key (a warning).
+        files["content/notes/bare.md"] = "---\ntitle: Bare\n---\n"
+        files["content/notes/odd.md"] = "---\ntitle: Odd\ntitel: red\n---\nOdd one.\n"
+        return files
+    }
+
+    static func makeSite() throws -> String {
+        let site = temporaryFolder("feedgen-incremental") + "/site"
+        writeSite(site, baseSite())
+        let png = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/content/recipes/recipes/miso-soup.png"))
+        try png.write(to: URL(fileURLWithPath: site + "/content/news/item-05.png"))
+        let item5 = site + "/content/news/item-05.md"
+        let text = try String(contentsOfFile: item5, encoding: .utf8)
+        try text.replacingOccurrences(of: "---\n#", with: "image: item-05.png\n---\n#").write(toFile: item5, atomically: true, encoding: .utf8)
+        return site
+    }
+
+    /// Every file and folder below `root`: relative path → bytes (nil for a folder).
+    static func tree(_ root: String) -> [String: Data?] {
+        var result: [String: Data?] = [:]
+        let fm = FileManager.default
+        guard let walker = fm.enumerator(atPath: root) else { return result }
+        for case let path as String in walker {
+            var isDirectory: ObjCBool = false
+            _ = fm.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+            result[path] = isDirectory.boolValue ? .some(nil) : fm.contents(atPath: root + "/" + path)
+        }
+        return result
+    }
+
+    static func build(_ site: String, _ output: String, useCache: Bool = true, drafts: Bool = false) -> BuildReport {
+        var options = BuildOptions(siteRoot: site, output: output, now: fixedNow)
+        options.useCache = useCache
+        options.drafts = drafts
+        return SiteBuilder.build(options)
+    }
+
+    /// Builds twice (both buffers of the cache filled), applies `edit`, builds again with the
+    /// cache, and compares the output with a clean build's, file by file and folder by folder.
+    /// Returns the incremental build's report.
+    @discardableResult
+    static func expectIdentical(
+        _ edit: (String, String) throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> BuildReport {
+        let site = try makeSite()
+        let out = site + "/../public"
+        #expect(build(site, out).exitStatus == 0, sourceLocation: sourceLocation)
+        #expect(build(site, out).exitStatus == 0, sourceLocation: sourceLocation)
+        try edit(site, out)
+        let incremental = build(site, out)
+        #expect(incremental.exitStatus == 0, "\(incremental.diagnostics.items)", sourceLocation: sourceLocation)
+        let clean = site + "/../clean"
+        let reference = build(site, clean, useCache: false)
+        #expect(reference.exitStatus == 0, sourceLocation: sourceLocation)
+        let a = tree(out)
+        let b = tree(clean)
+        #expect(a.keys.sorted() == b.keys.sorted(), sourceLocation: sourceLocation)
+        for (path, bytes) in b where a[path] != bytes {
+            Issue.record("\(path) differs from a clean build's", sourceLocation: sourceLocation)
+        }
+        #expect(a.count > 20, sourceLocation: sourceLocation)
+        // The same problems are reported (warnings of cached items too).
+        #expect(incremental.diagnostics.items.map(\.description) == reference.diagnostics.items.map(\.description), sourceLocation: sourceLocation)
+        return incremental
+    }
+
+    static func replace(_ site: String, _ path: String, _ old: String, _ new: String) throws {
+        let file = site + "/" + path
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains(old), "\(path) has no '\(old)'")
+        try text.replacingOccurrences(of: old, with: new).write(toFile: file, atomically: false, encoding: .utf8)
+    }
+
+    /// The very first build (no output, no cache folder yet) fills the item cache.
+    @Test func firstBuildFillsTheItemCache() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../new/public"
+        #expect(Self.build(site, out).cachedItems == 0)
+        let second = Self.build(site, out)
+        #expect(second.cachedItems == 19)
+        #expect(second.filesWritten == 0)
+    }
+
+    /// `feedgen check` reads the cache but writes nothing, not even the cache folder.
+    @Test func checkWritesNoCache() throws {
+        let site = try Self.makeSite()
+        var options = BuildOptions(siteRoot: site, output: site + "/../public", now: fixedNow)
+        options.write = false
+        #expect(SiteBuilder.build(options).exitStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: site + "/../.public.feedgen-cache"))
+        #expect(Self.build(site, site + "/../public").exitStatus == 0)
+        #expect(Self.build(site, site + "/../public").cachedItems == 19)
+        #expect(SiteBuilder.build(options).cachedItems == 19)
+    }
+
+    @Test func unchangedSiteWritesNothingAndParsesNothing() throws {
+        let report = try Self.expectIdentical { _, _ in }
+        #expect(report.filesWritten == 0)
+        #expect(report.pagesRendered == 2)  // the two feed pages
+        #expect(report.cachedItems == 19)
+        #expect(report.diagnostics.warningCount == 1)  // odd.md's 'titel' (did you mean 'title'?), from the cache
+    }
+
+    @Test func itemBodyEdit() throws {
+        let report = try Self.expectIdentical { site, _ in
+            try Self.replace(site, "content/news/item-04.md", "Body of item 4", "A new body for item 4")
+        }
+        #expect(report.cachedItems == 18)
+        // The detail page and the home feed page; feed.xml/feed.json/sitemap hold no bodies.
+        #expect(report.pagesRendered == 3)
+        #expect(report.filesWritten == 4)  // item-04.html, index.html, feed.json (content_html), feed.xml
+    }
+
+    @Test func titleEdit() throws {
+        try Self.expectIdentical { site, _ in try Self.replace(site, "content/news/item-02.md", "title: Item 2", "title: Second item") }
+    }
+
+    @Test func weightEditReorders() throws {
+        try Self.expectIdentical { site, _ in try Self.replace(site, "content/news/item-09.md", "weight: 10", "weight: 0") }
+    }
+
+    @Test func addedItem() throws {
+        try Self.expectIdentical { site, _ in
+            writeSite(site, ["content/news/item-99.md": "---\ntitle: Added\nweight: 3\n---\nNew.\n"])
+        }
+    }
+
+    @Test func deletedItemAndFolder() throws {
+        try Self.expectIdentical { site, _ in
+            try FileManager.default.removeItem(atPath: site + "/content/news/item-07.md")
+            try Self.replace(site, "content/news/item-03.md", "[seven](item-07.md) and ", "")
+            // A whole feed goes: its folder must go from the output too.
+            try FileManager.default.removeItem(atPath: site + "/content/more")
+        }
+    }
+
+    @Test func templateOverrideChange() throws {
+        try Self.expectIdentical { site, _ in
+            let item = try #require(TemplateSet.builtinFiles["item.mustache"])
+            writeSite(site, ["Templates/item.mustache": item + "<!-- changed -->\n"])
+            try Self.replace(site, "Templates/cards/card.mustache", "<h3>", "<h3 class=\"t\">")
+        }
+    }
+
+    @Test func configChange() throws {
+        try Self.expectIdentical { site, _ in
+            writeSite(site, ["feedgen.yaml": "title: Renamed\nbaseURL: https://example.org/\ntheme:\n  cornerRadius: 4px\n"])
+        }
+    }
+
+    @Test func sectionLayoutChange() throws {
+        try Self.expectIdentical { site, _ in try Self.replace(site, "content/news/_section.md", "layout: grid", "layout: list") }
+    }
+
+    /// The link's source is unchanged, but its target's page moves: the linking page changes.
+    @Test func contentLinkTargetMoves() throws {
+        try Self.expectIdentical { site, _ in
+            try Self.replace(site, "content/news/item-07.md", "title: Item 7", "id: seventh\ntitle: Item 7")
+            try FileManager.default.moveItem(atPath: site + "/content/notes/note-1.md", toPath: site + "/content/notes/note-one.md")
+            try Self.replace(site, "content/news/item-03.md", "note-1.md", "note-one.md")
+        }
+    }
+
+    @Test func staticAndImageFilesChange() throws {
+        try Self.expectIdentical { site, _ in
+            writeSite(site, ["static/robots.txt": "User-agent: *\nDisallow: /\n", "static/new/file.txt": "x\n"])
+        }
+    }
+
+    @Test func optionChange() throws {
+        let site = try Self.makeSite()
+        writeSite(site, ["content/notes/draft.md": "---\ntitle: Draft\ndraft: true\n---\nNot yet.\n"])
+        let out = site + "/../public"
+        #expect(Self.build(site, out).exitStatus == 0)
+        #expect(Self.build(site, out, drafts: true).exitStatus == 0)
+        #expect(Self.build(site, site + "/../clean", useCache: false, drafts: true).exitStatus == 0)
+        #expect(Self.tree(out) == Self.tree(site + "/../clean"))
+        #expect(FileManager.default.fileExists(atPath: out + "/notes/draft.html"))
+    }
+
+    /// `--previews` on, then an edit: the preview pages follow like every other file.
+    @Test func previewsFollowEdits() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../public"
+        func build(_ output: String, useCache: Bool = true) -> BuildReport {
+            var options = BuildOptions(siteRoot: site, output: output, now: fixedNow)
+            options.previews = true
+            options.useCache = useCache
+            return SiteBuilder.build(options)
+        }
+        #expect(Self.build(site, out).exitStatus == 0)
+        #expect(build(out).exitStatus == 0)
+        try Self.replace(site, "content/news/_section.md", "layout: grid", "layout: list")
+        #expect(build(out).exitStatus == 0)
+        #expect(build(site + "/../clean", useCache: false).exitStatus == 0)
+        #expect(Self.tree(out) == Self.tree(site + "/../clean"))
+        #expect(FileManager.default.fileExists(atPath: out + "/_previews/index.html"))
+        // Previews off again: they are deleted from the output.
+        #expect(Self.build(site, out).exitStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: out + "/_previews"))
+    }
+
+    @Test func truncatedStateFallsBack() throws {
+        let report = try Self.expectIdentical { site, out in
+            try Self.replace(site, "content/news/item-04.md", "Body of item 4", "Changed")
+            let state = BuildCache.folder(forOutput: out) + "/state"
+            let data = try Data(contentsOf: URL(fileURLWithPath: state))
+            try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: state))
+        }
+        #expect(report.filesWritten > 20)  // everything written again
+    }
+
+    @Test func modifiedBackBufferFileFallsBack() throws {
+        let report = try Self.expectIdentical { site, out in
+            try Self.replace(site, "content/news/item-04.md", "Body of item 4", "Changed")
+            let page = BuildCache.folder(forOutput: out) + "/back/news/item-01.html"
+            let text = try String(contentsOfFile: page, encoding: .utf8)
+            // Same size, other bytes: the modification time gives it away.
+            try text.replacingOccurrences(of: "Item 1", with: "Item X").write(toFile: page, atomically: false, encoding: .utf8)
+        }
+        // Unchanged files of the two buffers are hard links of each other, so the edit shows in
+        // both: neither is trusted, everything is written again.
+        #expect(report.filesWritten > 20)
+    }
+
+    @Test func extraFileInBackBufferFallsBack() throws {
+        try Self.expectIdentical { _, out in
+            writeSite(BuildCache.folder(forOutput: out) + "/back", ["stray/file.html": "x"])
+        }
+    }
+
+    @Test func modifiedOutputFileIsNotKept() throws {
+        // Someone edits a file of the output in place: the two buffers share that inode, so
+        // neither is trusted and the build starts from nothing.
+        try Self.expectIdentical { _, out in
+            let handle = try #require(FileHandle(forWritingAtPath: out + "/news/item-01.html"))
+            handle.seekToEndOfFile()
+            handle.write(Data("<!-- edited -->".utf8))
+            handle.closeFile()
+        }
+    }
+
+    @Test func damagedItemLogIsIgnored() throws {
+        try Self.expectIdentical { site, out in
+            let log = BuildCache.folder(forOutput: out) + "/items.log"
+            var data = try Data(contentsOf: URL(fileURLWithPath: log))
+            // Flip bytes in the middle (a record fails its checksum) and cut the tail.
+            let middle = data.count / 2
+            data[middle] ^= 0xFF
+            data[middle + 1] ^= 0xFF
+            try data.prefix(data.count - 7).write(to: URL(fileURLWithPath: log))
+            try Self.replace(site, "content/notes/note-2.md", "A note 2", "Another note")
+        }
+    }
+
+    @Test func cleanFlagIgnoresTheCache() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../public"
+        #expect(Self.build(site, out).exitStatus == 0)
+        let report = Self.build(site, out, useCache: false)
+        #expect(report.cachedItems == 0)
+        #expect(report.filesWritten == Self.tree(out).values.count { $0 != nil })
+        // The clean build started a new cache: the next build parses nothing.
+        #expect(Self.build(site, out).cachedItems == 19)
+        #expect(BuildCache.folder(forOutput: "/x/y/public") == "/x/y/.public.feedgen-cache")
+    }
+
+    /// A template error in an incremental build: nothing written, the output is the previous build.
+    @Test func failedIncrementalBuildKeepsTheOutput() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../public"
+        #expect(Self.build(site, out).exitStatus == 0)
+        #expect(Self.build(site, out).exitStatus == 0)
+        let before = Self.tree(out)
+        writeSite(site, ["Templates/item.mustache": "{{>nope}}\n"])
+        #expect(Self.build(site, out).exitStatus == 1)
+        #expect(Self.tree(out) == before)
+        try FileManager.default.removeItem(atPath: site + "/Templates/item.mustache")
+        try Self.replace(site, "content/news/item-04.md", "Body of item 4", "Changed")
+        #expect(Self.build(site, out).exitStatus == 0)
+        #expect(Self.build(site, site + "/../clean", useCache: false).exitStatus == 0)
+        #expect(Self.tree(out) == Self.tree(site + "/../clean"))
+    }
+}
