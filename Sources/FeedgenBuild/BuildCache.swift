@@ -11,6 +11,7 @@ import Foundation
 ///   file's path, content hash, render key, size, modification time and inode; `dirty` names a
 ///   tree being changed;
 /// - `items.log`: parsed items by the hash of their file (``ItemCache``);
+/// - `cards.log`: rendered cards and their height estimates by their card key (``CardCache``);
 /// - `images/`: image variants (``ImageVariants``; the session leaves it alone).
 ///
 /// `OutputWriter`'s clean-up of killed builds removes only `.<name>.feedgen-tmp-<pid>` and
@@ -163,6 +164,23 @@ struct CacheState {
         }
     }
 
+    /// Every folder that holds one of `paths` (relative, `/`-separated), with its ancestors
+    /// (each file's folder is split only the first time it is seen: most files share one).
+    static func folders<S: Sequence<String>>(of paths: S) -> Set<String> {
+        var parents = Set<Substring>()
+        for path in paths {
+            if let slash = path.lastIndex(of: "/") { parents.insert(path[..<slash]) }
+        }
+        var folders = Set<String>()
+        for parent in parents {
+            var folder = parent
+            while folders.insert(String(folder)).inserted, let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+            }
+        }
+        return folders
+    }
+
     /// Whether the tree at `root` is exactly what `manifest` describes: the same regular files
     /// with the same sizes, modification times and inodes, and no other files or folders.
     static func matches(_ root: String, _ manifest: [String: ManifestEntry]) -> Bool {
@@ -170,14 +188,7 @@ struct CacheState {
         var length = 0
         guard feedgen_list_tree(root, &buffer, &length) == 0, let buffer else { return false }
         defer { free(buffer) }
-        var folders = Set<Substring>()
-        for path in manifest.keys {
-            var parts = path.split(separator: "/").dropLast()
-            while !parts.isEmpty {
-                folders.insert(Substring(parts.joined(separator: "/")))
-                parts = parts.dropLast()
-            }
-        }
+        let folders = Self.folders(of: manifest.keys)
         var files = 0
         let text = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
         for line in text.split(separator: 10) {
@@ -186,7 +197,7 @@ struct CacheState {
             let path = String(decoding: fields[4], as: UTF8.self)
             switch fields[0].first {
             case UInt8(ascii: "d"):
-                guard folders.contains(Substring(path)) else { return false }
+                guard folders.contains(path) else { return false }
             case UInt8(ascii: "f"):
                 guard let e = manifest[path], Int64(Substring(decoding: fields[1], as: UTF8.self)) == e.size,
                     Int64(Substring(decoding: fields[2], as: UTF8.self)) == e.mtime,

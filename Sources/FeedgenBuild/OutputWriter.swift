@@ -219,14 +219,7 @@ extension OutputWriter {
                 }
             }
             for folder in emptied.sorted(by: { $0.count > $1.count }) { rmdir(backPath + "/" + folder) }
-            var folders = Set<String>()
-            for path in paths {
-                var parts = path.split(separator: "/").dropLast()
-                while !parts.isEmpty {
-                    folders.insert(parts.joined(separator: "/"))
-                    parts = parts.dropLast()
-                }
-            }
+            let folders = CacheState.folders(of: paths)
             for folder in folders.sorted(by: { $0.count < $1.count }) {
                 if mkdir(backPath + "/" + folder, 0o755) != 0, errno != EEXIST {
                     throw WriteError(path: folder, message: String(cString: strerror(errno)))

@@ -53,6 +53,9 @@ public struct BuildReport: Sendable {
     public var filesWritten = 0
     /// Pages rendered (the others were already right in the back buffer).
     public var pagesRendered = 0
+    /// Cards rendered through their templates in a build that writes (the others came from the
+    /// build cache's `cards.log`).
+    public var cardsRendered = 0
     /// Responsive image variants made and reused (``ImageVariants``).
     public var images = ImageVariants.Stats()
 }
@@ -241,16 +244,16 @@ public enum SiteBuilder {
         _ site: PreparedSite, templates: TemplateSet, output: String?, options: BuildOptions, timing: inout StageTiming,
         report: inout BuildReport
     ) throws {
-        let renderer = SiteRenderer(site: site, templates: templates)
+        let planner = SiteRenderer(site: site, templates: templates)
         let links = ContentLinks(feeds: site.feeds)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
         // The order and precedence of `SiteRenderer.render()`: by path, pages before assets.
         var seen = Set<String>()
-        let pages = renderer.pages().map { (renderer.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
+        let pages = planner.pages().map { (planner.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
             .sorted { $0.0 < $1.0 }
         // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
-        let previews = options.previews ? try renderer.previews().map(post.process) : []
-        let assets = (renderer.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        let previews = options.previews ? try planner.previews().map(post.process) : []
+        let assets = (planner.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
         var paths = pages.map(\.0) + assets.map(\.path)
         if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
         let session = try output.map { try OutputWriter.Session(output: $0, paths: paths, useCache: options.useCache) }
@@ -269,6 +272,17 @@ public enum SiteBuilder {
         global.combine(config.language)
         global.combine(config.baseURL)
         let salt = global.value
+        // Cards of earlier builds (only when writing: `check` renders everything; `--clean`
+        // renders everything and starts a new log).
+        let cardCache = output.map {
+            CardCache(path: BuildCache.folder(forOutput: $0) + "/cards.log", salt: BuildCache.salt, read: options.useCache)
+        }
+        var configured = planner
+        configured.cardStore = cardCache
+        configured.cardSalt = salt
+        if session != nil { configured.itemFingerprints = SiteRenderer.fingerprints(of: site) }
+        let renderer = configured
+        timing.mark("card cache read")
 
         let hashes = ResultSlots<UInt64>(count: pages.count)
         let rendered = Counter()
@@ -313,6 +327,10 @@ public enum SiteBuilder {
         }
         timing.mark("render+write pages")
         report.pagesRendered = rendered.value
+        if let cardCache {
+            report.cardsRendered = cardCache.misses
+            timing.note("cards: \(cardCache.hits) cached, \(cardCache.misses) rendered")
+        }
         guard let session else { return }
         for file in assets {
             let hash: UInt64
@@ -334,6 +352,7 @@ public enum SiteBuilder {
             }
         }
         try session.commit()
+        cardCache?.save()
         report.filesWritten = session.writes
         timing.mark("assets+commit")
         timing.note("\(report.pagesRendered) of \(pages.count) pages rendered, \(session.writes) files written, back buffer \(session.start)")

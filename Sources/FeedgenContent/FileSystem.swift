@@ -144,3 +144,32 @@ enum FileSystem {
         return "/" + parts.joined(separator: "/")
     }
 }
+
+/// A whole file mapped read-only into memory (`mmap`), for the build cache's logs: no copy and
+/// no zero-filled buffer, pages come from the page cache as they are touched. feedgen never
+/// truncates or rewrites a mapped log in place (it appends, or renames a new file over it), so
+/// the mapping stays valid while it is held.
+public final class MappedFile: @unchecked Sendable {
+    /// The file's bytes (empty for an empty file).
+    public let bytes: UnsafeRawBufferPointer
+
+    /// Maps the file at `path`; nil when it cannot be opened or mapped.
+    public init?(path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        if size == 0 {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            return
+        }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
+        bytes = UnsafeRawBufferPointer(start: address, count: size)
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+}

@@ -26,7 +26,9 @@ public final class ItemCache: @unchecked Sendable {
 
     public let path: String
     let salt: UInt64
-    private var bytes: [UInt8] = []
+    /// The log as read at the start of the build (mapped; nil: none).
+    private let file: MappedFile?
+    private var bytes: UnsafeRawBufferPointer { file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0) }
     /// Entries of the log: key → payload range in `bytes`.
     private var index: [UInt64: Range<Int>] = [:]
     private var validEnd = 0
@@ -45,11 +47,11 @@ public final class ItemCache: @unchecked Sendable {
         self.path = path
         self.salt = salt
         self.writable = writable
-        guard case .success(let data) = FileSystem.readFile(path, limit: Int.max), data.count >= 16,
-            Array(data[0..<4]) == Self.magic, Self.load(UInt32.self, data, 4) == Self.formatVersion,
-            Self.load(UInt64.self, data, 8) == salt
+        let file = MappedFile(path: path)
+        self.file = file
+        guard let data = file?.bytes, data.count >= 16, Array(data[0..<4]) == Self.magic,
+            Self.load(UInt32.self, data, 4) == Self.formatVersion, Self.load(UInt64.self, data, 8) == salt
         else { return }
-        bytes = data
         var offset = 16
         while offset + 20 <= data.count {
             let key = Self.load(UInt64.self, data, offset)
@@ -58,12 +60,9 @@ public final class ItemCache: @unchecked Sendable {
             let start = offset + 20
             guard length <= data.count - start else { break }
             let payload = start..<(start + length)
-            let valid = data.withUnsafeBytes { buffer -> Bool in
-                var h = StableHasher()
-                h.combine(bytes: UnsafeRawBufferPointer(rebasing: buffer[payload]))
-                return h.value == checksum
-            }
-            guard valid else { break }
+            var h = StableHasher()
+            h.combine(bytes: UnsafeRawBufferPointer(rebasing: data[payload]))
+            guard h.value == checksum else { break }
             index[key] = payload
             records += 1
             offset = start + length
@@ -71,8 +70,8 @@ public final class ItemCache: @unchecked Sendable {
         validEnd = offset
     }
 
-    private static func load<T: FixedWidthInteger>(_: T.Type, _ data: [UInt8], _ offset: Int) -> T {
-        data.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+    private static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
+        T(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 
     /// The key of an item file: its bytes and everything about its place that the parser reads.
@@ -360,7 +359,7 @@ struct ByteWriter {
 
 /// Reads what ``ByteWriter`` wrote; every read checks bounds and returns nil on damage.
 struct ByteReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var offset: Int
     let end: Int
 
@@ -372,13 +371,13 @@ struct ByteReader {
     mutating func int() -> Int? {
         guard end - offset >= 8 else { return nil }
         defer { offset += 8 }
-        return Int(Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int64.self) }))
+        return Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self)))
     }
     mutating func bool() -> Bool? { byte().map { $0 == 1 } }
     mutating func string() -> String? {
         guard let count = int(), count >= 0, count <= end - offset else { return nil }
         defer { offset += count }
-        return bytes.withUnsafeBufferPointer { String(decoding: $0[offset..<(offset + count)], as: UTF8.self) }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]), as: UTF8.self)
     }
     /// `.some(nil)` for an absent value, nil on damage.
     mutating func optional<T>(_ body: (inout ByteReader) -> T?) -> T?? {

@@ -110,13 +110,28 @@ public enum DeferredCards {
         return out
     }
 
+    /// Whether any section of `feed` may defer cards (so its cards need estimates).
+    public static func defersAny(_ feed: PreparedFeed) -> Bool {
+        feed.sections.contains { isEligible($0.layout) && $0.section.items.count >= minimumCards }
+    }
+
     /// The estimates of the deferred cards of a feed page: one list per section, in item order,
     /// nil for a card that renders eagerly.
-    public static func plan(feed: PreparedFeed, cards: [[String]]) -> [[Estimate?]] {
+    ///
+    /// - Parameters:
+    ///   - cards: each section's cards' HTML.
+    ///   - estimates: the cards' estimates already made (from the card cache), one list per
+    ///     section or none; a nil estimate is read from the card's HTML.
+    public static func plan(feed: PreparedFeed, cards: [[String]], estimates: [[CardHeightEstimate?]] = []) -> [[Estimate?]] {
         let sections = feed.sections
         let eligible = sections.map { isEligible($0.layout) && $0.section.items.count >= minimumCards }
         guard eligible.contains(true) else { return sections.map { Array(repeating: nil, count: $0.section.items.count) } }
-        let profiles = profiles(sections: sections, cards: cards)
+        var profiles: [[CardHeightEstimate]]
+        if estimates.count == cards.count, zip(estimates, cards).allSatisfy({ $0.count == $1.count && !$0.contains(nil) }) {
+            profiles = estimates.map { $0.map { $0! } }
+        } else {
+            profiles = self.profiles(sections: sections, cards: cards)
+        }
         func solve(_ width: Double) -> ResolvedLayout {
             let env = LayoutEnvironment(
                 containerWidth: width, viewportHeight: firstScreenHeight, interSectionSpacing: feed.feed.interSectionSpacing)

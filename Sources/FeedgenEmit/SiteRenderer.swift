@@ -16,6 +16,31 @@ public struct SiteRenderer: Sendable {
     /// the environment variable `FEEDGEN_NO_CONTENT_VISIBILITY=1` turns it off, a switch for
     /// the browser benchmark (docs/benchmarks.md), not a site option.
     public var contentVisibility: Bool
+    /// Cards rendered by earlier builds (the build cache), or nil to render every card.
+    public var cardStore: (any CardFragmentStore)?
+    /// Seeds every card key: a hash of what all cards depend on besides their own inputs (the
+    /// templates, the site configuration, the feedgen binary), given by the build.
+    public var cardSalt: UInt64 = 0
+    /// ``ItemCache/fingerprint(_:)`` of items by their `sourcePath`, computed once for the card
+    /// and detail-page keys (``fingerprints(of:)``); an item not in it is fingerprinted when needed.
+    public var itemFingerprints: [String: UInt64] = [:]
+
+    /// Every item's ``ItemCache/fingerprint(_:)`` by its `sourcePath` (on every core).
+    public static func fingerprints(of site: PreparedSite) -> [String: UInt64] {
+        let items = site.feeds.flatMap { $0.sections.flatMap(\.section.items) }
+        let slots = ResultSlots<UInt64>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { i in slots.set(i, .success(ItemCache.fingerprint(items[i]))) }
+        var out: [String: UInt64] = [:]
+        out.reserveCapacity(items.count)
+        for (item, r) in zip(items, slots.values) {
+            if case .success(let v) = r { out[item.sourcePath] = v }
+        }
+        return out
+    }
+
+    func fingerprint(_ item: Item) -> UInt64 {
+        itemFingerprints[item.sourcePath] ?? ItemCache.fingerprint(item)
+    }
 
     public init(
         site: PreparedSite, templates: TemplateSet,
@@ -115,24 +140,11 @@ public struct SiteRenderer: Sendable {
         let item = feed.sections[s].section.items[i]
         var h = StableHasher()
         h.combine(path(of: page))
-        h.combine(ItemCache.fingerprint(item))
+        h.combine(fingerprint(item))
         h.combine(feed.feed.title)
         h.combine(feed.feed.path)
         h.combine(feed.feed.lang)
-        if let image = site.images[PreparedSite.imageKey(feed: feed, item: item)] {
-            h.combine(image.source)
-            h.combine(image.outputPath)
-            h.combine(image.width ?? -1)
-            h.combine(image.height ?? -1)
-            h.combine(image.alt)
-            for variant in image.variants {
-                h.combine(variant.width)
-                h.combine(variant.mimeType)
-                h.combine(variant.outputPath)
-            }
-            h.combine(image.cardSizes)
-            h.combine(image.detailSizes)
-        }
+        Self.combine(site.images[PreparedSite.imageKey(feed: feed, item: item)], into: &h)
         return h.value
     }
 
@@ -231,12 +243,17 @@ public struct SiteRenderer: Sendable {
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered.
     func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
+        // Cards are estimated when any section of the page may defer them (the estimates of
+        // every section place the sections after it).
+        let estimated = contentVisibility && DeferredCards.defersAny(feed)
         var rendered: [RenderedCards] = []
         for (s, before) in zip(feed.sections, imagesBefore(feed)) {
-            rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before))
+            rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before, estimated: estimated))
         }
         // Which cards render lazily: decided over the whole page (the first screen).
-        let deferred = contentVisibility ? DeferredCards.plan(feed: feed, cards: rendered.map(\.cards)) : []
+        let deferred =
+            contentVisibility
+            ? DeferredCards.plan(feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates)) : []
         var sections: [MustacheValue] = []
         for (k, s) in feed.sections.enumerated() {
             let context = sectionContext(s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k])
@@ -291,6 +308,8 @@ public struct SiteRenderer: Sendable {
     /// A section's rendered cards, in item order, and whether any of them holds a link.
     struct RenderedCards {
         var cards: [String]
+        /// Each card's estimate, when the page defers cards (else nil).
+        var estimates: [CardHeightEstimate?]
         var focusable: Bool
     }
 
@@ -298,58 +317,124 @@ public struct SiteRenderer: Sendable {
     static let parallelCardThreshold = 512
 
     func renderCards(
-        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
+        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0, estimated: Bool = false
     ) throws(TemplateErrors) -> RenderedCards {
-        // Contexts first, in order (image priorities depend on the page order), then the cards:
-        // a long section's cards render on every core (a 100,000-card feed page was the
-        // build's serial tail).
+        // Image priorities first, in order (they depend on the page order), then the cards: a
+        // long section's cards render on every core (a 100,000-card feed page was the build's
+        // serial tail). A card found in the card store (same key) is not rendered at all.
         let items = s.section.items
-        var contexts: [MustacheValue] = []
-        contexts.reserveCapacity(items.count)
-        var focusable = false
+        var images: [(image: ImageAsset?, eager: Bool, priority: Bool)] = []
+        images.reserveCapacity(items.count)
         var imageIndex = imagesBefore  // this card's image's place among the page's images
         for item in items {
             let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
-            let context = TemplateContext.item(
-                item, feed: feed, page: page, image: image, eager: imageIndex < Self.eagerImageCount,
-                priority: image != nil && imageIndex == 0)
+            images.append((image, imageIndex < Self.eagerImageCount, image != nil && imageIndex == 0))
             if image != nil { imageIndex += 1 }
-            if case .string = context["url"] ?? .null { focusable = true }
-            contexts.append(context)
         }
-        let cardContexts = contexts
+        let placed = images
         // Items of a chips section without a type of their own are drawn as chips.
         let chips = s.preset == .chips
-        let renderCard = { @Sendable (i: Int) throws -> String in
-            let type = chips && items[i].type == "card" ? "chip" : items[i].type
+        let preset = s.preset.rawValue
+        let store = cardStore
+        let renderCard = { @Sendable (i: Int) throws -> CardFragment in
+            let item = items[i]
+            let type = chips && item.type == "card" ? "chip" : item.type
+            let (image, eager, priority) = placed[i]
+            var key: UInt64 = 0
+            if let store {
+                key = self.cardKey(
+                    item: item, feed: feed, page: page, image: image, eager: eager, priority: priority, type: type,
+                    preset: preset, estimated: estimated)
+                if let fragment = store.fragment(key) { return fragment }
+            }
             guard let template = self.templates.card(type: type) ?? self.templates.card(type: "card") else {
                 throw TemplateErrors(diagnostics: [
                     .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(type)'")
                 ])
             }
-            return try Self.render(template, cardContexts[i], partials: self.templates)
+            let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager, priority: priority)
+            let html = try Self.render(template, context, partials: self.templates)
+            let fragment = CardFragment(html: html, estimate: estimated ? CardHeightEstimate(html: html, preset: preset) : nil)
+            store?.store(key, fragment)
+            return fragment
         }
         var cards: [String] = []
+        var estimates: [CardHeightEstimate?] = []
         cards.reserveCapacity(items.count)
+        estimates.reserveCapacity(items.count)
         if items.count < Self.parallelCardThreshold {
             for i in items.indices {
-                do { cards.append(try renderCard(i)) } catch let error as TemplateErrors { throw error } catch {
+                do {
+                    let fragment = try renderCard(i)
+                    cards.append(fragment.html)
+                    estimates.append(fragment.estimate)
+                } catch let error as TemplateErrors { throw error } catch {
                     throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
                 }
             }
         } else {
-            let slots = ResultSlots<String>(count: items.count)
+            let slots = ResultSlots<CardFragment>(count: items.count)
             DispatchQueue.concurrentPerform(iterations: items.count) { i in slots.set(i, Result { try renderCard(i) }) }
             for r in slots.values {
                 switch r {
-                case .success(let card): cards.append(card)
+                case .success(let fragment):
+                    cards.append(fragment.html)
+                    estimates.append(fragment.estimate)
                 case .failure(let error as TemplateErrors): throw error
                 case .failure(let error):
                     throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
                 }
             }
         }
-        return RenderedCards(cards: cards, focusable: focusable)
+        // A card is a focus stop when it links somewhere (``TemplateContext/itemURL(_:feed:page:)``).
+        let focusable = items.contains { !($0.link ?? "").isEmpty || $0.hasBody }
+        return RenderedCards(cards: cards, estimates: estimates, focusable: focusable)
+    }
+
+    /// The key of a card fragment (``CardFragmentStore``): everything the card's template is
+    /// given (``TemplateContext/item(_:feed:page:image:eager:priority:detail:)``: every field of
+    /// the item, its detail page's path, the feed page's path, its image with its variants and
+    /// sizes, whether the image loads eagerly and with high priority), the card type it is drawn
+    /// with, and for its estimate whether one is made and the section's preset; seeded with
+    /// ``cardSalt`` (the templates, the configuration, the binary). Its place in the section
+    /// (index, set size, ids, deferral) is not in the fragment: the section's HTML wraps it.
+    func cardKey(
+        item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool, type: String,
+        preset: String, estimated: Bool
+    ) -> UInt64 {
+        var h = StableHasher(seed: cardSalt)
+        h.combine("card")
+        h.combine(page)
+        h.combine(feed.detailPath(item))
+        h.combine(fingerprint(item))
+        Self.combine(image, into: &h)
+        h.combine(eager)
+        h.combine(priority)
+        h.combine(type)
+        h.combine(estimated)
+        if estimated { h.combine(preset) }
+        return h.value
+    }
+
+    /// Adds everything of `image` a page shows to `h`.
+    static func combine(_ image: ImageAsset?, into h: inout StableHasher) {
+        guard let image else {
+            h.combine(false)
+            return
+        }
+        h.combine(true)
+        h.combine(image.source)
+        h.combine(image.outputPath)
+        h.combine(image.width ?? -1)
+        h.combine(image.height ?? -1)
+        h.combine(image.alt)
+        for variant in image.variants {
+            h.combine(variant.width)
+            h.combine(variant.mimeType)
+            h.combine(variant.outputPath)
+        }
+        h.combine(image.cardSizes)
+        h.combine(image.detailSizes)
     }
 
     /// The context of `section.mustache` for rendered cards; `deferred` (empty, or one entry per

@@ -35,11 +35,29 @@ import Testing
         return files
     }
 
-    static func makeSite() throws -> String {
+    /// With `long`, also a `list` section of 40 cards (its off-screen cards are deferred, with
+    /// estimates) in which every third card has an image (`static/pic.png`).
+    static func makeSite(long: Bool = false) throws -> String {
         let site = temporaryFolder("feedgen-incremental") + "/site"
         writeSite(site, baseSite())
         let png = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/content/recipes/recipes/miso-soup.png"))
         try png.write(to: URL(fileURLWithPath: site + "/content/news/item-05.png"))
+        if long {
+            try png.write(to: URL(fileURLWithPath: site + "/static/pic.png"))
+            var files = [
+                "content/zlong/_section.md": "---\ntitle: Long\nlayout: list\n---\n",
+                // The card shows its image, loaded eagerly or lazily by its place on the page.
+                "Templates/cards/card.mustache":
+                    "<article class=\"card\">{{#image}}<img src=\"{{src}}\" alt=\"{{alt}}\" width=\"{{width}}\" height=\"{{height}}\" loading=\"{{loading}}\"{{#fetchpriority}} fetchpriority=\"{{.}}\"{{/fetchpriority}}>{{/image}}<h3>{{title}}</h3>{{{html}}}</article>\n",
+            ]
+            for i in 0..<40 {
+                let image = i % 3 == 0 ? "image: /pic.png\n" : ""
+                let words = String(repeating: "word ", count: 5 + (i * 7) % 30)
+                files[String(format: "content/zlong/entry-%02d.md", i)] =
+                    "---\ntitle: Entry \(i)\nweight: \(i + 1)\n\(image)---\nEntry \(i): \(words)\n"
+            }
+            writeSite(site, files)
+        }
         let item5 = site + "/content/news/item-05.md"
         let text = try String(contentsOfFile: item5, encoding: .utf8)
         try text.replacingOccurrences(of: "---\n#", with: "image: item-05.png\n---\n#").write(toFile: item5, atomically: true, encoding: .utf8)
@@ -71,9 +89,9 @@ import Testing
     /// Returns the incremental build's report.
     @discardableResult
     static func expectIdentical(
-        _ edit: (String, String) throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        long: Bool = false, _ edit: (String, String) throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws -> BuildReport {
-        let site = try makeSite()
+        let site = try makeSite(long: long)
         let out = site + "/../public"
         #expect(build(site, out).exitStatus == 0, sourceLocation: sourceLocation)
         #expect(build(site, out).exitStatus == 0, sourceLocation: sourceLocation)
@@ -129,7 +147,8 @@ import Testing
         #expect(report.filesWritten == 0)
         #expect(report.pagesRendered == 2)  // the two feed pages
         #expect(report.cachedItems == 19)
-        #expect(report.diagnostics.warningCount == 1)  // odd.md's 'titel' (did you mean 'title'?), from the cache
+        // odd.md's 'titel' (did you mean 'title'?) and item-05.md's image without alt text, from the cache.
+        #expect(report.diagnostics.warningCount == 2, "\(report.diagnostics.items)")
     }
 
     @Test func itemBodyEdit() throws {
@@ -271,15 +290,18 @@ import Testing
         }
     }
 
+    /// Flips bytes in the middle of a cache log (a record fails its checksum) and cuts its tail.
+    static func damage(_ log: String) throws {
+        var data = try Data(contentsOf: URL(fileURLWithPath: log))
+        let middle = data.count / 2
+        data[middle] ^= 0xFF
+        data[middle + 1] ^= 0xFF
+        try data.prefix(data.count - 7).write(to: URL(fileURLWithPath: log))
+    }
+
     @Test func damagedItemLogIsIgnored() throws {
         try Self.expectIdentical { site, out in
-            let log = BuildCache.folder(forOutput: out) + "/items.log"
-            var data = try Data(contentsOf: URL(fileURLWithPath: log))
-            // Flip bytes in the middle (a record fails its checksum) and cut the tail.
-            let middle = data.count / 2
-            data[middle] ^= 0xFF
-            data[middle + 1] ^= 0xFF
-            try data.prefix(data.count - 7).write(to: URL(fileURLWithPath: log))
+            try Self.damage(BuildCache.folder(forOutput: out) + "/items.log")
             try Self.replace(site, "content/notes/note-2.md", "A note 2", "Another note")
         }
     }
@@ -311,5 +333,101 @@ import Testing
         #expect(Self.build(site, out).exitStatus == 0)
         #expect(Self.build(site, site + "/../clean", useCache: false).exitStatus == 0)
         #expect(Self.tree(out) == Self.tree(site + "/../clean"))
+    }
+
+    // MARK: - Card fragments (`cards.log`): a stale fragment would show as a difference
+
+    /// The long section defers its later cards: the premise of the card tests below.
+    @Test func longSectionDefersCards() throws {
+        let report = try Self.expectIdentical(long: true) { _, _ in }
+        #expect(report.cardsRendered == 0)  // every card from cards.log
+        #expect(report.pagesRendered == 2)
+        let site = try Self.makeSite(long: true)
+        #expect(Self.build(site, site + "/../public").exitStatus == 0)
+        let page = try String(contentsOfFile: site + "/../public/index.html", encoding: .utf8)
+        #expect(page.contains("--cl-est:"))
+        #expect(page.contains("loading=\"lazy\""))
+    }
+
+    @Test func cardTitleEditRendersOneCard() throws {
+        let report = try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "content/zlong/entry-20.md", "title: Entry 20", "title: Entry twenty, now with a much longer title")
+        }
+        #expect(report.cardsRendered == 1)
+    }
+
+    @Test func cardTemplateOnlyChange() throws {
+        let report = try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "Templates/cards/card.mustache", "<h3>", "<h3 class=\"changed\">")
+        }
+        #expect(report.cardsRendered == report.cards)  // every card
+    }
+
+    @Test func cardPartialChange() throws {
+        try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "Templates/cards/card.mustache", "{{{html}}}", "{{>byline}}{{{html}}}")
+            writeSite(site, ["Templates/partials/byline.mustache": "<p class=\"by\">{{id}}</p>"])
+        }
+    }
+
+    /// A card with an image moves from the first screen (eager, the first images of the page)
+    /// to the end of its section (lazy), and another image takes its place.
+    @Test func imageCardMovesFromEagerToLazy() throws {
+        let report = try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "content/zlong/entry-03.md", "weight: 4", "weight: 90")
+        }
+        #expect(report.cardsRendered >= 2)  // entry-03 (now lazy) and entry-09 (now eager)
+    }
+
+    @Test func imageCardMovesFromLazyToFirst() throws {
+        try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "content/zlong/entry-36.md", "weight: 37", "weight: 0")
+        }
+    }
+
+    /// A neighbour's text grows: later cards keep their fragments but move down (deferral and
+    /// estimates of the page change around unchanged cards).
+    @Test func neighbourChanges() throws {
+        let report = try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "content/zlong/entry-01.md", "Entry 1: ", "Entry 1: " + String(repeating: "longer text ", count: 200))
+        }
+        #expect(report.cardsRendered == 1)
+    }
+
+    @Test func longSectionLayoutChange() throws {
+        try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "content/zlong/_section.md", "layout: list", "layout: grid")
+        }
+    }
+
+    @Test func longSectionBecomesIneligible() throws {
+        try Self.expectIdentical(long: true) { site, _ in
+            try Self.replace(site, "content/zlong/_section.md", "layout: list", "layout: carousel")
+        }
+    }
+
+    @Test func longSectionThemeAndConfigChange() throws {
+        try Self.expectIdentical(long: true) { site, _ in
+            writeSite(site, ["feedgen.yaml": "title: Renamed\nbaseURL: https://example.net/base/\nlanguage: fr\ntheme:\n  cornerRadius: 4px\n"])
+        }
+    }
+
+    @Test func damagedCardLogIsIgnored() throws {
+        try Self.expectIdentical(long: true) { site, out in
+            try Self.damage(BuildCache.folder(forOutput: out) + "/cards.log")
+        }
+    }
+
+    /// A fragment and its estimate survive the codec exactly.
+    @Test func cardFragmentCodec() throws {
+        let html = "<article class=\"card\"><img src=\"a.png\" width=\"40\" height=\"30\"><h3>Tïtle</h3><pre>a\nb</pre><p>text</p></article>"
+        let fragment = CardFragment(html: html, estimate: CardHeightEstimate(html: html, preset: "list"))
+        let bytes = fragment.encoded()
+        let decoded = bytes.withUnsafeBytes { CardFragment(decoding: $0) }
+        #expect(decoded == fragment)
+        #expect(decoded?.estimate?.height(width: 390) == CardHeightEstimate(html: html, preset: "list").height(width: 390))
+        let plain = CardFragment(html: html, estimate: nil)
+        #expect(plain.encoded().withUnsafeBytes { CardFragment(decoding: $0) } == plain)
+        #expect(Array(bytes.prefix(3)).withUnsafeBytes { CardFragment(decoding: $0) } == nil)
     }
 }
