@@ -10,6 +10,7 @@ the ratios feedgen/Hugo and feedgen/cmark.
 Usage: Benchmarks/bench.py [--sizes 1000,10000,100000] [--runs 3] [--skip-hugo]
 """
 import argparse
+import contextlib
 import os
 import re
 import resource
@@ -101,22 +102,20 @@ def generate(n: int, root: Path) -> Path:
 
 
 def measure(cmd, cwd=None, stdout=subprocess.DEVNULL):
-    """Runs cmd; returns (wall s, cpu s, peak RSS MiB) of the child alone."""
+    """Runs cmd; returns (wall s, cpu s, peak RSS MiB) of the child alone. A failed run stops the
+    benchmark (a broken build must not be timed)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE)
-    _, ru = os.wait4(proc.pid, 0)[1:]
+    _, status, ru = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    if proc.returncode not in (0, None):
-        pass
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"bench: {' '.join(map(str, cmd))} failed: {proc.stderr.read().decode(errors='replace')[-2000:]}")
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
-def median_of(runs, cmd, cwd=None, before=None):
-    results = []
-    for _ in range(runs):
-        if before:
-            before()
-        results.append(measure(cmd, cwd=cwd))
+def median_of(runs, make_cmd, cwd=None):
+    """Medians of `runs` runs of make_cmd(i) (i = 0, 1, …)."""
+    results = [measure(make_cmd(i), cwd=cwd) for i in range(runs)]
     return tuple(statistics.median(r[i] for r in results) for i in range(3))
 
 
@@ -142,41 +141,41 @@ def main():
     print(f"machine: {os.cpu_count()} cores; feedgen release; {subprocess.run([hugo, 'version'], capture_output=True, text=True).stdout.split()[1] if hugo else 'no hugo'}; cmark {subprocess.run([cmark, '--version'], capture_output=True, text=True).stdout.split()[1] if cmark else 'missing'}; median of {args.runs} runs")
     print(f"output written to {args.out_root or 'the temporary folder (disk)'}")
     print(f"{'N':>7} {'tool':<8} {'wall s':>8} {'cpu s':>8} {'RSS MiB':>8}   ratios")
+    keep = contextlib.ExitStack()
     for n in [int(x) for x in args.sizes.split(",")]:
-        with tempfile.TemporaryDirectory(prefix=f"feedgen-bench-{n}-") as tmp:
-            root = Path(tmp)
-            all_md = generate(n, root)
-            out_root = Path(args.out_root) / f"feedgen-bench-out-{n}" if args.out_root else root
-            out_root.mkdir(parents=True, exist_ok=True)
-            out = out_root / "fg-public"
-
-            def clean_fg():
-                shutil.rmtree(out, ignore_errors=True)
-                shutil.rmtree(root / "feedgen" / "public", ignore_errors=True)
-
-            fg = median_of(args.runs, [feedgen, "build", str(root / "feedgen"), "--output", str(out), "--quiet"], before=clean_fg)
-            rows = [("feedgen", fg)]
-            if cmark:
-                cm = median_of(args.runs, ["sh", "-c", f"{cmark} --smart {all_md} > /dev/null"])
-                rows.append(("cmark", cm))
-            if hugo and not args.skip_hugo:
-                hpub = out_root / "hugo-public"
-                hg = median_of(args.runs, [hugo, "--quiet", "-s", str(root / "hugo"), "-d", str(hpub)],
-                               before=lambda: shutil.rmtree(hpub, ignore_errors=True))
-                rows.append(("hugo", hg))
-            base = dict(rows)
-            for tool, (wall, cpu, rss) in rows:
-                ratio = ""
-                if tool == "feedgen":
-                    parts = []
-                    if "hugo" in base:
-                        parts.append(f"wall {wall / base['hugo'][0]:.2f}x Hugo, RSS {rss / base['hugo'][2]:.2f}x Hugo")
-                    if "cmark" in base:
-                        parts.append(f"wall {wall / base['cmark'][0]:.2f}x cmark")
-                    ratio = "; ".join(parts)
-                print(f"{n:>7} {tool:<8} {wall:>8.2f} {cpu:>8.2f} {rss:>8.0f}   {ratio}", flush=True)
-            if args.out_root:
-                shutil.rmtree(out_root, ignore_errors=True)
+        # Kept until every size is done (see the note on deletions below).
+        tmp = keep.enter_context(tempfile.TemporaryDirectory(prefix=f"feedgen-bench-{n}-"))
+        root = Path(tmp)
+        all_md = generate(n, root)
+        out_root = Path(args.out_root) / f"feedgen-bench-out-{n}" if args.out_root else root
+        if args.out_root:
+            keep.callback(shutil.rmtree, out_root, True)
+        out_root.mkdir(parents=True, exist_ok=True)
+        # Every run writes a fresh output folder (and, for feedgen, a fresh build cache beside
+        # it: a clean build), and nothing is deleted until all runs of this size are done.
+        # Deleting thousands of files just before creating as many makes ext4 without a
+        # journal (this machine's disk) skip each inode deleted in the last 5 minutes one by
+        # one (`recently_deleted` in fs/ext4/ialloc.c), which then dominates any tool's time.
+        fg = median_of(args.runs, lambda i: [feedgen, "build", str(root / "feedgen"), "--output", str(out_root / f"fg-public-{i}"), "--quiet"])
+        rows = [("feedgen", fg)]
+        if cmark:
+            cm = median_of(args.runs, lambda i: ["sh", "-c", f"{cmark} --smart {all_md} > /dev/null"])
+            rows.append(("cmark", cm))
+        if hugo and not args.skip_hugo:
+            hg = median_of(args.runs, lambda i: [hugo, "--quiet", "-s", str(root / "hugo"), "-d", str(out_root / f"hugo-public-{i}")])
+            rows.append(("hugo", hg))
+        base = dict(rows)
+        for tool, (wall, cpu, rss) in rows:
+            ratio = ""
+            if tool == "feedgen":
+                parts = []
+                if "hugo" in base:
+                    parts.append(f"wall {wall / base['hugo'][0]:.2f}x Hugo, RSS {rss / base['hugo'][2]:.2f}x Hugo")
+                if "cmark" in base:
+                    parts.append(f"wall {wall / base['cmark'][0]:.2f}x cmark")
+                ratio = "; ".join(parts)
+            print(f"{n:>7} {tool:<8} {wall:>8.2f} {cpu:>8.2f} {rss:>8.0f}   {ratio}", flush=True)
+    keep.close()
     return 0
 
 

@@ -60,7 +60,7 @@ import Testing
         }
         let item5 = site + "/content/news/item-05.md"
         let text = try String(contentsOfFile: item5, encoding: .utf8)
-        try text.replacingOccurrences(of: "---\n#", with: "image: item-05.png\n---\n#").write(toFile: item5, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "---\n#", with: "image: {src: item-05.png, alt: Five}\n---\n#").write(toFile: item5, atomically: true, encoding: .utf8)
         return site
     }
 

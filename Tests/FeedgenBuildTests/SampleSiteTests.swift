@@ -14,7 +14,7 @@ import Testing
         #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
         #expect(report.diagnostics.errorCount == 0)
         #expect(report.feeds == 2)
-        #expect(report.cards == 24)
+        #expect(report.cards == 26)
         let files = snapshot(out)
         for path in ["index.html", "recipes/index.html", "today/morning.html", "today/kisetsu.html", "picks/tea.html",
                      "weather/tokyo.html", "recipes/recipes/miso-soup.html", "assets/theme.css", "assets/layout.css",

@@ -24,14 +24,6 @@ from browser_support import page_url
 
 SCROLL_TOLERANCE = 1.0  # CSS px
 
-_SLIDE = """---
-title: {title}
-description: {text}
-date: 2026-11-{day}
----
-{text}
-"""
-
 
 def _copy_sample(repo_root: Path, root: Path) -> Path:
     shutil.copytree(repo_root / "content", root / "content")
@@ -48,15 +40,8 @@ def _build(feedgen: Path, root: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def slides_root(feedgen, repo_root, tmp_path_factory) -> Path:
-    """The sample with two more slides in the recipes feed's hero (three in all)."""
+    """The sample, whose recipes feed has a hero of three slides."""
     root = _copy_sample(repo_root, tmp_path_factory.mktemp("slides"))
-    featured = root / "content/recipes/featured"
-    (featured / "soup.md").write_text(
-        _SLIDE.format(title="A soup for cold evenings", text="Leeks, potatoes and a little cream.", day=19),
-        encoding="utf-8")
-    (featured / "salad.md").write_text(
-        _SLIDE.format(title="A crisp winter salad", text="Cabbage, apple and toasted walnuts.", day=18),
-        encoding="utf-8")
     _build(feedgen, root)
     return root
 
@@ -186,7 +171,7 @@ def test_revealing_the_buttons_moves_nothing(browser, site):
 # With JavaScript: shown only where there is something to scroll
 
 
-def test_buttons_appear_only_when_the_section_overflows(browser, site):
+def test_buttons_appear_only_when_the_section_overflows(browser, site, feedgen, repo_root, tmp_path):
     context, page, problems = _open(browser, site / "index.html", 390)
     try:
         state = page.evaluate(_STATE_JS, "scroller-picks")
@@ -204,8 +189,12 @@ def test_buttons_appear_only_when_the_section_overflows(browser, site):
         assert problems == []
     finally:
         context.close()
-    # The sample's hero has one slide: nothing to scroll, no buttons.
-    context, page, problems = _open(browser, site / "recipes/index.html", 390)
+    # A hero of one slide has nothing to scroll: no buttons.
+    root = _copy_sample(repo_root, tmp_path)
+    for extra in ("soup-season.md", "slow-sunday.md"):
+        (root / "content/recipes/featured" / extra).unlink()
+    one = _build(feedgen, root)
+    context, page, problems = _open(browser, one / "recipes/index.html", 390)
     try:
         state = page.evaluate(_STATE_JS, "scroller-featured")
         assert state["hidden"] and not state["visible"] and state["max"] <= 1
