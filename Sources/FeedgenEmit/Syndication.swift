@@ -52,7 +52,12 @@ public struct Syndication: Sendable {
 
     struct Entry {
         var item: Item
+        /// Where the entry leads (its `link`, else its page).
         var url: String
+        /// The entry's permanent, unique id (Atom `id`, RFC 4287 §4.2.6; JSON Feed `id`): its
+        /// own page when it has one, else the feed page with the item's id as the fragment — never
+        /// its `link`, which several items may share.
+        var id: String
         var image: String?
     }
 
@@ -62,7 +67,8 @@ public struct Syndication: Sendable {
         for s in feed.sections {
             for item in s.section.items where seen.insert(item.id).inserted {
                 guard let u = itemURL(item, feed: feed) else { continue }
-                out.append(Entry(item: item, url: u, image: imageURL(item, feed: feed)))
+                let id = item.hasBody ? url(feed.detailPath(item)) : url(feed.pagePath) + "#" + item.id
+                out.append(Entry(item: item, url: u, id: id, image: imageURL(item, feed: feed)))
             }
         }
         return out
@@ -97,7 +103,7 @@ public struct Syndication: Sendable {
         for e in entries {
             let item = e.item
             x += "  <entry\(item.lang.map { " xml:lang=\"\(HTML.escape($0))\"" } ?? "")>\n"
-            x += "    <id>\(HTML.escape(e.url))</id>\n"
+            x += "    <id>\(HTML.escape(e.id))</id>\n"
             x += "    <title>\(HTML.escape(item.title))</title>\n"
             x += "    <updated>\(item.date.map(Self.timestamp) ?? updated)</updated>\n"
             if let d = item.date { x += "    <published>\(Self.timestamp(d))</published>\n" }
@@ -126,7 +132,7 @@ public struct Syndication: Sendable {
         if let d = feed.feed.description, !d.isEmpty { doc["description"] = d }
         doc["items"] = entries(feed).map { e -> [String: Any] in
             let item = e.item
-            var o: [String: Any] = ["id": e.url, "url": e.url, "title": item.title]
+            var o: [String: Any] = ["id": e.id, "url": e.url, "title": item.title]
             if item.hasBody {
                 o["content_html"] = absolutized(item.html, page: feed.detailPath(item))
             } else {

@@ -229,3 +229,30 @@ import FeedgenDiagnostics
         #expect(report.diagnostics.sorted.map(\.description) == ["Templates/cards/card.mustache:1:4: error: file is not valid UTF-8 (invalid byte at offset 3)"])
     }
 }
+
+/// Atom and JSON Feed entry ids are unique even when items link to the same page.
+@Suite struct FeedEntryIDTests {
+    @Test func itemsSharingALinkGetDistinctIDs() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "feedgen.yaml": "title: T\nbaseURL: https://example.org/\n",
+            "content/s/a.md": "---\ntitle: A\n---\nBody.\n",
+            "content/s/b.md": "---\ntitle: B\nlink: a.md\n---\n",
+            "content/s/c.md": "---\ntitle: C\nlink: a.md\n---\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        #expect(build(root, output: out).exitStatus == 0)
+        let atom = try String(contentsOfFile: out + "/feed.xml", encoding: .utf8)
+        let ids = atom.components(separatedBy: "\n").filter { $0.hasPrefix("    <id>") }
+        #expect(ids == [
+            "    <id>https://example.org/s/a.html</id>",
+            "    <id>https://example.org/#s/b</id>",
+            "    <id>https://example.org/#s/c</id>",
+        ])
+        #expect(atom.components(separatedBy: "href=\"https://example.org/s/a.html\"").count - 1 == 3)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/feed.json"))) as? [String: Any]
+        let items = json?["items"] as? [[String: Any]] ?? []
+        #expect(items.map { $0["id"] as? String } == ["https://example.org/s/a.html", "https://example.org/#s/b", "https://example.org/#s/c"])
+        #expect(items.map { $0["url"] as? String } == Array(repeating: "https://example.org/s/a.html", count: 3))
+    }
+}
