@@ -176,25 +176,24 @@ extension LayoutCSS {
     public static let minimumCheckedWidth = 320.0
 
     /// Insets and spacing wider than the container leave items a negative width (UIKit gives
-    /// them zero-size frames; CSS clamps them to 0): said once, with the widest container width
-    /// where it happens, sampled from `minimumCheckedWidth` to 2560 px with each width's rule.
+    /// them zero-size frames; CSS clamps them to 0): said once, naming the container width below
+    /// which it happens (found to 1/64 px), sampled from `minimumCheckedWidth` to 2560 px with each width's rule.
     static func negativeSizeWarning(_ layout: AdaptiveSection) -> String? {
         let input = SectionInput(id: "s", layout: layout, itemIDs: (0..<3).map { "item\($0)" })
         func isNegative(_ width: Double) -> Bool {
             let solved = CompositionalLayout.solve([input], environment: LayoutEnvironment(containerWidth: width)).sections[0]
             return solved.items.contains { $0.frame.width < 0 || $0.frame.height < 0 }
         }
+        func step(_ width: Double) -> Double { width < 1024 ? 8 : 32 }
         var widest: Double?
         var width = minimumCheckedWidth
-        var step = 8.0
         while width <= 2560 {
             if isNegative(width) { widest = width }
-            step = width < 1024 ? 8 : 32
-            width += step
+            width += step(width)
         }
         guard var low = widest else { return nil }
-        // Bisect to the width where sizes stop being negative (to 1/64 px).
-        var high = low + step
+        // Bisect between the last negative sample and the next sample (to 1/64 px).
+        var high = low + step(low)
         while high - low > 1.0 / 64 {
             let mid = (low + high) / 2
             if isNegative(mid) { low = mid } else { high = mid }
