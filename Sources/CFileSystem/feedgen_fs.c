@@ -93,9 +93,30 @@ int feedgen_remove_tree(const char *path) {
     return nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
 }
 
-int feedgen_replace_file(const char *path, const void *bytes, size_t length) {
-    if (unlink(path) != 0 && errno != ENOENT) return -1;
-    return write_new(path, O_EXCL, bytes, length);
+int feedgen_replace_file(const char *path, const void *bytes, size_t length, struct feedgen_identity *identity) {
+    // Create first: in a fresh or already-pruned tree the name is free, and an unlink would take
+    // the folder's lock once more for nothing (two writers in one folder then spin on it).
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) {
+        if (unlink(path) != 0 && errno != ENOENT) return -1;
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    }
+    if (fd < 0) return -1;
+    int result = write_all(fd, (const char *)bytes, length);
+    struct stat info;
+    if (result == 0 && identity) {
+        if (fstat(fd, &info) == 0) {
+            identity->size = (long long)info.st_size;
+            identity->mtime_ns = (long long)info.st_mtim.tv_sec * 1000000000LL + (long long)info.st_mtim.tv_nsec;
+            identity->inode = (unsigned long long)info.st_ino;
+        } else {
+            result = -1;
+        }
+    }
+    int saved = errno;
+    if (close(fd) != 0 && result == 0) return -1;
+    errno = saved;
+    return result;
 }
 
 int feedgen_replace_with_copy(const char *from, const char *to) {

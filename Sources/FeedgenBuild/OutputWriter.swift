@@ -254,20 +254,22 @@ extension OutputWriter {
                 return
             }
             let path = backPath + "/" + file.path
+            var identity = feedgen_identity()
             let status: Int32
             switch file.contents {
             case .text(let text):
                 var text = text
-                status = text.withUTF8 { feedgen_replace_file(path, $0.baseAddress, $0.count) }
+                status = text.withUTF8 { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
             case .copy(let source):
-                status = feedgen_replace_with_copy(source, path)
+                status =
+                    feedgen_replace_with_copy(source, path) == 0
+                    ? feedgen_file_identity(path, &identity.size, &identity.mtime_ns, &identity.inode) : -1
             }
-            var size: Int64 = 0, mtime: Int64 = 0
-            var inode: UInt64 = 0
-            guard status == 0, feedgen_file_identity(path, &size, &mtime, &inode) == 0 else {
+            guard status == 0 else {
                 throw WriteError(path: file.path, message: String(cString: strerror(errno)))
             }
-            let entry = ManifestEntry(hash: hash, key: key, size: size, mtime: mtime, inode: inode)
+            let entry = ManifestEntry(
+                hash: hash, key: key, size: identity.size, mtime: identity.mtime_ns, inode: identity.inode)
             lock.withLock {
                 back[file.path] = entry
                 written[file.path] = entry

@@ -18,10 +18,18 @@ int feedgen_copy_file(const char *from, const char *to);
 /// Returns 0, or -1 with errno set.
 int feedgen_remove_tree(const char *path);
 
-/// Replaces `path` by a new file holding `length` bytes: the old name is unlinked first, so a file
-/// hard-linked from another tree (the build cache's other buffer) is never written through.
+/// Size, modification time (ns since 1970) and inode of a file.
+struct feedgen_identity {
+    long long size;
+    long long mtime_ns;
+    unsigned long long inode;
+};
+
+/// Replaces `path` by a new file holding `length` bytes: an existing file of that name is
+/// unlinked first, so a file hard-linked from another tree (the build cache's other buffer) is
+/// never written through. Fills `identity` (when not NULL) from the written file.
 /// Returns 0, or -1 with errno set.
-int feedgen_replace_file(const char *path, const void *bytes, size_t length);
+int feedgen_replace_file(const char *path, const void *bytes, size_t length, struct feedgen_identity *identity);
 
 /// Like feedgen_replace_file, with the bytes of the regular file `from`.
 int feedgen_replace_with_copy(const char *from, const char *to);
