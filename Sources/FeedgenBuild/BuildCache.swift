@@ -11,6 +11,8 @@ import Foundation
 ///   file's path, content hash, render key, size, modification time and inode; `dirty` names a
 ///   tree being changed;
 /// - `items.log`: parsed items by the hash of their file (``ItemCache``);
+/// - `sources`: each item file's `stat` and the hash of its bytes, so that an unchanged file is
+///   not read (`SourceStats`);
 /// - `cards.log`: rendered cards and their height estimates by their card key (``CardCache``);
 /// - `images/`: image variants (``ImageVariants``; the session leaves it alone).
 ///

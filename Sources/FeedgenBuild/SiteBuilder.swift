@@ -49,6 +49,8 @@ public struct BuildReport: Sendable {
     public var seconds = 0.0
     /// Items taken from the build cache without parsing their files.
     public var cachedItems = 0
+    /// Of those, items whose file was not read: its stat was as the last build recorded.
+    public var unreadItems = 0
     /// Output files written (the others were already right in the back buffer).
     public var filesWritten = 0
     /// Pages rendered (the others were already right in the back buffer).
@@ -79,7 +81,8 @@ public enum SiteBuilder {
         timing.mark("load+prepare")
         if let cache = itemCache.value {
             report.cachedItems = cache.hits
-            timing.note("items: \(cache.hits) cached, \(cache.misses) parsed")
+            report.unreadItems = cache.unread
+            timing.note("items: \(cache.hits) cached (\(cache.unread) files not read), \(cache.misses) parsed")
         }
         defer { timing.report() }
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
@@ -152,8 +155,9 @@ public enum SiteBuilder {
             loadOptions.itemCache = { config in
                 let output = options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
                     ?? URL(fileURLWithPath: config.output.hasPrefix("/") ? config.output : root + "/" + config.output).standardizedFileURL.path
+                let folder = BuildCache.folder(forOutput: output)
                 let cache = ItemCache(
-                    path: BuildCache.folder(forOutput: output) + "/items.log", salt: BuildCache.salt, writable: options.write)
+                    path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
                 itemCache.value = cache
                 return cache
             }

@@ -82,10 +82,15 @@ enum FileSystem {
 
     /// The whole file, or the `strerror` text of the failure.
     static func readFile(_ path: String, limit: Int = Limits.maxFileSize) -> Result<[UInt8], ReadError> {
+        var info = stat()
+        return readFile(path, limit: limit, info: &info)
+    }
+
+    /// Reads the file at `path`; `info` receives its `fstat` as opened (before reading).
+    static func readFile(_ path: String, limit: Int = Limits.maxFileSize, info: inout stat) -> Result<[UInt8], ReadError> {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return .failure(ReadError(message: String(cString: strerror(errno)))) }
         defer { close(fd) }
-        var info = stat()
         var capacity = 4096
         if fstat(fd, &info) == 0, info.st_size > 0 { capacity = Int(info.st_size) + 1 }
         if Int(info.st_size) > limit {

@@ -38,15 +38,23 @@ public final class ItemCache: @unchecked Sendable {
     /// Lookups that found an entry / found none (for `FEEDGEN_TIMING` and the tests).
     public private(set) var hits = 0
     public private(set) var misses = 0
+    /// Hits whose file was not even read: its stat was unchanged (``SourceStats``).
+    public private(set) var unread = 0
 
     /// Whether new entries are stored (false for `feedgen check`, which writes nothing).
     let writable: Bool
 
-    /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache).
-    public init(path: String, salt: UInt64, writable: Bool = true) {
+    /// The `stat` of each item file and the key of its bytes (nil: every file is read).
+    let sources: SourceStats?
+
+    /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache) and,
+    /// with a `sourcesPath`, the ``SourceStats`` table there, so that item files whose `stat` is
+    /// unchanged are not read.
+    public init(path: String, salt: UInt64, writable: Bool = true, sourcesPath: String? = nil) {
         self.path = path
         self.salt = salt
         self.writable = writable
+        sources = sourcesPath.map { SourceStats(path: $0, salt: salt) }
         let file = MappedFile(path: path)
         self.file = file
         guard let data = file?.bytes, data.count >= 16, Array(data[0..<4]) == Self.magic,
@@ -85,7 +93,7 @@ public final class ItemCache: @unchecked Sendable {
     }
 
     /// The parsed item and its diagnostics for `key`, if an earlier build stored them.
-    func lookup(_ key: UInt64) -> (Item, [Diagnostic])? {
+    func lookup(_ key: UInt64, unread: Bool = false) -> (Item, [Diagnostic])? {
         let range: Range<Int>? = index[key]
         guard let range else {
             lock.withLock { misses += 1 }
@@ -98,6 +106,7 @@ public final class ItemCache: @unchecked Sendable {
         }
         lock.withLock {
             hits += 1
+            if unread { self.unread += 1 }
             used.insert(key)
         }
         return (item, diagnostics)
@@ -166,6 +175,7 @@ public final class ItemCache: @unchecked Sendable {
     /// Failures are ignored (it is a cache).
     public func save() {
         guard writable else { return }
+        sources?.save()
         lock.withLock {
             if sink >= 0 {
                 if sinkIsNew {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import FeedgenDiagnostics
 
 /// Every `_feed.md`, `_section.md` and item file of a ``ContentPlan``, read and decoded on all
@@ -77,21 +82,35 @@ struct ParsedContent: Sendable {
             let section = plan.feeds[f].sections[s]
             path = section.folder + "/" + section.itemFiles[i]
         }
+        // The key of a cached item: its file's key with the Markdown options.
+        func cacheKey(_ fileKey: UInt64) -> UInt64 {
+            var key = StableHasher(seed: fileKey)
+            key.combine(markdown.unsafe)
+            key.combine(markdown.smart)
+            return key.value
+        }
+        // An item file whose stat is unchanged is not even read.
+        if let cache, case .item = job, let fileKey = cache.sources?.key(of: path, absolute: root + "/" + path),
+            let (item, diagnostics) = cache.lookup(cacheKey(fileKey), unread: true)
+        {
+            return (.item(item), diagnostics)
+        }
         let bytes: [UInt8]
-        switch FileSystem.readFile(root + "/" + path) {
+        var info = stat()
+        switch FileSystem.readFile(root + "/" + path, info: &info) {
         case .success(let b): bytes = b
         case .failure(let failure):
             return (.failed, [.error(SourceLocation(path: path), "cannot read the file: \(failure.message)")])
         }
         // An unchanged item file: its parsed item and diagnostics from the build cache.
-        var cacheKey: UInt64?
+        var itemKey: UInt64?
         if let cache, case .item(let f, let s, let i) = job {
             let section = plan.feeds[f].sections[s]
-            var key = StableHasher(seed: ItemCache.key(path: path, sectionID: section.id, fileName: section.itemFiles[i], bytes: bytes))
-            key.combine(markdown.unsafe)
-            key.combine(markdown.smart)
-            cacheKey = key.value
-            if let (item, diagnostics) = cache.lookup(key.value) { return (.item(item), diagnostics) }
+            let fileKey = ItemCache.key(path: path, sectionID: section.id, fileName: section.itemFiles[i], bytes: bytes)
+            cache.sources?.record(path, info, key: fileKey)
+            let key = cacheKey(fileKey)
+            itemKey = key
+            if let (item, diagnostics) = cache.lookup(key) { return (.item(item), diagnostics) }
         }
         let (frontMatter, parseDiagnostics) = FrontMatter.parse(bytes, path: path)
         guard let frontMatter else { return (.failed, parseDiagnostics) }
@@ -118,7 +137,7 @@ struct ParsedContent: Sendable {
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
             var item = Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader)
             item.markdownLinks = body.links
-            if let cache, let cacheKey { cache.store(cacheKey, item: item, diagnostics: reader.diagnostics) }
+            if let cache, let itemKey { cache.store(itemKey, item: item, diagnostics: reader.diagnostics) }
             output = .item(item)
         }
         return (output, reader.diagnostics)

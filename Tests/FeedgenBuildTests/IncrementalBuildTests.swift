@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+@testable import FeedgenContent
 @testable import FeedgenEmit
 
 /// Incremental builds (the build cache beside the output): after any edit, a build that reuses
@@ -304,6 +305,39 @@ import Testing
             try Self.damage(BuildCache.folder(forOutput: out) + "/items.log")
             try Self.replace(site, "content/notes/note-2.md", "A note 2", "Another note")
         }
+    }
+
+    @Test func damagedSourceTableIsIgnored() throws {
+        try Self.expectIdentical { site, out in
+            try Self.damage(BuildCache.folder(forOutput: out) + "/sources")
+            try Self.replace(site, "content/notes/note-2.md", "A note 2", "Another note")
+        }
+    }
+
+    /// Item files whose stat is as the last build recorded, and older than the racy margin, are
+    /// not read at all; an edit that keeps the size and the modification time is still seen
+    /// (the change time moved).
+    @Test func unchangedFilesAreNotReadAndSameSizeEditsAreSeen() throws {
+        let report = try Self.expectIdentical { site, out in
+            // Every file was written within the racy margin of the first builds: all were read.
+            Thread.sleep(forTimeInterval: Double(SourceStats.racyMargin) / 1e9 + 0.2)
+            #expect(Self.build(site, out).unreadItems == 0)
+            let quiet = Self.build(site, out)
+            #expect(quiet.unreadItems == 19)
+            #expect(quiet.cachedItems == 19)
+            let path = site + "/content/news/item-04.md"
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            try Self.replace(site, "content/news/item-04.md", "Body of item 4", "Body of item X")
+            var times = [info.st_atim, info.st_mtim]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+            var after = stat()
+            #expect(stat(path, &after) == 0)
+            #expect(after.st_size == info.st_size)
+            #expect(after.st_mtim.tv_sec == info.st_mtim.tv_sec && after.st_mtim.tv_nsec == info.st_mtim.tv_nsec)
+        }
+        #expect(report.unreadItems == 18)
+        #expect(report.cachedItems == 18)
     }
 
     @Test func cleanFlagIgnoresTheCache() throws {
