@@ -17,8 +17,9 @@ import FeedgenDiagnostics
 ///
 /// File format: `FGIC`, format version (UInt32), salt (UInt64), then records
 /// `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian. New entries are
-/// appended; a record that is cut short or fails its checksum ends the log (a killed build), and
-/// the next save rewrites the file. When most records are no longer used the log is rewritten
+/// appended; a record that is cut short ends the log (a killed build), and the next save rewrites
+/// the file; a record is checked against its checksum when it is used, and a damaged one is
+/// ignored (its item is parsed again, and the record is not copied into a rewritten log). When most records are no longer used the log is rewritten
 /// with the used ones only (into a temporary file that is renamed over it).
 public final class ItemCache: @unchecked Sendable {
     static let magic: [UInt8] = Array("FGIC".utf8)
@@ -60,22 +61,28 @@ public final class ItemCache: @unchecked Sendable {
         guard let data = file?.bytes, data.count >= 16, Array(data[0..<4]) == Self.magic,
             Self.load(UInt32.self, data, 4) == Self.formatVersion, Self.load(UInt64.self, data, 8) == salt
         else { return }
+        // Records are indexed here and checked against their checksum when used (on every
+        // core, and only those used).
         var offset = 16
         while offset + 20 <= data.count {
             let key = Self.load(UInt64.self, data, offset)
             let length = Int(Self.load(UInt32.self, data, offset + 8))
-            let checksum = Self.load(UInt64.self, data, offset + 12)
             let start = offset + 20
             guard length <= data.count - start else { break }
-            let payload = start..<(start + length)
-            var h = StableHasher()
-            h.combine(bytes: UnsafeRawBufferPointer(rebasing: data[payload]))
-            guard h.value == checksum else { break }
-            index[key] = payload
+            index[key] = (offset + 12)..<(start + length)  // checksum and payload
             records += 1
             offset = start + length
         }
         validEnd = offset
+    }
+
+    /// The payload of the record at `range` (checksum and payload) when it matches its checksum.
+    private func payload(_ range: Range<Int>) -> Range<Int>? {
+        let checksum = Self.load(UInt64.self, bytes, range.lowerBound)
+        let payload = (range.lowerBound + 8)..<range.upperBound
+        var h = StableHasher()
+        h.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[payload]))
+        return h.value == checksum ? payload : nil
     }
 
     private static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
@@ -94,14 +101,20 @@ public final class ItemCache: @unchecked Sendable {
 
     /// The parsed item and its diagnostics for `key`, if an earlier build stored them.
     func lookup(_ key: UInt64, unread: Bool = false) -> (Item, [Diagnostic])? {
-        let range: Range<Int>? = index[key]
-        guard let range else {
-            lock.withLock { misses += 1 }
+        let record: Range<Int>? = lock.withLock { index[key] }
+        guard let record, let range = payload(record) else {
+            lock.withLock {
+                misses += 1
+                if record != nil { index[key] = nil }  // damaged: never copied into a new log
+            }
             return nil
         }
         var reader = ByteReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
         guard let item = reader.item(), let diagnostics = reader.diagnostics(), reader.offset == range.upperBound else {
-            lock.withLock { misses += 1 }
+            lock.withLock {
+                misses += 1
+                index[key] = nil
+            }
             return nil
         }
         lock.withLock {
@@ -179,7 +192,7 @@ public final class ItemCache: @unchecked Sendable {
         lock.withLock {
             if sink >= 0 {
                 if sinkIsNew {
-                    for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[range], into: &pending) } }
+                    for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
                 }
                 flush()
                 close(sink)
@@ -192,7 +205,7 @@ public final class ItemCache: @unchecked Sendable {
                 guard sink >= 0 else { return }
                 sinkIsNew = true
                 pending = Self.header(salt: salt)
-                for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[range], into: &pending) } }
+                for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
                 flush()
                 close(sink)
                 sink = -1
@@ -204,7 +217,7 @@ public final class ItemCache: @unchecked Sendable {
             guard stale > max(64, used.count) else { return }
             let reread = ItemCache(path: path, salt: salt)
             var out = Self.header(salt: salt)
-            for key in used.sorted() { if let range = reread.index[key] { Self.record(key, reread.bytes[range], into: &out) } }
+            for key in used.sorted() { if let range = reread.index[key] { Self.record(key, reread.bytes[(range.lowerBound + 8)..<range.upperBound], into: &out) } }
             let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return }
             let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
