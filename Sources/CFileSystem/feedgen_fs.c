@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "feedgen_fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -133,48 +134,104 @@ int feedgen_file_identity(const char *path, long long *size, long long *mtime_ns
     return 0;
 }
 
-struct listing {
-    char *data;
-    size_t length;
+struct tree_scan {
+    struct feedgen_tree_entry *entries;
+    size_t count;
     size_t capacity;
-    size_t root_length;
+    char *names;
+    size_t names_length;
+    size_t names_capacity;
+    char path[4096];
 };
 
-static struct listing *current_listing;
-
-static int list_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
-    (void)flag;
-    if (ftw->level == 0) return 0;
-    struct listing *l = current_listing;
-    size_t need = strlen(path) + 96;
-    if (l->length + need > l->capacity) {
-        size_t capacity = (l->capacity + need) * 2;
-        char *grown = realloc(l->data, capacity);
+static int add_entry(struct tree_scan *t, const struct stat *info, size_t path_length) {
+    if (t->count == t->capacity) {
+        size_t capacity = t->capacity * 2;
+        struct feedgen_tree_entry *grown = realloc(t->entries, capacity * sizeof *grown);
         if (!grown) return -1;
-        l->data = grown;
-        l->capacity = capacity;
+        t->entries = grown;
+        t->capacity = capacity;
     }
-    char type = S_ISREG(info->st_mode) ? 'f' : S_ISDIR(info->st_mode) ? 'd' : 'o';
-    long long mtime = (long long)info->st_mtim.tv_sec * 1000000000LL + (long long)info->st_mtim.tv_nsec;
-    int n = snprintf(l->data + l->length, l->capacity - l->length, "%c %lld %lld %llu %s\n", type,
-                     (long long)info->st_size, mtime, (unsigned long long)info->st_ino, path + l->root_length + 1);
-    if (n < 0) return -1;
-    l->length += (size_t)n;
+    if (t->names_length + path_length > t->names_capacity) {
+        size_t capacity = (t->names_capacity + path_length) * 2;
+        char *grown = realloc(t->names, capacity);
+        if (!grown) return -1;
+        t->names = grown;
+        t->names_capacity = capacity;
+    }
+    struct feedgen_tree_entry *e = &t->entries[t->count++];
+    e->type = S_ISREG(info->st_mode) ? 'f' : S_ISDIR(info->st_mode) ? 'd' : 'o';
+    e->size = (long long)info->st_size;
+    e->mtime_ns = (long long)info->st_mtim.tv_sec * 1000000000LL + (long long)info->st_mtim.tv_nsec;
+    e->inode = (unsigned long long)info->st_ino;
+    e->path_offset = t->names_length;
+    e->path_length = path_length;
+    memcpy(t->names + t->names_length, t->path, path_length);
+    t->names_length += path_length;
     return 0;
 }
 
-int feedgen_list_tree(const char *root, char **out, size_t *length) {
-    struct listing l = {malloc(65536), 0, 65536, strlen(root)};
-    if (!l.data) return -1;
-    current_listing = &l;
-    int result = nftw(root, list_entry, 64, FTW_PHYS);
-    current_listing = NULL;
-    if (result != 0) {
-        free(l.data);
+/// Lists the folder open as `fd` (taken over and closed), whose path below the root is the first
+/// `prefix` bytes of t->path (ending with '/', or empty for the root). Each entry is stat'ed
+/// relative to its folder (fstatat), not by its whole path.
+static int scan_folder(struct tree_scan *t, int fd, size_t prefix) {
+    DIR *folder = fdopendir(fd);
+    if (!folder) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
         return -1;
     }
-    *out = l.data;
-    *length = l.length;
+    int result = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *entry = readdir(folder);
+        if (!entry) {
+            if (errno != 0) result = -1;
+            break;
+        }
+        const char *name = entry->d_name;
+        if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+        size_t n = strlen(name);
+        if (prefix + n + 2 > sizeof t->path) {
+            errno = ENAMETOOLONG;
+            result = -1;
+            break;
+        }
+        memcpy(t->path + prefix, name, n);
+        struct stat info;
+        if (fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) != 0 || add_entry(t, &info, prefix + n) != 0) {
+            result = -1;
+            break;
+        }
+        if (S_ISDIR(info.st_mode)) {
+            int sub = openat(dirfd(folder), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            t->path[prefix + n] = '/';
+            if (sub < 0 || scan_folder(t, sub, prefix + n + 1) != 0) {
+                result = -1;
+                break;
+            }
+        }
+    }
+    int saved = errno;
+    closedir(folder);
+    errno = saved;
+    return result;
+}
+
+int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names) {
+    struct tree_scan t = {malloc(1024 * sizeof(struct feedgen_tree_entry)), 0, 1024, malloc(65536), 0, 65536, {0}};
+    int fd = t.entries && t.names ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd < 0 || scan_folder(&t, fd, 0) != 0) {  // scan_folder closes fd
+        int saved = errno;
+        free(t.entries);
+        free(t.names);
+        errno = saved;
+        return -1;
+    }
+    *entries = t.entries;
+    *count = t.count;
+    *names = t.names;
     return 0;
 }
 

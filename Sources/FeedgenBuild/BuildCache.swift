@@ -186,24 +186,25 @@ struct CacheState {
     /// Whether the tree at `root` is exactly what `manifest` describes: the same regular files
     /// with the same sizes, modification times and inodes, and no other files or folders.
     static func matches(_ root: String, _ manifest: [String: ManifestEntry]) -> Bool {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length = 0
-        guard feedgen_list_tree(root, &buffer, &length) == 0, let buffer else { return false }
-        defer { free(buffer) }
+        var entries: UnsafeMutablePointer<feedgen_tree_entry>?
+        var count = 0
+        var names: UnsafeMutablePointer<CChar>?
+        guard feedgen_list_tree(root, &entries, &count, &names) == 0, let entries, let names else { return false }
+        defer {
+            free(entries)
+            free(names)
+        }
         let folders = Self.folders(of: manifest.keys)
         var files = 0
-        let text = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
-        for line in text.split(separator: 10) {
-            let fields = line.split(separator: 32, maxSplits: 4, omittingEmptySubsequences: false)
-            guard fields.count == 5 else { return false }
-            let path = String(decoding: fields[4], as: UTF8.self)
-            switch fields[0].first {
+        for entry in UnsafeBufferPointer(start: entries, count: count) {
+            let path = String(
+                decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(names) + entry.path_offset, count: entry.path_length),
+                as: UTF8.self)
+            switch UInt8(bitPattern: entry.type) {
             case UInt8(ascii: "d"):
                 guard folders.contains(path) else { return false }
             case UInt8(ascii: "f"):
-                guard let e = manifest[path], Int64(Substring(decoding: fields[1], as: UTF8.self)) == e.size,
-                    Int64(Substring(decoding: fields[2], as: UTF8.self)) == e.mtime,
-                    UInt64(Substring(decoding: fields[3], as: UTF8.self)) == e.inode
+                guard let e = manifest[path], entry.size == e.size, entry.mtime_ns == e.mtime, entry.inode == e.inode
                 else { return false }
                 files += 1
             default: return false

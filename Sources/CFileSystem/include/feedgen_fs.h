@@ -38,10 +38,24 @@ int feedgen_replace_with_copy(const char *from, const char *to);
 /// Returns 0, or -1 with errno set.
 int feedgen_file_identity(const char *path, long long *size, long long *mtime_ns, unsigned long long *inode);
 
-/// Lists everything below `root` (not following links) into a malloc'd buffer (`*out`, `*length`;
-/// free it with free()): one line per entry, `type size mtime_ns inode relative-path\n`, type
-/// `f` (regular file), `d` (folder) or `o` (anything else). Returns 0, or -1 with errno set.
-int feedgen_list_tree(const char *root, char **out, size_t *length);
+/// One entry of a tree listing (feedgen_list_tree).
+struct feedgen_tree_entry {
+    unsigned long long inode;
+    long long size;
+    /// Modification time, ns since 1970.
+    long long mtime_ns;
+    /// The path below the root (`a/b.html`): `path_length` bytes at `path_offset` of the names
+    /// buffer, not NUL-terminated.
+    size_t path_offset;
+    size_t path_length;
+    /// `f` (regular file), `d` (folder) or `o` (anything else).
+    char type;
+};
+
+/// Lists everything below `root` without following links, each entry stat'ed relative to its
+/// folder: `*count` entries in the malloc'd array `*entries`, their paths in the malloc'd buffer
+/// `*names` (free both with free()). Returns 0, or -1 with errno set (nothing to free then).
+int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names);
 
 /// Recreates the folders of `from` below the new folder `to` and hard-links every regular file.
 /// Returns 0, or -1 with errno set (`to` may then be partly filled).
