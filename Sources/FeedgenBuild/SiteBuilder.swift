@@ -260,7 +260,16 @@ public enum SiteBuilder {
         let assets = (planner.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
         var paths = pages.map(\.0) + assets.map(\.path)
         if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
-        let session = try output.map { try OutputWriter.Session(output: $0, paths: paths, useCache: options.useCache) }
+        // The session checks the back buffer against its manifest (listing the whole tree): on
+        // another thread, while this one reads the card cache and fingerprints the items.
+        let opening = SessionBox()
+        let opened = DispatchGroup()
+        if let output {
+            let paths = paths
+            DispatchQueue.global().async(group: opened) {
+                opening.value = Result { try OutputWriter.Session(output: output, paths: paths, useCache: options.useCache) }
+            }
+        }
         timing.mark("plan")
 
         // Everything global that a detail page's bytes depend on besides its context.
@@ -284,37 +293,52 @@ public enum SiteBuilder {
         var configured = planner
         configured.cardStore = cardCache
         configured.cardSalt = salt
-        if session != nil { configured.itemFingerprints = SiteRenderer.fingerprints(of: site) }
+        if output != nil { configured.itemFingerprints = SiteRenderer.fingerprints(of: site) }
         let renderer = configured
         timing.mark("card cache read")
+        opened.wait()
+        let session = try opening.value?.get()
+        timing.mark("back buffer checked")
 
         let hashes = ResultSlots<UInt64>(count: pages.count)
         let rendered = Counter()
         var problems: Set<Diagnostic> = []
-        for start in stride(from: 0, to: pages.count, by: batchSize) {
-            let end = min(pages.count, start + batchSize)
-            DispatchQueue.concurrentPerform(iterations: end - start) { k in
-                let index = start + k
-                let (path, page) = pages[index]
-                hashes.set(index, Result {
-                    var key: UInt64 = 0
-                    if let session, let pageKey = renderer.key(of: page) {
-                        var h = StableHasher(seed: salt)
-                        h.combine(pageKey)
-                        for link in renderer.item(of: page)?.markdownLinks ?? [] {
-                            h.combine(link.target)
-                            h.combine(links.pages[link.target])
-                        }
-                        key = h.value
-                        if let hash = session.current(path, key: key) { return hash }
+        // Feed pages first, one at a time: each renders its cards on every core (a
+        // `concurrentPerform` nested in another one runs on one thread). Then the detail pages,
+        // in batches on every core.
+        let feedPages = pages.indices.filter { if case .feed = pages[$0].1 { true } else { false } }
+        let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
+        var batches = feedPages.map { [$0] }
+        for start in stride(from: 0, to: detailPages.count, by: batchSize) {
+            batches.append(Array(detailPages[start..<min(detailPages.count, start + batchSize)]))
+        }
+        let renderOne = { @Sendable (index: Int) in
+            let (path, page) = pages[index]
+            hashes.set(index, Result {
+                var key: UInt64 = 0
+                if let session, let pageKey = renderer.key(of: page) {
+                    var h = StableHasher(seed: salt)
+                    h.combine(pageKey)
+                    for link in renderer.item(of: page)?.markdownLinks ?? [] {
+                        h.combine(link.target)
+                        h.combine(links.pages[link.target])
                     }
-                    rendered.increment()
-                    let file = post.process(try renderer.renderPage(page))
-                    guard case .text(let text) = file.contents else { return 0 }
-                    let hash = StableHasher.hash(text)
-                    try session?.put(file, hash: hash, key: key)
-                    return hash
-                })
+                    key = h.value
+                    if let hash = session.current(path, key: key) { return hash }
+                }
+                rendered.increment()
+                let file = post.process(try renderer.renderPage(page))
+                guard case .text(let text) = file.contents else { return 0 }
+                let hash = StableHasher.hash(text)
+                try session?.put(file, hash: hash, key: key)
+                return hash
+            })
+        }
+        for batch in batches {
+            if batch.count == 1 {
+                renderOne(batch[0])
+            } else {
+                DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0]) }
             }
         }
         var manifest: [(String, UInt64)] = []
@@ -367,6 +391,11 @@ public enum SiteBuilder {
         guard let link = item.link, !RelativeURL.hasScheme(link) else { return nil }
         let directory = item.sourcePath.split(separator: "/").dropLast().joined(separator: "/")
         return MarkdownLink(destination: link, directory: directory)
+    }
+
+    /// The session opened on another thread (``renderAndWrite(_:templates:output:options:timing:report:)``).
+    final class SessionBox: @unchecked Sendable {
+        var value: Result<OutputWriter.Session, any Error>?
     }
 
     final class Counter: @unchecked Sendable {
