@@ -2,6 +2,8 @@
 /// and `'`), the same set as Mustache's `{{x}}`.
 public enum HTML {
     public static func escape(_ s: String) -> String {
+        // Most strings (ids, paths, class names) need nothing: returned as they are.
+        if !s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {

@@ -60,4 +60,9 @@ public struct PreparedSite: Sendable {
     }
 
     public static func imageKey(feed: PreparedFeed, item: Item) -> String { feed.key + "\u{0}" + item.id }
+
+    /// The image `item` shows in `feed`, if any (no key is made when the site has no images).
+    public func image(feed: PreparedFeed, item: Item) -> ImageAsset? {
+        images.isEmpty ? nil : images[Self.imageKey(feed: feed, item: item)]
+    }
 }

@@ -89,7 +89,7 @@ enum SectionHTML {
             }
             out += "<div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
             out += cards[index]
-            if !cards[index].hasSuffix("\n") { out += "\n" }
+            if cards[index].utf8.last != UInt8(ascii: "\n") { out += "\n" }
             out += "\(indent)</div></div>\n"
         }
         switch plan.structure {

@@ -144,7 +144,7 @@ public struct SiteRenderer: Sendable {
         h.combine(feed.feed.title)
         h.combine(feed.feed.path)
         h.combine(feed.feed.lang)
-        Self.combine(site.images[PreparedSite.imageKey(feed: feed, item: item)], into: &h)
+        Self.combine(site.image(feed: feed, item: item), into: &h)
         return h.value
     }
 
@@ -288,7 +288,7 @@ public struct SiteRenderer: Sendable {
         var before = 0
         for s in feed.sections {
             counts.append(before)
-            before += s.section.items.count { site.images[PreparedSite.imageKey(feed: feed, item: $0)] != nil }
+            before += s.section.items.count { site.image(feed: feed, item: $0) != nil }
         }
         return counts
     }
@@ -327,7 +327,7 @@ public struct SiteRenderer: Sendable {
         images.reserveCapacity(items.count)
         var imageIndex = imagesBefore  // this card's image's place among the page's images
         for item in items {
-            let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
+            let image = site.image(feed: feed, item: item)
             images.append((image, imageIndex < Self.eagerImageCount, image != nil && imageIndex == 0))
             if image != nil { imageIndex += 1 }
         }
@@ -497,7 +497,7 @@ public struct SiteRenderer: Sendable {
     /// The context of `item.mustache` (``TemplateContext/Kind/item``).
     func detailContext(_ item: Item, feed: PreparedFeed) -> MustacheValue {
         let page = feed.detailPath(item)
-        let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
+        let image = site.image(feed: feed, item: item)
         return [
             "page": pageContext(
                 title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page, type: "article",

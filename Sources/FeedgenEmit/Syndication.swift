@@ -47,7 +47,7 @@ public struct Syndication: Sendable {
 
     /// The absolute URL of an item's image, if it has one.
     public func imageURL(_ item: Item, feed: PreparedFeed) -> String? {
-        site.images[PreparedSite.imageKey(feed: feed, item: item)].map { url($0.outputPath) }
+        site.image(feed: feed, item: item).map { url($0.outputPath) }
     }
 
     struct Entry {
