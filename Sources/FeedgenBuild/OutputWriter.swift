@@ -122,7 +122,7 @@ extension OutputWriter {
         private let live: [String: ManifestEntry]
         private let liveInode: UInt64?
         private var written: [String: ManifestEntry] = [:]
-        private let paths: Set<String>
+        private var paths: Set<String> = []
         private let lock = NSLock()
         /// Files written (the others were already right in the back buffer).
         public private(set) var writes = 0
@@ -130,7 +130,16 @@ extension OutputWriter {
         public let start: String
 
         /// Prepares the back buffer for a build whose output files are `paths` (relative, `/`).
-        public init(output: String, paths: [String], useCache: Bool) throws {
+        public convenience init(output: String, paths: [String], useCache: Bool) throws {
+            try self.init(output: output, useCache: useCache)
+            try begin(paths: paths)
+        }
+
+        /// Opens the cache and checks the back buffer against its manifest (or rebuilds it from
+        /// the output), without changing anything in it yet: this part does not depend on the
+        /// new build's files, so a build starts it while it loads its content. ``begin(paths:)``
+        /// must follow before any other use.
+        public init(output: String, useCache: Bool) throws {
             let fm = FileManager.default
             let outURL = URL(fileURLWithPath: output).standardizedFileURL
             self.output = outURL.path
@@ -146,7 +155,6 @@ extension OutputWriter {
             }
             backPath = cacheFolder + "/back"
             statePath = cacheFolder + "/state"
-            self.paths = Set(paths + [markerName])
 
             dirtyPath = cacheFolder + "/dirty"
             var state = useCache ? CacheState.read(statePath, salt: salt) : CacheState()
@@ -178,6 +186,12 @@ extension OutputWriter {
             self.back = back ?? [:]
             self.live = liveManifest
             self.start = start
+        }
+
+        /// Starts changing the back buffer for a build whose output files are `paths` (relative,
+        /// `/`): deletes what the build does not have and creates the folders it needs.
+        public func begin(paths: [String]) throws {
+            self.paths = Set(paths + [markerName])
             // From here until `commit` the back buffer is being changed: `dirty` names it, and a
             // build killed meanwhile leaves it untrusted.
             try Data("\(Self.inode(backPath) ?? 0)\n".utf8).write(to: URL(fileURLWithPath: dirtyPath))

@@ -77,6 +77,9 @@ public enum SiteBuilder {
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var timing = StageTiming()
         let itemCache = ItemCacheBox()
+        // A session opened early is finished with before the build returns, used or not (a
+        // failed build must not leave it changing the cache under the next one: watch mode).
+        defer { _ = try? itemCache.opening?.session() }
         let (prepared, templates) = prepare(options, report: &report, itemCache: itemCache)
         timing.mark("load+prepare")
         if let cache = itemCache.value {
@@ -106,7 +109,9 @@ public enum SiteBuilder {
         // 5–6. Render and write, page by page in bounded batches, into the cache's back buffer
         // (only what changed), which is then exchanged with the output.
         do {
-            try renderAndWrite(prepared, templates: templates, output: options.write ? output : nil, options: options, timing: &timing, report: &report)
+            try renderAndWrite(
+                prepared, templates: templates, output: options.write ? output : nil, options: options, timing: &timing,
+                report: &report, early: itemCache.opening)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
@@ -159,6 +164,13 @@ public enum SiteBuilder {
                 let cache = ItemCache(
                     path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
                 itemCache.value = cache
+                // The output's session opens while the content loads (it reads and checks the
+                // cache's back buffer, changing nothing), for an output that may be written.
+                if options.write, OutputWriter.check(output: output, siteRoot: root) == nil {
+                    let opening = SessionOpening(output: output)
+                    opening.start(useCache: true)
+                    itemCache.opening = opening
+                }
                 return cache
             }
         }
@@ -246,7 +258,7 @@ public enum SiteBuilder {
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
         _ site: PreparedSite, templates: TemplateSet, output: String?, options: BuildOptions, timing: inout StageTiming,
-        report: inout BuildReport
+        report: inout BuildReport, early: SessionOpening? = nil
     ) throws {
         let planner = SiteRenderer(site: site, templates: templates)
         let links = ContentLinks(feeds: site.feeds)
@@ -260,15 +272,14 @@ public enum SiteBuilder {
         let assets = (planner.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
         var paths = pages.map(\.0) + assets.map(\.path)
         if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
-        // The session checks the back buffer against its manifest (listing the whole tree): on
-        // another thread, while this one reads the card cache and fingerprints the items.
-        let opening = SessionBox()
-        let opened = DispatchGroup()
-        if let output {
-            let paths = paths
-            DispatchQueue.global().async(group: opened) {
-                opening.value = Result { try OutputWriter.Session(output: output, paths: paths, useCache: options.useCache) }
-            }
+        // The session checks the back buffer against its manifest (listing the whole tree) on
+        // another thread: started while the content loaded (`opening`), else now, while this
+        // one reads the card cache and fingerprints the items.
+        let opening = output.map { output in
+            if let early = early, early.output == output { return early }
+            let late = SessionOpening(output: output)
+            late.start(useCache: options.useCache)
+            return late
         }
         timing.mark("plan")
 
@@ -296,8 +307,8 @@ public enum SiteBuilder {
         if output != nil { configured.itemFingerprints = SiteRenderer.fingerprints(of: site) }
         let renderer = configured
         timing.mark("card cache read")
-        opened.wait()
-        let session = try opening.value?.get()
+        let session = try opening?.session()
+        try session?.begin(paths: paths)
         timing.mark("back buffer checked")
 
         let hashes = ResultSlots<UInt64>(count: pages.count)
@@ -393,9 +404,25 @@ public enum SiteBuilder {
         return MarkdownLink(destination: link, directory: directory)
     }
 
-    /// The session opened on another thread (``renderAndWrite(_:templates:output:options:timing:report:)``).
-    final class SessionBox: @unchecked Sendable {
-        var value: Result<OutputWriter.Session, any Error>?
+    /// An ``OutputWriter/Session`` opened on another thread.
+    final class SessionOpening: @unchecked Sendable {
+        let output: String
+        private var result: Result<OutputWriter.Session, any Error>?
+        private let group = DispatchGroup()
+
+        init(output: String) { self.output = output }
+
+        func start(useCache: Bool) {
+            DispatchQueue.global().async(group: group) {
+                self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) }
+            }
+        }
+
+        /// Waits for the session. - Throws: what opening it threw.
+        func session() throws -> OutputWriter.Session? {
+            group.wait()
+            return try result?.get()
+        }
     }
 
     final class Counter: @unchecked Sendable {
@@ -408,6 +435,8 @@ public enum SiteBuilder {
     /// The build's item cache, made once the configuration (and so the output folder) is known.
     final class ItemCacheBox: @unchecked Sendable {
         var value: ItemCache?
+        /// The output's session, opened early (see `prepare`).
+        var opening: SessionOpening?
     }
 
     static func finish(_ report: inout BuildReport, _ options: BuildOptions) -> BuildReport {
