@@ -34,8 +34,17 @@ public struct Item: Sendable, Hashable {
 
     final class Box: @unchecked Sendable {  // mutated only while uniquely referenced
         var fields: Fields
+        /// ``ItemCache/fingerprint(_:)`` of `fields`, when known (from the build cache); cleared
+        /// by every change.
+        var fingerprint: UInt64?
         init(_ fields: Fields) { self.fields = fields }
     }
+
+    /// The item's ``ItemCache/fingerprint(_:)``, when it is known without computing it.
+    var knownFingerprint: UInt64? { box.fingerprint }
+
+    /// Records the item's ``ItemCache/fingerprint(_:)`` (computed from its exact encoding).
+    mutating func remember(fingerprint: UInt64) { unique().fingerprint = fingerprint }
 
     /// The box, copied first when another item shares it.
     private mutating func unique() -> Box {
@@ -49,99 +58,183 @@ public struct Item: Sendable, Hashable {
     /// Unique within the feed; the output page is `<feed path>/<id>.html`.
     public var id: String {
         get { box.fields.id }
-        _modify { yield &unique().fields.id }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.id
+        }
     }
     /// The site-relative file: the item's `.md`, or the `_section.md` for an inline item.
     public var sourcePath: String {
         get { box.fields.sourcePath }
-        _modify { yield &unique().fields.sourcePath }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.sourcePath
+        }
     }
     /// `1:1` of the file, or the inline item's mapping.
     public var location: SourceLocation {
         get { box.fields.location }
-        _modify { yield &unique().fields.location }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.location
+        }
     }
     public var title: String {
         get { box.fields.title }
-        _modify { yield &unique().fields.title }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.title
+        }
     }
     /// `description`, else the body's first paragraph as plain text.
     public var description: String? {
         get { box.fields.description }
-        _modify { yield &unique().fields.description }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.description
+        }
     }
     public var date: ContentDate? {
         get { box.fields.date }
-        _modify { yield &unique().fields.date }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.date
+        }
     }
     public var publishDate: ContentDate? {
         get { box.fields.publishDate }
-        _modify { yield &unique().fields.publishDate }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.publishDate
+        }
     }
     public var expiryDate: ContentDate? {
         get { box.fields.expiryDate }
-        _modify { yield &unique().fields.expiryDate }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.expiryDate
+        }
     }
     public var draft: Bool {
         get { box.fields.draft }
-        _modify { yield &unique().fields.draft }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.draft
+        }
     }
     public var weight: Int? {
         get { box.fields.weight }
-        _modify { yield &unique().fields.weight }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.weight
+        }
     }
     public var image: ItemImage? {
         get { box.fields.image }
-        _modify { yield &unique().fields.image }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.image
+        }
     }
     /// As written; nil when the front matter has none.
     public var link: String? {
         get { box.fields.link }
-        _modify { yield &unique().fields.link }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.link
+        }
     }
     /// The card template name (default `card`).
     public var type: String {
         get { box.fields.type }
-        _modify { yield &unique().fields.type }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.type
+        }
     }
     public var tags: [String] {
         get { box.fields.tags }
-        _modify { yield &unique().fields.tags }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.tags
+        }
     }
     public var lang: String? {
         get { box.fields.lang }
-        _modify { yield &unique().fields.lang }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.lang
+        }
     }
     /// The `params` mapping merged with the unknown top-level keys, in source order.
     public var params: [YAMLPair] {
         get { box.fields.params }
-        _modify { yield &unique().fields.params }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.params
+        }
     }
     /// The rendered body; `""` when there is none.
     public var html: String {
         get { box.fields.html }
-        _modify { yield &unique().fields.html }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.html
+        }
     }
     /// Whether the Markdown body holds anything but white space.
     public var hasBody: Bool {
         get { box.fields.hasBody }
-        _modify { yield &unique().fields.hasBody }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.hasBody
+        }
     }
     /// The path below the section folder (`a.md`, `sub/b.md`), the key of `sort: file`;
     /// `""` for an inline item.
     public var fileName: String {
         get { box.fields.fileName }
-        _modify { yield &unique().fields.fileName }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.fileName
+        }
     }
     public var frontMatter: YAMLNode {
         get { box.fields.frontMatter }
-        _modify { yield &unique().fields.frontMatter }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.frontMatter
+        }
     }
     /// Links in the body to other content files, rewritten to `feedgen-md:` destinations in
     /// `html` until the build resolves them (see `MarkdownLink`).
     public var markdownLinks: [MarkdownLink] {
         get { box.fields.markdownLinks }
-        _modify { yield &unique().fields.markdownLinks }
+        _modify {
+            let box = unique()
+            box.fingerprint = nil
+            yield &box.fields.markdownLinks
+        }
     }
 
     public init(

@@ -23,7 +23,7 @@ import FeedgenDiagnostics
 /// with the used ones only (into a temporary file that is renamed over it).
 public final class ItemCache: @unchecked Sendable {
     static let magic: [UInt8] = Array("FGIC".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
 
     public let path: String
     let salt: UInt64
@@ -109,14 +109,18 @@ public final class ItemCache: @unchecked Sendable {
             }
             return nil
         }
-        var reader = ByteReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
-        guard let item = reader.item(), let diagnostics = reader.diagnostics(), reader.offset == range.upperBound else {
+        // Payload: the item's fingerprint (UInt64), the item, its diagnostics.
+        var reader = ByteReader(bytes: bytes, offset: range.lowerBound + 8, end: range.upperBound)
+        guard range.count >= 8, var item = reader.item(), let diagnostics = reader.diagnostics(),
+            reader.offset == range.upperBound
+        else {
             lock.withLock {
                 misses += 1
                 index[key] = nil
             }
             return nil
         }
+        item.remember(fingerprint: Self.load(UInt64.self, bytes, range.lowerBound))
         lock.withLock {
             hits += 1
             if unread { self.unread += 1 }
@@ -128,10 +132,15 @@ public final class ItemCache: @unchecked Sendable {
     /// Adds a parsed item. Entries go to disk as they come (in 1 MiB writes), not held in
     /// memory: appended to an intact log, else into a new log (`items.log.tmp-<pid>`) that
     /// ``save()`` renames over the old one.
-    func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) {
-        guard writable else { return }
+    /// - Returns: the item's ``fingerprint(_:)``, computed from the encoding stored.
+    @discardableResult
+    func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) -> UInt64 {
         var writer = ByteWriter()
+        writer.int(0)  // the fingerprint, once the item is encoded
         writer.item(item)
+        let fingerprint = writer.bytes.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        guard writable else { return fingerprint }
+        withUnsafeBytes(of: fingerprint.littleEndian) { writer.bytes.replaceSubrange(0..<8, with: $0) }
         writer.diagnostics(diagnostics)
         var record: [UInt8] = []
         Self.record(key, writer.bytes, into: &record)
@@ -144,6 +153,7 @@ public final class ItemCache: @unchecked Sendable {
             pending += record
             if pending.count >= 1 << 20 { flush() }
         }
+        return fingerprint
     }
 
     private var sink: Int32 = -1
@@ -238,9 +248,16 @@ public final class ItemCache: @unchecked Sendable {
 extension ItemCache {
     /// A hash of every field of `item` (its exact cache encoding).
     public static func fingerprint(_ item: Item) -> UInt64 {
+        if let known = item.knownFingerprint { return known }
         var writer = ByteWriter()
         writer.item(item)
         return StableHasher.hash(writer.bytes)
+    }
+
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h = StableHasher()
+        h.combine(bytes: bytes)
+        return h.value
     }
 
     /// A hash of a YAML document as parsed (values, styles, tags and positions).

@@ -1,0 +1,63 @@
+import FeedgenDiagnostics
+import Foundation
+import Testing
+
+@testable import FeedgenContent
+
+/// The item cache (`items.log`) hands back items whose fingerprint is already known; it must be
+/// the one computing it from the item gives, and any change to the item must forget it.
+@Suite struct ItemCacheTests {
+    static func item() -> Item {
+        var item = Item(
+            id: "s/a", sourcePath: "content/s/a.md", location: SourceLocation(path: "content/s/a.md", line: 1, column: 1),
+            title: "Grüße “smart”", description: "A card.", weight: 3, tags: ["x", "y"],
+            html: "<p>Body — with <em>text</em>.</p>\n", hasBody: true, fileName: "a.md")
+        item.markdownLinks = [MarkdownLink(destination: "b.md", directory: "content/s")!]
+        return item
+    }
+
+    @Test func storedAndLoadedItemsKnowTheirFingerprint() throws {
+        let site = try TestSite([:])
+        let path = site.root + "/cache/items.log"
+        let original = Self.item()
+        #expect(original.knownFingerprint == nil)
+        let computed = ItemCache.fingerprint(original)
+
+        let writer = ItemCache(path: path, salt: 42)
+        let stored = writer.store(7, item: original, diagnostics: [.warning(SourceLocation(path: "content/s/a.md"), "w")])
+        #expect(stored == computed)
+        writer.save()
+
+        let reader = ItemCache(path: path, salt: 42)
+        let (loaded, diagnostics) = try #require(reader.lookup(7))
+        #expect(loaded == original)
+        #expect(diagnostics.map(\.message) == ["w"])
+        #expect(loaded.knownFingerprint == computed)
+        #expect(ItemCache.fingerprint(loaded) == computed)
+
+        // A change forgets the fingerprint; the new one is computed from the new fields.
+        var changed = loaded
+        changed.title = "Other"
+        #expect(changed.knownFingerprint == nil)
+        #expect(ItemCache.fingerprint(changed) != computed)
+        #expect(loaded.knownFingerprint == computed)  // the copy it came from keeps its own
+        var same = loaded
+        same.title = loaded.title
+        #expect(same.knownFingerprint == nil)
+        #expect(ItemCache.fingerprint(same) == computed)
+    }
+
+    /// Another salt (another feedgen binary) or a log of the previous format is not read.
+    @Test func foreignLogsAreEmpty() throws {
+        let site = try TestSite([:])
+        let path = site.root + "/cache/items.log"
+        let writer = ItemCache(path: path, salt: 1)
+        writer.store(7, item: Self.item(), diagnostics: [])
+        writer.save()
+        #expect(ItemCache(path: path, salt: 2).lookup(7) == nil)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[4] = 1  // format version 1
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(ItemCache(path: path, salt: 1).lookup(7) == nil)
+    }
+}
