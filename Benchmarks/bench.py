@@ -7,6 +7,9 @@ with unique ids and titles; Hugo shortcodes removed so both tools read the same 
 builds it several times with each tool and prints median wall time, CPU time and peak RSS, and
 the ratios feedgen/Hugo and feedgen/cmark.
 
+A `cp -r` row gives the time this disk takes to create feedgen's output files with no work at
+all (a copy of its output into a fresh folder), for context.
+
 Usage: Benchmarks/bench.py [--sizes 1000,10000,100000] [--runs 3] [--skip-hugo]
 """
 import argparse
@@ -158,6 +161,9 @@ def main():
         # one (`recently_deleted` in fs/ext4/ialloc.c), which then dominates any tool's time.
         fg = median_of(args.runs, lambda i: [feedgen, "build", str(root / "feedgen"), "--output", str(out_root / f"fg-public-{i}"), "--quiet"])
         rows = [("feedgen", fg)]
+        # The disk's share: creating the same files with no work at all (`cp -r` of feedgen's
+        # output into a fresh folder), printed for context, not in the ratios.
+        rows.append(("cp -r", median_of(args.runs, lambda i: ["cp", "-r", str(out_root / "fg-public-0"), str(out_root / f"copy-{i}")])))
         if cmark:
             cm = median_of(args.runs, lambda i: ["sh", "-c", f"{cmark} --smart {all_md} > /dev/null"])
             rows.append(("cmark", cm))
