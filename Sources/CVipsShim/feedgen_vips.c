@@ -144,9 +144,3 @@ int feedgen_vips_resize_save(
     }
     return 0;
 }
-
-void feedgen_sha256_hex(const void *bytes, size_t length, char out[65]) {
-    gchar *hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)bytes, length);
-    snprintf(out, 65, "%s", hex);
-    g_free(hex);
-}
