@@ -26,12 +26,10 @@ let package = Package(
         .systemLibrary(
             name: "CYaml", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
-        // Debian's libvips-dev: responsive image variants (WebP and the original format).
-        .systemLibrary(
-            name: "CVips", pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]),
-        // Non-variadic wrappers around libvips (Swift cannot call its NULL-terminated option lists).
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // Non-variadic wrappers around libvips (Swift cannot call its NULL-terminated option lists),
+        // for responsive image variants. libvips (Debian's libvips42) is loaded with dlopen when a
+        // site has images, so feedgen does not link it; SHA-256 of image sources, in C.
+        .target(name: "CVipsShim"),
 
         // renameat2(RENAME_EXCHANGE): swaps the new output in atomically.
         .target(name: "CFileSystem"),

@@ -1,9 +1,146 @@
 #include "feedgen_vips.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <vips/vips.h>
+
+// libvips is loaded with dlopen on first use, so that `feedgen` does not link it: linking it put
+// about 100 more shared libraries into every run (`feedgen --version`: 35 ms of CPU and 2,017
+// page faults, 9 ms and 720 without), also for sites without images. glib and gobject are libvips' own dependencies: their symbols are
+// looked up through the same handle (dlsym searches a handle's dependencies too).
+//
+// The prototypes and constants below are copied from libvips 8.14's and glib 2.74's headers
+// (Debian 12's libvips-dev and libglib2.0-dev), which feedgen no longer includes. Enums and
+// gboolean are passed as int, which is how C passes them (glib's enums and gboolean are int-sized).
+
+/// Debian 12's SONAME of libvips 8.x (libvips42), then the development symlink (libvips-dev).
+static const char *const library_names[] = {"libvips.so.42", "libvips.so"};
+
+// vips/version.h (libvips 8.14.1): the ABI this file was written against, as VIPS_INIT checks it.
+#define VIPS_LIBRARY_CURRENT 58
+#define VIPS_LIBRARY_AGE 16
+// vips/resample.h: enum VipsSize { VIPS_SIZE_BOTH, VIPS_SIZE_UP, VIPS_SIZE_DOWN, ... }.
+#define VIPS_SIZE_DOWN 2
+// vips/foreign.h: enum VipsFailOn { NONE, TRUNCATED, ERROR, WARNING, LAST }.
+#define VIPS_FAIL_ON_ERROR 2
+// vips/image.h.
+#define VIPS_MAX_COORD 10000000
+// glib/gmacros.h: FALSE (0), TRUE (!FALSE).
+#define TRUE 1
+// glib/gmessages.h: GLogLevelFlags bits.
+#define G_LOG_LEVEL_WARNING (1 << 4)
+#define G_LOG_LEVEL_MESSAGE (1 << 5)
+#define G_LOG_LEVEL_INFO (1 << 6)
+
+/// VipsImage is only ever handled through pointers here.
+typedef struct VipsImage VipsImage;
+
+// vips/vips.h
+typedef int (*vips_init_fn)(const char *argv0);
+typedef int (*vips_version_fn)(int flag);
+typedef const char *(*vips_version_string_fn)(void);
+// vips/error.h
+typedef const char *(*vips_error_buffer_fn)(void);
+typedef void (*vips_error_clear_fn)(void);
+typedef void (*vips_error_fn)(const char *domain, const char *fmt, ...);
+// vips/operation.h
+typedef void (*vips_cache_set_max_fn)(int max);
+typedef void (*vips_concurrency_set_fn)(int concurrency);
+// vips/resample.h; option lists are NULL-terminated.
+typedef int (*vips_thumbnail_fn)(const char *filename, VipsImage **out, int width, ...);
+// vips/foreign.h
+typedef int (*vips_webpsave_buffer_fn)(VipsImage *in, void **buf, size_t *len, ...);
+typedef int (*vips_jpegsave_fn)(VipsImage *in, const char *filename, ...);
+typedef int (*vips_pngsave_fn)(VipsImage *in, const char *filename, ...);
+// glib/gmessages.h: GLogFunc and g_log_set_handler (log_levels is a GLogLevelFlags; returns guint).
+typedef void (*GLogFunc)(const char *log_domain, int log_level, const char *message, void *user_data);
+typedef unsigned (*g_log_set_handler_fn)(const char *log_domain, int log_levels, GLogFunc log_func, void *user_data);
+// glib/gmem.h
+typedef void (*g_free_fn)(void *mem);
+// gobject/gobject.h
+typedef void (*g_object_unref_fn)(void *object);
+
+static struct {
+    vips_init_fn init;
+    vips_version_fn version;
+    vips_version_string_fn version_string;
+    vips_error_buffer_fn error_buffer;
+    vips_error_clear_fn error_clear;
+    vips_error_fn error;
+    vips_cache_set_max_fn cache_set_max;
+    vips_concurrency_set_fn concurrency_set;
+    vips_thumbnail_fn thumbnail;
+    vips_webpsave_buffer_fn webpsave_buffer;
+    vips_jpegsave_fn jpegsave;
+    vips_pngsave_fn pngsave;
+    g_log_set_handler_fn log_set_handler;
+    g_free_fn free;
+    g_object_unref_fn object_unref;
+} vips;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_status = -1;
+static char load_error[512];
+
+static const char *install_hint = "image variants need Debian's libvips42 package (scripts/install-deps installs it)";
+
+static void load_vips(void) {
+    void *handle = NULL;
+    char first_error[256] = "";
+    for (size_t i = 0; i < sizeof library_names / sizeof library_names[0] && handle == NULL; i++) {
+        handle = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL && i == 0) {
+            const char *reason = dlerror();
+            snprintf(first_error, sizeof first_error, "%s", reason ? reason : "not found");
+        }
+    }
+    if (handle == NULL) {
+        snprintf(load_error, sizeof load_error, "cannot load %s (%s); %s", library_names[0], first_error, install_hint);
+        return;
+    }
+    struct { const char *name; void **slot; } symbols[] = {
+        {"vips_init", (void **)&vips.init},
+        {"vips_version", (void **)&vips.version},
+        {"vips_version_string", (void **)&vips.version_string},
+        {"vips_error_buffer", (void **)&vips.error_buffer},
+        {"vips_error_clear", (void **)&vips.error_clear},
+        {"vips_error", (void **)&vips.error},
+        {"vips_cache_set_max", (void **)&vips.cache_set_max},
+        {"vips_concurrency_set", (void **)&vips.concurrency_set},
+        {"vips_thumbnail", (void **)&vips.thumbnail},
+        {"vips_webpsave_buffer", (void **)&vips.webpsave_buffer},
+        {"vips_jpegsave", (void **)&vips.jpegsave},
+        {"vips_pngsave", (void **)&vips.pngsave},
+        {"g_log_set_handler", (void **)&vips.log_set_handler},
+        {"g_free", (void **)&vips.free},
+        {"g_object_unref", (void **)&vips.object_unref},
+    };
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+        void *address = dlsym(handle, symbols[i].name);
+        if (address == NULL) {
+            snprintf(load_error, sizeof load_error, "%s has no symbol %s; %s", library_names[0], symbols[i].name, install_hint);
+            return;  // the handle stays open: the loader keeps one reference either way
+        }
+        *symbols[i].slot = address;
+    }
+    // VIPS_INIT's check (vips/vips.h): the library's ABI, current - age, must be the one the
+    // prototypes above were written for.
+    int abi = vips.version(3) - vips.version(5);
+    if (abi != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
+        snprintf(load_error, sizeof load_error, "the loaded libvips %s has ABI version %d, feedgen needs %d; %s",
+            vips.version_string(), abi, VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE, install_hint);
+        return;
+    }
+    load_status = 0;
+}
+
+int feedgen_vips_load(char *error, size_t error_size) {
+    pthread_once(&load_once, load_vips);
+    if (load_status != 0 && error != NULL && error_size > 0) snprintf(error, error_size, "%s", load_error);
+    return load_status;
+}
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status = -1;
@@ -15,30 +152,31 @@ static pthread_mutex_t error_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void take_error(char *error, size_t error_size, const char *fallback) {
     pthread_mutex_lock(&error_lock);
-    const char *text = vips_error_buffer();
+    const char *text = vips.error_buffer();
     if (text == NULL || text[0] == '\0') text = fallback;
     if (error != NULL && error_size > 0) {
         snprintf(error, error_size, "%s", text);
     }
-    vips_error_clear();
+    vips.error_clear();
     pthread_mutex_unlock(&error_lock);
 }
 
 /// libvips' warnings ("error in tile 0 x 16") would go to stderr; its errors reach the caller.
-static void quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+static void quiet(const char *domain, int level, const char *message, void *data) {
     (void)domain, (void)level, (void)message, (void)data;
 }
 
 static void init_vips(void) {
-    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, quiet, NULL);
-    if (VIPS_INIT("feedgen") != 0) {
+    if (feedgen_vips_load(init_error, sizeof init_error) != 0) return;
+    vips.log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, quiet, NULL);
+    if (vips.init("feedgen") != 0) {
         take_error(init_error, sizeof init_error, "libvips could not be initialised");
         return;
     }
     // No operation cache: a build reads each file once, and a cached result for a path would
     // survive the file being replaced (watch mode).
-    vips_cache_set_max(0);
-    vips_concurrency_set(1);
+    vips.cache_set_max(0);
+    vips.concurrency_set(1);
     init_status = 0;
 }
 
@@ -49,19 +187,20 @@ int feedgen_vips_init(char *error, size_t error_size) {
 }
 
 const char *feedgen_vips_version(void) {
-    return vips_version_string();  // a constant of the library: needs no init
+    if (feedgen_vips_load(NULL, 0) != 0) return NULL;
+    return vips.version_string();  // a constant of the library: needs no init
 }
 
 /// Writes `length` bytes to `path`. Returns 0, or -1 (with a libvips error).
 static int write_all(const char *path, const unsigned char *bytes, size_t length) {
     FILE *f = fopen(path, "wb");
     if (f == NULL) {
-        vips_error("feedgen", "cannot create %s", path);
+        vips.error("feedgen", "cannot create %s", path);
         return -1;
     }
     size_t written = fwrite(bytes, 1, length, f);
     if (fclose(f) != 0 || written != length) {
-        vips_error("feedgen", "cannot write %s", path);
+        vips.error("feedgen", "cannot write %s", path);
         return -1;
     }
     return 0;
@@ -74,9 +213,14 @@ static int write_all(const char *path, const unsigned char *bytes, size_t length
 static int save_webp(VipsImage *image, const char *out_path, int quality) {
     void *buffer = NULL;
     size_t length = 0;
-    if (vips_webpsave_buffer(image, &buffer, &length, "Q", quality, "strip", TRUE, "effort", FEEDGEN_VIPS_WEBP_EFFORT, NULL) != 0) return -1;
+    if (vips.webpsave_buffer(image, &buffer, &length, "Q", quality, "strip", TRUE, "effort", FEEDGEN_VIPS_WEBP_EFFORT, NULL) != 0) return -1;
     unsigned char *in = buffer;
-    unsigned char *out = g_malloc(length);
+    unsigned char *out = malloc(length > 0 ? length : 1);
+    if (out == NULL) {
+        vips.free(buffer);
+        vips.error("feedgen", "out of memory");
+        return -1;
+    }
     size_t n = 0;
     int status = -1;
     if (length >= 12 && memcmp(in, "RIFF", 4) == 0 && memcmp(in + 8, "WEBP", 4) == 0) {
@@ -104,10 +248,10 @@ static int save_webp(VipsImage *image, const char *out_path, int quality) {
         out[6] = (riff >> 16) & 0xFF;
         out[7] = (riff >> 24) & 0xFF;
     }
-    if (status != 0) vips_error("feedgen", "libvips wrote an unexpected WebP file");
+    if (status != 0) vips.error("feedgen", "libvips wrote an unexpected WebP file");
     else status = write_all(out_path, out, n);
-    g_free(out);
-    g_free(buffer);
+    free(out);
+    vips.free(buffer);
     return status;
 }
 
@@ -117,7 +261,7 @@ int feedgen_vips_resize_save(
     if (feedgen_vips_init(error, error_size) != 0) return -1;
     VipsImage *image = NULL;
     // Height unbounded: the width alone decides the scale. VIPS_SIZE_DOWN never enlarges.
-    if (vips_thumbnail(in_path, &image, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+    if (vips.thumbnail(in_path, &image, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
             "fail_on", VIPS_FAIL_ON_ERROR, NULL) != 0) {
         take_error(error, error_size, "cannot read the image");
         return -1;
@@ -128,25 +272,19 @@ int feedgen_vips_resize_save(
         status = save_webp(image, out_path, quality);
         break;
     case FEEDGEN_VIPS_JPEG:
-        status = vips_jpegsave(image, out_path, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
+        status = vips.jpegsave(image, out_path, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
         break;
     case FEEDGEN_VIPS_PNG:
-        status = vips_pngsave(image, out_path, "strip", TRUE, NULL);
+        status = vips.pngsave(image, out_path, "strip", TRUE, NULL);
         break;
     default:
         status = -1;
-        vips_error("feedgen", "unknown output format %d", (int)format);
+        vips.error("feedgen", "unknown output format %d", (int)format);
     }
-    g_object_unref(image);
+    vips.object_unref(image);
     if (status != 0) {
         take_error(error, error_size, "its image data is truncated or corrupt");
         return -1;
     }
     return 0;
-}
-
-void feedgen_sha256_hex(const void *bytes, size_t length, char out[65]) {
-    gchar *hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)bytes, length);
-    snprintf(out, 65, "%s", hex);
-    g_free(hex);
 }

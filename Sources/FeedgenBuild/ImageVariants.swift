@@ -25,6 +25,11 @@ import Foundation
 /// temporary file renamed into place, so that a killed build never leaves a partial entry; after a
 /// successful build, entries it did not use are removed.
 /// Encoding strips all metadata, so that rebuilding gives the same bytes.
+///
+/// libvips is not linked: the shim loads it with dlopen. A site with item images loads it to read
+/// its version for the cache names (so that an upgraded libvips re-encodes every variant instead of
+/// serving an older one's), and starts it only when a variant is missing from the cache; a site
+/// without item images never loads it.
 public enum ImageVariants {
     /// The widths variants are rounded up to, px.
     public static let ladder = [160, 240, 320, 480, 640, 800, 960, 1280, 1600, 1920, 2560]
@@ -144,8 +149,14 @@ public enum ImageVariants {
         }
         guard !plans.isEmpty else { return stats }
 
-        // 2. The variants, from the cache or libvips.
-        let version = String(cString: feedgen_vips_version())
+        // 2. The variants, from the cache or libvips. The cache names hold libvips' version, so
+        // libvips is loaded (not started) to read it; sites without images never load it.
+        var loadError = [CChar](repeating: 0, count: 512)
+        guard feedgen_vips_load(&loadError, loadError.count) == 0, let versionText = feedgen_vips_version() else {
+            diagnostics.error(SourceLocation(path: "feedgen"), "libvips could not start: \(text(loadError))")
+            return stats
+        }
+        let version = String(cString: versionText)
         let folder = cacheFolder + "/images"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -168,7 +179,7 @@ public enum ImageVariants {
         if jobs.contains(where: { access($0.cachePath, R_OK) != 0 }) {
             var error = [CChar](repeating: 0, count: 512)
             guard feedgen_vips_init(&error, error.count) == 0 else {
-                diagnostics.error(SourceLocation(path: "feedgen"), "libvips could not start: \(text(error)); image variants need Debian's libvips (scripts/install-deps)")
+                diagnostics.error(SourceLocation(path: "feedgen"), "libvips could not start: \(text(error))")
                 return stats
             }
         }

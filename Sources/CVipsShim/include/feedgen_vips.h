@@ -4,9 +4,12 @@
 #include <stddef.h>
 
 /// Non-variadic wrappers around the few libvips calls feedgen makes (libvips' own API takes
-/// NULL-terminated option lists, which Swift cannot call). Every function may be called from any
-/// thread; the first call initialises libvips once (VIPS_INIT, operation cache off, one worker
-/// thread per operation: feedgen runs several operations in parallel itself).
+/// NULL-terminated option lists, which Swift cannot call). feedgen does not link libvips: the
+/// library (Debian 12's libvips42, `libvips.so.42`) is loaded with dlopen by the first call that
+/// needs it, so that builds of sites without images never load it. Every function may be called
+/// from any thread; libvips is loaded once, and initialised once by the first call that needs it
+/// (as VIPS_INIT does, operation cache off, one worker thread per operation: feedgen runs several
+/// operations in parallel itself).
 
 /// Output formats of `feedgen_vips_resize_save`.
 typedef enum {
@@ -19,13 +22,20 @@ typedef enum {
 /// files within 0.1 % of the size (measured on 2400 × 1600 photos).
 #define FEEDGEN_VIPS_WEBP_EFFORT 2
 
-/// Initialises libvips (once; later calls return the first result; its warnings are silenced).
-/// Returns 0, or -1 with the reason in `error` (NUL-terminated, truncated to `error_size`; one
-/// line per libvips message).
+/// Loads libvips with dlopen (`libvips.so.42`, else `libvips.so`; once; later calls return the
+/// first result) and checks its ABI as VIPS_INIT does, without initialising it. Returns 0, or -1
+/// with the reason in `error` (NUL-terminated, truncated to `error_size`), which names the library
+/// and Debian's package (libvips42) when the library or one of its symbols is missing.
+int feedgen_vips_load(char *error, size_t error_size);
+
+/// Loads (``feedgen_vips_load``) and initialises libvips (once; later calls return the first
+/// result; its warnings are silenced). Returns 0, or -1 with the reason in `error`
+/// (NUL-terminated, truncated to `error_size`; one line per libvips message).
 int feedgen_vips_init(char *error, size_t error_size);
 
-/// The linked libvips' version, "8.14.1" (needs no init: a build whose variants are all cached
-/// never starts libvips).
+/// The loaded libvips' version, "8.14.1", or NULL when it cannot be loaded (the reason is
+/// ``feedgen_vips_load``'s). Loads the library but does not initialise it: a build whose variants
+/// are all cached never starts libvips.
 const char *feedgen_vips_version(void);
 
 /// Decodes `in_path` completely (failing on truncated or corrupt data), turns it upright from its
@@ -37,7 +47,8 @@ int feedgen_vips_resize_save(
     const char *in_path, const char *out_path, int width, feedgen_vips_format format, int quality,
     char *error, size_t error_size);
 
-/// The SHA-256 of `length` bytes as 64 lowercase hex digits and a NUL, into `out` (65 bytes).
+/// The SHA-256 (FIPS 180-4) of `length` bytes as 64 lowercase hex digits and a NUL, into `out`
+/// (65 bytes). Needs neither libvips nor glib; `bytes` may be NULL when `length` is 0.
 void feedgen_sha256_hex(const void *bytes, size_t length, char out[65]);
 
 #endif
