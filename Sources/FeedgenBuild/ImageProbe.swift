@@ -1,8 +1,13 @@
 import Foundation
 
 /// Reads an image's intrinsic size from its header: PNG (IHDR), GIF (logical screen), JPEG
-/// (first SOFn marker), WebP (VP8, VP8L, VP8X) and SVG (`width`/`height` or `viewBox`).
+/// (first SOFn marker, turned by its EXIF orientation), WebP (VP8, VP8L, VP8X) and SVG
+/// (`width`/`height` or `viewBox`).
 /// Sizes go into `<img width height>` so that pages do not shift while images load.
+///
+/// A JPEG whose EXIF orientation (tag 0x0112) is 5–8 is stored on its side: browsers draw it
+/// upright (CSS Images 3, `image-orientation: from-image`, the default) and libvips turns its
+/// variants upright, so its size is the stored one with width and height swapped.
 public enum ImageProbe {
     public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
         func be16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
@@ -18,14 +23,19 @@ public enum ImageProbe {
         }
         if n >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 {
             var i = 2
+            var sideways = false
             while i + 9 < n {
                 guard bytes[i] == 0xFF else { return nil }
                 let marker = bytes[i + 1]
                 if marker == 0xFF { i += 1; continue }
                 if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
                 let length = be16(i + 2)
+                if marker == 0xE1, let orientation = exifOrientation(bytes, start: i + 4, end: min(n, i + 2 + length)) {
+                    sideways = (5...8).contains(orientation)
+                }
                 if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                    return (be16(i + 7), be16(i + 5))
+                    let (width, height) = (be16(i + 7), be16(i + 5))
+                    return sideways ? (height, width) : (width, height)
                 }
                 i += 2 + length
             }
@@ -54,6 +64,40 @@ public enum ImageProbe {
             if let box = attribute("viewBox", in: tag) {
                 let parts = box.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
                 if parts.count == 4 { return (Int(parts[2].rounded()), Int(parts[3].rounded())) }
+            }
+        }
+        return nil
+    }
+
+    /// The orientation (1–8) in the EXIF APP1 segment body `bytes[start..<end]` (`Exif\0\0`, then
+    /// a TIFF header and IFD0; EXIF 2.32 §4.6.4, tag 0x0112), or nil.
+    static func exifOrientation(_ bytes: [UInt8], start: Int, end: Int) -> Int? {
+        guard start >= 0, end <= bytes.count, end - start >= 14,
+            bytes[start..<(start + 6)].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0])
+        else { return nil }
+        let tiff = start + 6
+        let little: Bool
+        switch (bytes[tiff], bytes[tiff + 1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ i: Int) -> Int? {
+            guard i >= tiff, i + 2 <= end else { return nil }
+            return little ? Int(bytes[i]) | Int(bytes[i + 1]) << 8 : Int(bytes[i]) << 8 | Int(bytes[i + 1])
+        }
+        func u32(_ i: Int) -> Int? {
+            guard let a = u16(i), let b = u16(i + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard u16(tiff + 2) == 42, let ifd = u32(tiff + 4), let count = u16(tiff + ifd) else { return nil }
+        for k in 0..<count {
+            let entry = tiff + ifd + 2 + 12 * k
+            guard let tag = u16(entry) else { return nil }
+            // Type SHORT (3), one value, stored in the first two bytes of the value field.
+            if tag == 0x0112 {
+                guard u16(entry + 2) == 3, let value = u16(entry + 8), (1...8).contains(value) else { return nil }
+                return value
             }
         }
         return nil

@@ -22,6 +22,63 @@ import Testing
         #expect(ImageProbe.size(of: bytes)! == (300, 200))
     }
 
+    /// An EXIF APP1 segment (TIFF header and an IFD0 holding only Orientation) in either byte order.
+    static func exif(orientation: Int, bigEndian: Bool) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 255)] : [UInt8(v & 255), UInt8(v >> 8)] }
+        func u32(_ v: Int) -> [UInt8] { bigEndian ? u16(v >> 16) + u16(v & 0xFFFF) : u16(v & 0xFFFF) + u16(v >> 16) }
+        let tiff = (bigEndian ? Array("MM".utf8) : Array("II".utf8)) + u16(42) + u32(8) + u16(1)
+            + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0) + u32(0)
+        let body = Array("Exif".utf8) + [0, 0] + tiff
+        return [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 255)] + body
+    }
+
+    /// A phone photo stored on its side (EXIF orientation 5–8) is drawn upright by browsers and
+    /// by libvips: its size is the stored one turned.
+    @Test func jpegTurnedByItsExifOrientation() {
+        // SOF0 with height 200 and width 300.
+        let frame: [UInt8] = [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0xC8, 0x01, 0x2C, 0x03, 0, 0, 0, 0, 0, 0]
+        for bigEndian in [false, true] {
+            for orientation in 1...8 {
+                let bytes = [0xFF, 0xD8] + Self.exif(orientation: orientation, bigEndian: bigEndian) + frame
+                let expected = orientation >= 5 ? (200, 300) : (300, 200)
+                #expect(ImageProbe.size(of: bytes)! == expected, "orientation \(orientation), big-endian \(bigEndian)")
+            }
+        }
+        // A damaged or foreign APP1 changes nothing.
+        var damaged = Self.exif(orientation: 6, bigEndian: false)
+        damaged[12] = 0x58  // not "II" or "MM"
+        #expect(ImageProbe.size(of: [0xFF, 0xD8] + damaged + frame)! == (300, 200))
+        let xmp = [0xFF, 0xE1, 0x00, 0x0C] + Array("http://ns".utf8) + [0]
+        #expect(ImageProbe.size(of: [0xFF, 0xD8] + xmp + frame)! == (300, 200))
+        let cut = Array((Self.exif(orientation: 6, bigEndian: true)).prefix(20))
+        #expect(ImageProbe.size(of: [0xFF, 0xD8] + cut) == nil)
+    }
+
+    /// A 48 × 32 JPEG with EXIF orientation 6 (made with libvips, the EXIF segment added by hand).
+    static let sidewaysJPEG = Data(base64Encoded: "/9j/4QAiRXhpZgAASUkqAAgAAAABABIBAwABAAAABgAAAAAAAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/wAALCAAgADABAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/APlSiiiilpKKWiloxTaUUtGKWlxUdKKUU4UuKUCv/9k=")!
+
+    /// The page gives the upright size, and the variants (upright, from libvips) are described
+    /// by their real widths.
+    @Test func sidewaysPhotoIsSizedUpright() throws {
+        let root = temporaryFolder()
+        writeSite(root, ["content/food/photo.md": "---\ntitle: Photo\nimage: {src: photo.jpg, alt: A photo}\n---\nText.\n"])
+        try Self.sidewaysJPEG.write(to: URL(fileURLWithPath: root + "/content/food/photo.jpg"))
+        #expect(ImageProbe.size(of: [UInt8](Self.sidewaysJPEG))! == (32, 48))
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        let html = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(html.contains(#"width="32" height="48" alt="A photo""#))
+        // Every variant named in a srcset is as wide as its descriptor says.
+        let candidates = html.matches(of: /([A-Za-z0-9_.\/-]+\.(?:webp|jpg)) (\d+)w/).map { (String($0.1), Int($0.2)!) }
+        #expect(!candidates.isEmpty)
+        for (path, width) in candidates {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out + "/" + path)))
+            #expect(ImageProbe.size(of: bytes)?.width == width, "\(path)")
+            #expect(width <= 32)
+        }
+    }
+
     @Test func webpExtended() {
         var bytes = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0]
         bytes += [0x7F, 0x02, 0x00, 0x67, 0x01, 0x00]  // width − 1 = 639, height − 1 = 359 (24-bit little-endian)
