@@ -25,25 +25,43 @@ enum SectionHTML {
         layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
         focusable: Bool, scrollerID: String? = nil, slideshow: Bool = false, deferred: [DeferredCards.Estimate?] = []
     ) -> String {
-        let variants = [layout.base] + layout.rules.map(\.section)
         var out = ""
+        groups(
+            layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
+            scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
+        return out
+    }
+
+    /// ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
+    /// appended to `out` (a feed page being assembled: no copy of a long section's HTML).
+    static func groups(
+        layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
+        focusable: Bool, scrollerID: String?, slideshow: Bool, deferred: [DeferredCards.Estimate?], into out: inout String
+    ) {
+        let variants = [layout.base] + layout.rules.map(\.section)
+        let start = out.utf8.count
         if !ids.isEmpty {
-            out += groupsElement(
+            groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
                 orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal }, scrollerID: scrollerID,
-                slideshow: slideshow, deferred: deferred)
+                slideshow: slideshow, deferred: deferred, into: &out)
         }
         if variants.contains(where: { $0.footer != nil }) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
-            if !out.isEmpty { out += "\n" }
+            if out.utf8.count > start { out += "\n" }
             let count = ids.count == 1 ? "1 item" : "\(ids.count) items"
             out += "  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">\(count)</p></footer>"
         }
         if variants.contains(where: \.background) {
-            if !out.isEmpty { out += "\n" }
+            if out.utf8.count > start { out += "\n" }
             out += "  <div class=\"cl-background\" aria-hidden=\"true\"></div>"
         }
-        return out
+    }
+
+    /// The bytes ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
+    /// writes, about: every card and its wrapping.
+    static func estimatedSize(ids: [String], cards: [String]) -> Int {
+        cards.reduce(0) { $0 + $1.utf8.count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024
     }
 
     static func groupsElement(
@@ -51,14 +69,26 @@ enum SectionHTML {
         focusable: Bool, orthogonal: Bool, scrollerID: String? = nil, slideshow: Bool = false,
         deferred: [DeferredCards.Estimate?] = []
     ) -> String {
+        var out = ""
+        groupsElement(
+            layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
+            orthogonal: orthogonal, scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
+        return out
+    }
+
+    static func groupsElement(
+        layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
+        focusable: Bool, orthogonal: Bool, scrollerID: String?, slideshow: Bool,
+        deferred: [DeferredCards.Estimate?], into out: inout String
+    ) {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
         // The slides' container is named only when it must be a focus stop (below).
         let slides = slideshow && orthogonal
         let named = !slides || !focusable
-        var out = ""
         // Room for every card and its wrapping at once: a 100,000-card section is hundreds of MB,
         // which doubling would copy again and again.
-        out.reserveCapacity(cards.reduce(0) { $0 + $1.utf8.count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
+        let needed = out.utf8.count + estimatedSize(ids: ids, cards: cards)
+        out.reserveCapacity(needed)  // nothing when the page being assembled has the room already
         out += "  <div class=\"cl-groups\""
         if orthogonal, let scrollerID { out += " id=\"\(HTML.escape(scrollerID))\"" }
         if !slides {
@@ -119,6 +149,5 @@ enum SectionHTML {
             out += "</div>\n"
         }
         out += "  </div>"
-        return out
     }
 }

@@ -236,12 +236,18 @@ public struct SiteRenderer: Sendable {
     /// How many of a feed page's first images load eagerly.
     static let eagerImageCount = 4
 
+    /// The feed page. Its sections' cards (`groupsHTML`, most of a long page's bytes) are not
+    /// copied through `section.mustache` and `feed.mustache`: the templates render a placeholder
+    /// (``FeedGroups``), and the cards are written once, into the finished page.
     func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
-        OutputFile(path: feed.pagePath, contents: .text(try render("feed.mustache", try feedContext(feed))))
+        let groups = FeedGroups()
+        let skeleton = try render("feed.mustache", try feedContext(feed, groups: groups))
+        return OutputFile(path: feed.pagePath, contents: .text(groups.splice(into: skeleton)))
     }
 
-    /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered.
-    func feedContext(_ feed: PreparedFeed) throws(TemplateErrors) -> MustacheValue {
+    /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered;
+    /// with `groups`, each section's `groupsHTML` is a placeholder kept there.
+    func feedContext(_ feed: PreparedFeed, groups: FeedGroups? = nil) throws(TemplateErrors) -> MustacheValue {
         let page = feed.pagePath
         // Cards are estimated when any section of the page may defer them (the estimates of
         // every section place the sections after it).
@@ -256,7 +262,8 @@ public struct SiteRenderer: Sendable {
             ? DeferredCards.plan(feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates)) : []
         var sections: [MustacheValue] = []
         for (k, s) in feed.sections.enumerated() {
-            let context = sectionContext(s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k])
+            let context = sectionContext(
+                s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k], groups: groups)
             sections.append(["id": .string(s.section.id), "html": .string(try render("section.mustache", context))])
         }
         let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
@@ -439,13 +446,16 @@ public struct SiteRenderer: Sendable {
 
     /// The context of `section.mustache` for rendered cards; `deferred` (empty, or one entry per
     /// card) marks the cards that render lazily.
-    func sectionContext(_ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?]) -> MustacheValue {
+    func sectionContext(
+        _ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?], groups pending: FeedGroups? = nil
+    ) -> MustacheValue {
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
         let scroll = Self.scrolling(s)
-        let groups = SectionHTML.groups(
+        let section = FeedGroups.Section(
             layout: s.layout, ids: s.section.items.map(\.id), cards: rendered.cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
             slideshow: scroll.slideshow, deferred: deferred)
+        let groups = pending.map { $0.placeholder(for: section) } ?? section.html
         return [
             "section": [
                 "id": .string(s.section.id),

@@ -1,0 +1,119 @@
+import FeedgenLayout
+
+/// The sections' cards of one feed page, written once, into the finished page.
+///
+/// A long feed page is mostly its sections' `groupsHTML` (every card, wrapped): 24 MB for 10,000
+/// cards, 240 MB for 100,000. Rendered through `section.mustache` and then `feed.mustache`, those
+/// bytes were copied into each template's output in turn. Instead, each section's context gets a
+/// placeholder, the templates render around it, and ``splice(into:)`` writes the cards where the
+/// placeholders landed, into one buffer sized for the whole page.
+///
+/// The result is byte-identical to rendering the cards through the templates: a Mustache
+/// variable is inserted as it is (partial indentation applies to template lines, not to values;
+/// Mustache spec, "Partials"), and a template that escapes it (`{{groupsHTML}}`, or a section
+/// escaped again by `feed.mustache`) is seen by the placeholder's `&`, which each escape turns
+/// into `&amp;`: the cards are escaped as many times. A template may use the placeholder any
+/// number of times, or not at all.
+final class FeedGroups {
+    /// One section's groups element, footer and background (``SectionHTML/groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``).
+    struct Section {
+        var layout: AdaptiveSection
+        var ids: [String]
+        var cards: [String]
+        var headingID: String?
+        var label: String
+        var focusable: Bool
+        var scrollerID: String?
+        var slideshow: Bool
+        var deferred: [DeferredCards.Estimate?]
+
+        func write(into out: inout String) {
+            SectionHTML.groups(
+                layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
+                scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
+        }
+
+        var html: String {
+            var out = ""
+            write(into: &out)
+            return out
+        }
+    }
+
+    private var sections: [Section] = []
+
+    /// U+FFFE (a noncharacter: not in text an author writes), the marker, the section's index,
+    /// U+FFFE. The `&` shows how many times a template escaped it.
+    static let open = "\u{FFFE}feedgen&"
+    static let close: Character = "\u{FFFE}"
+
+    /// The placeholder that stands for `section`'s groups in the templates.
+    func placeholder(for section: Section) -> String {
+        sections.append(section)
+        return Self.open + "groups-\(sections.count - 1)" + String(Self.close)
+    }
+
+    /// `skeleton` (the rendered page) with every placeholder replaced by its section's groups.
+    func splice(into skeleton: String) -> String {
+        guard !sections.isEmpty else { return skeleton }
+        let marker = Array(Self.open.utf8)
+        let end = Array(String(Self.close).utf8)
+        let amp = Array("amp;".utf8)
+        let prefix = Array("groups-".utf8)
+        var text = skeleton
+        return text.withUTF8 { bytes -> String in
+            // Where each placeholder is: byte range, section, times escaped.
+            var found: [(range: Range<Int>, section: Int, escapes: Int)] = []
+            var i = 0
+            while i + marker.count <= bytes.count {
+                guard bytes[i] == marker[0], bytes[i..<(i + marker.count)].elementsEqual(marker) else {
+                    i += 1
+                    continue
+                }
+                var p = i + marker.count
+                var escapes = 0
+                while p + amp.count <= bytes.count, bytes[p..<(p + amp.count)].elementsEqual(amp) {
+                    escapes += 1
+                    p += amp.count
+                }
+                guard p + prefix.count <= bytes.count, bytes[p..<(p + prefix.count)].elementsEqual(prefix) else {
+                    i += 1
+                    continue
+                }
+                p += prefix.count
+                var index = 0
+                let digits = p
+                while p < bytes.count, bytes[p] >= 0x30, bytes[p] <= 0x39, p - digits < 9 {
+                    index = index * 10 + Int(bytes[p] - 0x30)
+                    p += 1
+                }
+                guard p > digits, index < sections.count, p + end.count <= bytes.count,
+                    bytes[p..<(p + end.count)].elementsEqual(end)
+                else {
+                    i += 1
+                    continue
+                }
+                found.append((i..<(p + end.count), index, escapes))
+                i = p + end.count
+            }
+            guard !found.isEmpty else { return skeleton }
+            var out = ""
+            out.reserveCapacity(
+                bytes.count + found.reduce(0) { $0 + SectionHTML.estimatedSize(ids: sections[$1.section].ids, cards: sections[$1.section].cards) })
+            var copied = 0
+            for placeholder in found {
+                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[copied..<placeholder.range.lowerBound]), as: UTF8.self)
+                if placeholder.escapes == 0 {
+                    sections[placeholder.section].write(into: &out)
+                } else {
+                    var html = sections[placeholder.section].html
+                    for _ in 0..<placeholder.escapes { html = HTML.escape(html) }
+                    out += html
+                }
+                copied = placeholder.range.upperBound
+            }
+            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[copied...]), as: UTF8.self)
+            return out
+        }
+    }
+}
