@@ -171,10 +171,20 @@ static int add_entry(struct tree_scan *t, const struct stat *info, size_t path_l
     return 0;
 }
 
-/// Lists the folder open as `fd` (taken over and closed), whose path below the root is the first
-/// `prefix` bytes of t->path (ending with '/', or empty for the root). Each entry is stat'ed
-/// relative to its folder (fstatat), not by its whole path.
-static int scan_folder(struct tree_scan *t, int fd, size_t prefix) {
+/// Lists the folder whose path below the root is the first `prefix` bytes of t->path (ending
+/// with '/', or empty for the root), then the folders in it. Each entry is stat'ed relative to its
+/// folder (fstatat), and a folder is closed before the folders in it are listed, so a deep tree
+/// holds two descriptors at a time (the root's and one folder's), not one per level.
+static int scan_folder(struct tree_scan *t, int root, size_t prefix) {
+    int fd;
+    if (prefix == 0) {
+        fd = dup(root);
+    } else {
+        t->path[prefix - 1] = 0;
+        fd = openat(root, t->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        t->path[prefix - 1] = '/';
+    }
+    if (fd < 0) return -1;
     DIR *folder = fdopendir(fd);
     if (!folder) {
         int saved = errno;
@@ -182,6 +192,7 @@ static int scan_folder(struct tree_scan *t, int fd, size_t prefix) {
         errno = saved;
         return -1;
     }
+    size_t first = t->count;
     int result = 0;
     for (;;) {
         errno = 0;
@@ -204,26 +215,29 @@ static int scan_folder(struct tree_scan *t, int fd, size_t prefix) {
             result = -1;
             break;
         }
-        if (S_ISDIR(info.st_mode)) {
-            int sub = openat(dirfd(folder), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            t->path[prefix + n] = '/';
-            if (sub < 0 || scan_folder(t, sub, prefix + n + 1) != 0) {
-                result = -1;
-                break;
-            }
-        }
     }
     int saved = errno;
     closedir(folder);
     errno = saved;
-    return result;
+    if (result != 0) return -1;
+    size_t last = t->count;
+    for (size_t k = first; k < last; k++) {
+        if (t->entries[k].type != 'd') continue;
+        size_t length = t->entries[k].path_length;  // the entry's whole path below the root
+        memcpy(t->path, t->names + t->entries[k].path_offset, length);
+        t->path[length] = '/';
+        if (scan_folder(t, root, length + 1) != 0) return -1;
+    }
+    return 0;
 }
 
 int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names) {
     struct tree_scan t = {malloc(1024 * sizeof(struct feedgen_tree_entry)), 0, 1024, malloc(65536), 0, 65536, {0}};
     int fd = t.entries && t.names ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    if (fd < 0 || scan_folder(&t, fd, 0) != 0) {  // scan_folder closes fd
-        int saved = errno;
+    int result = fd < 0 ? -1 : scan_folder(&t, fd, 0);
+    int saved = errno;
+    if (fd >= 0) close(fd);
+    if (result != 0) {
         free(t.entries);
         free(t.names);
         errno = saved;

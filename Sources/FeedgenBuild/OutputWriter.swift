@@ -135,10 +135,11 @@ extension OutputWriter {
             try begin(paths: paths)
         }
 
-        /// Opens the cache and checks the back buffer against its manifest (or rebuilds it from
-        /// the output), without changing anything in it yet: this part does not depend on the
-        /// new build's files, so a build starts it while it loads its content. ``begin(paths:)``
-        /// must follow before any other use.
+        /// Opens the cache and brings up a back buffer that checks out against its manifest (the
+        /// kept one; else one hard-linked from the output, or an empty one), without applying
+        /// the new build's changes yet: this part does not depend on the new build's files, so a
+        /// build starts it while it loads its content. ``begin(paths:)`` must follow before any
+        /// other use.
         public init(output: String, useCache: Bool) throws {
             let fm = FileManager.default
             let outURL = URL(fileURLWithPath: output).standardizedFileURL

@@ -164,8 +164,9 @@ public enum SiteBuilder {
                 let cache = ItemCache(
                     path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
                 itemCache.value = cache
-                // The output's session opens while the content loads (it reads and checks the
-                // cache's back buffer, changing nothing), for an output that may be written.
+                // The output's session opens while the content loads, for an output that may be
+                // written: it reads and checks the cache's back buffer, and rebuilds it from the
+                // output when it does not check out (the output itself is never touched).
                 if options.write, OutputWriter.check(output: output, siteRoot: root) == nil {
                     let opening = SessionOpening(output: output)
                     opening.start(useCache: true)

@@ -89,22 +89,28 @@ public final class ItemCache: @unchecked Sendable {
         T(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 
-    /// The key of an item file: its bytes and everything about its place that the parser reads.
-    public static func key(path: String, sectionID: String, fileName: String, bytes: [UInt8]) -> UInt64 {
+    /// The key of an item file: its bytes (`bytesHash`, their ``StableHasher/hash(_:)-([UInt8])``)
+    /// and everything about its place that the parser reads.
+    public static func key(path: String, sectionID: String, fileName: String, bytesHash: UInt64) -> UInt64 {
         var h = StableHasher()
         h.combine(path)
         h.combine(sectionID)
         h.combine(fileName)
-        h.combine(bytes)
+        h.combine(bytesHash)
         return h.value
     }
 
     /// The parsed item and its diagnostics for `key`, if an earlier build stored them.
-    func lookup(_ key: UInt64, unread: Bool = false) -> (Item, [Diagnostic])? {
+    ///
+    /// - Parameters:
+    ///   - unread: the item's file was not read (its stat was unchanged), for ``unread``.
+    ///   - countingMiss: whether a miss counts in ``misses`` (not when the caller reads the file
+    ///     and looks it up again).
+    func lookup(_ key: UInt64, unread: Bool = false, countingMiss: Bool = true) -> (Item, [Diagnostic])? {
         let record: Range<Int>? = lock.withLock { index[key] }
         guard let record, let range = payload(record) else {
             lock.withLock {
-                misses += 1
+                if countingMiss { misses += 1 }
                 if record != nil { index[key] = nil }  // damaged: never copied into a new log
             }
             return nil
@@ -115,7 +121,7 @@ public final class ItemCache: @unchecked Sendable {
             reader.offset == range.upperBound
         else {
             lock.withLock {
-                misses += 1
+                if countingMiss { misses += 1 }
                 index[key] = nil
             }
             return nil

@@ -82,16 +82,20 @@ struct ParsedContent: Sendable {
             let section = plan.feeds[f].sections[s]
             path = section.folder + "/" + section.itemFiles[i]
         }
-        // The key of a cached item: its file's key with the Markdown options.
-        func cacheKey(_ fileKey: UInt64) -> UInt64 {
-            var key = StableHasher(seed: fileKey)
+        // The key of a cached item: its bytes (their hash), its place (path, section, name
+        // below the section: a new `_feed.md` can change the last two) and the Markdown options.
+        func cacheKey(_ bytesHash: UInt64) -> UInt64? {
+            guard case .item(let f, let s, let i) = job else { return nil }
+            let section = plan.feeds[f].sections[s]
+            var key = StableHasher(
+                seed: ItemCache.key(path: path, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash))
             key.combine(markdown.unsafe)
             key.combine(markdown.smart)
             return key.value
         }
         // An item file whose stat is unchanged is not even read.
-        if let cache, case .item = job, let fileKey = cache.sources?.key(of: path, absolute: root + "/" + path),
-            let (item, diagnostics) = cache.lookup(cacheKey(fileKey), unread: true)
+        if let cache, let bytesHash = cache.sources?.bytesHash(of: path, absolute: root + "/" + path),
+            let key = cacheKey(bytesHash), let (item, diagnostics) = cache.lookup(key, unread: true, countingMiss: false)
         {
             return (.item(item), diagnostics)
         }
@@ -104,13 +108,11 @@ struct ParsedContent: Sendable {
         }
         // An unchanged item file: its parsed item and diagnostics from the build cache.
         var itemKey: UInt64?
-        if let cache, case .item(let f, let s, let i) = job {
-            let section = plan.feeds[f].sections[s]
-            let fileKey = ItemCache.key(path: path, sectionID: section.id, fileName: section.itemFiles[i], bytes: bytes)
-            cache.sources?.record(path, info, key: fileKey)
-            let key = cacheKey(fileKey)
-            itemKey = key
-            if let (item, diagnostics) = cache.lookup(key) { return (.item(item), diagnostics) }
+        if let cache, case .item = job {
+            let bytesHash = StableHasher.hash(bytes)
+            cache.sources?.record(path, info, bytesHash: bytesHash)
+            itemKey = cacheKey(bytesHash)
+            if let itemKey, let (item, diagnostics) = cache.lookup(itemKey) { return (.item(item), diagnostics) }
         }
         let (frontMatter, parseDiagnostics) = FrontMatter.parse(bytes, path: path)
         guard let frontMatter else { return (.failed, parseDiagnostics) }

@@ -5,9 +5,10 @@
 #endif
 
 /// What the last build knew about each item file without reading it: the file's `stat`
-/// (size, modification and change times, inode, device) and the ``ItemCache/key(path:sectionID:fileName:bytes:)``
-/// of the bytes it held. A file whose `stat` is unchanged is not read again: its key finds its
-/// parsed item in the ``ItemCache`` (the build cache's `sources` file beside `items.log`).
+/// (size, modification and change times, inode, device) and the hash of the bytes it held. A
+/// file whose `stat` is unchanged is not read again: that hash, with the file's current place in
+/// the site (``ItemCache/key(path:sectionID:fileName:bytesHash:)``), finds its parsed item in the
+/// ``ItemCache`` (the build cache's `sources` file beside `items.log`).
 ///
 /// The rule is git's index rule (git's "racy clean" entries): a file changed within the same
 /// timestamp tick as it was read could keep its size and times. So an entry is trusted only when
@@ -17,11 +18,11 @@
 ///
 /// File format: `FGSS`, format version (UInt32), salt (UInt64), the recording build's start
 /// (Int64, ns since 1970), record count (UInt32), then records `path length (UInt32) · path ·
-/// size · mtime · ctime (Int64, ns) · inode · device · key (UInt64)`, and a ``StableHasher``
+/// size · mtime · ctime (Int64, ns) · inode · device · bytes hash (UInt64)`, and a ``StableHasher``
 /// checksum (UInt64) of everything before it; little-endian. Anything unexpected reads as empty.
 final class SourceStats: @unchecked Sendable {
     static let magic: [UInt8] = Array("FGSS".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     /// Timestamps within this many nanoseconds of the recording build's start are not trusted
     /// (2 s: FAT's modification-time resolution, the coarsest in common use).
     static let racyMargin: Int64 = 2_000_000_000
@@ -32,19 +33,20 @@ final class SourceStats: @unchecked Sendable {
         var ctime: Int64
         var inode: UInt64
         var device: UInt64
-        var key: UInt64
+        /// ``StableHasher/hash(_:)-([UInt8])`` of the file's bytes.
+        var bytesHash: UInt64
 
-        init(_ info: stat, key: UInt64) {
+        init(_ info: stat, bytesHash: UInt64) {
             size = Int64(info.st_size)
             mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
             inode = UInt64(info.st_ino)
             device = UInt64(info.st_dev)
-            self.key = key
+            self.bytesHash = bytesHash
         }
 
-        init(size: Int64, mtime: Int64, ctime: Int64, inode: UInt64, device: UInt64, key: UInt64) {
-            (self.size, self.mtime, self.ctime, self.inode, self.device, self.key) = (size, mtime, ctime, inode, device, key)
+        init(size: Int64, mtime: Int64, ctime: Int64, inode: UInt64, device: UInt64, bytesHash: UInt64) {
+            (self.size, self.mtime, self.ctime, self.inode, self.device, self.bytesHash) = (size, mtime, ctime, inode, device, bytesHash)
         }
 
         func sameFile(as other: Entry) -> Bool {
@@ -72,22 +74,22 @@ final class SourceStats: @unchecked Sendable {
         known = Self.read(path, salt: salt)
     }
 
-    /// The key recorded for the file at `relativePath` (absolute path `absolute`) when its
+    /// The hash of the bytes of the file at `relativePath` (absolute path `absolute`) when its
     /// `stat` is what the previous build recorded and old enough to be trusted; else nil.
-    func key(of relativePath: String, absolute: String) -> UInt64? {
+    func bytesHash(of relativePath: String, absolute: String) -> UInt64? {
         guard let entry = known[relativePath] else { return nil }
         var info = stat()
         guard stat(absolute, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let now = Entry(info, key: entry.key)
+        let now = Entry(info, bytesHash: entry.bytesHash)
         guard now.sameFile(as: entry) else { return nil }
         lock.withLock { seen[relativePath] = entry }
-        return entry.key
+        return entry.bytesHash
     }
 
     /// Records that the file at `relativePath`, whose `stat` was `info` when it was opened,
-    /// held bytes with `key`.
-    func record(_ relativePath: String, _ info: stat, key: UInt64) {
-        let entry = Entry(info, key: key)
+    /// held bytes whose hash is `bytesHash`.
+    func record(_ relativePath: String, _ info: stat, bytesHash: UInt64) {
+        let entry = Entry(info, bytesHash: bytesHash)
         lock.withLock { seen[relativePath] = entry }
     }
 
@@ -110,7 +112,7 @@ final class SourceStats: @unchecked Sendable {
             append(e.ctime)
             append(e.inode)
             append(e.device)
-            append(e.key)
+            append(e.bytesHash)
         }
         append(out.withUnsafeBytes { Self.checksum($0) })
         let temporary = path + ".tmp-\(getpid())"
@@ -153,7 +155,8 @@ final class SourceStats: @unchecked Sendable {
             offset += length
             let entry = Entry(
                 size: load(Int64.self, offset), mtime: load(Int64.self, offset + 8), ctime: load(Int64.self, offset + 16),
-                inode: load(UInt64.self, offset + 24), device: load(UInt64.self, offset + 32), key: load(UInt64.self, offset + 40))
+                inode: load(UInt64.self, offset + 24), device: load(UInt64.self, offset + 32),
+                bytesHash: load(UInt64.self, offset + 40))
             offset += 48
             if entry.mtime < trustedBefore, entry.ctime < trustedBefore { entries[file] = entry }
         }

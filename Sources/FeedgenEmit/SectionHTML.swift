@@ -58,6 +58,14 @@ enum SectionHTML {
         }
     }
 
+    /// Whether `text`'s last character is a lone line feed (`hasSuffix("\n")`: a final CRLF is
+    /// one character, not a line feed), read from its last two UTF-8 bytes.
+    static func endsWithLineFeed(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.last == UInt8(ascii: "\n") else { return false }
+        return utf8.count < 2 || utf8[utf8.index(utf8.endIndex, offsetBy: -2)] != UInt8(ascii: "\r")
+    }
+
     /// The bytes ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
     /// writes, about: every card and its wrapping.
     static func estimatedSize(ids: [String], cards: [String]) -> Int {
@@ -119,7 +127,7 @@ enum SectionHTML {
             }
             out += "<div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
             out += cards[index]
-            if cards[index].utf8.last != UInt8(ascii: "\n") { out += "\n" }
+            if !Self.endsWithLineFeed(cards[index]) { out += "\n" }
             out += "\(indent)</div></div>\n"
         }
         switch plan.structure {

@@ -21,9 +21,14 @@ public struct SiteRenderer: Sendable {
     /// Seeds every card key: a hash of what all cards depend on besides their own inputs (the
     /// templates, the site configuration, the feedgen binary), given by the build.
     public var cardSalt: UInt64 = 0
-    /// ``ItemCache/fingerprint(_:)`` of items by their `sourcePath`, computed once for the card
-    /// and detail-page keys (``fingerprints(of:)``); an item not in it is fingerprinted when needed.
+    /// ``ItemCache/fingerprint(_:)`` of items by ``fingerprintKey(_:)``, computed once for the
+    /// card and detail-page keys (``fingerprints(of:)``); an item not in it is fingerprinted when
+    /// needed.
     public var itemFingerprints: [String: UInt64] = [:]
+
+    /// An item's key in ``itemFingerprints``: its file and its id (the inline items of one
+    /// `_section.md` share the file; ids are unique within a feed, and a file is in one feed).
+    static func fingerprintKey(_ item: Item) -> String { item.sourcePath + "\u{0}" + item.id }
 
     /// Every item's ``ItemCache/fingerprint(_:)`` by its `sourcePath` (on every core).
     public static func fingerprints(of site: PreparedSite) -> [String: UInt64] {
@@ -33,13 +38,13 @@ public struct SiteRenderer: Sendable {
         var out: [String: UInt64] = [:]
         out.reserveCapacity(items.count)
         for (item, r) in zip(items, slots.values) {
-            if case .success(let v) = r { out[item.sourcePath] = v }
+            if case .success(let v) = r { out[fingerprintKey(item)] = v }
         }
         return out
     }
 
     func fingerprint(_ item: Item) -> UInt64 {
-        itemFingerprints[item.sourcePath] ?? ItemCache.fingerprint(item)
+        itemFingerprints[Self.fingerprintKey(item)] ?? ItemCache.fingerprint(item)
     }
 
     public init(

@@ -42,6 +42,16 @@ import Testing
         }
     }
 
+    /// A card's HTML gets a newline after it unless it ends with a lone line feed (a final CRLF
+    /// is one character: the card still gets its newline).
+    @Test func cardEndings() {
+        #expect(SectionHTML.endsWithLineFeed("<p>a</p>\n"))
+        #expect(SectionHTML.endsWithLineFeed("\n"))
+        #expect(!SectionHTML.endsWithLineFeed("<p>a</p>\r\n"))
+        #expect(!SectionHTML.endsWithLineFeed("<p>a</p>"))
+        #expect(!SectionHTML.endsWithLineFeed(""))
+    }
+
     /// Escaped once or twice, used twice, or not at all; inside a partial with indentation.
     @Test func templatesThatEscapeRepeatOrDropTheCards() throws {
         let variants: [[String: String]] = [

@@ -1,3 +1,4 @@
+import CFileSystem
 import Foundation
 import Testing
 
@@ -338,6 +339,55 @@ import Testing
         }
         #expect(report.unreadItems == 18)
         #expect(report.cachedItems == 18)
+    }
+
+    /// A `_feed.md` added above a section folder changes its items' section and names below it
+    /// (their ids): an item file the `sources` table trusts is looked up with its new place.
+    /// (Found in review: the table kept a key that hashed the old place.)
+    @Test func newFeedAboveUnreadItemsChangesTheirPlace() throws {
+        for adding in [true, false] {
+            try Self.expectIdentical { site, out in
+                writeSite(site, ["content/grp/sub/x.md": "---\ntitle: Hello\n---\nBody text here.\n"])
+                if !adding { writeSite(site, ["content/grp/_feed.md": "---\ntitle: Group\n---\n"]) }
+                Thread.sleep(forTimeInterval: Double(SourceStats.racyMargin) / 1e9 + 0.2)
+                #expect(Self.build(site, out).exitStatus == 0)  // records x.md (racy: read)
+                Thread.sleep(forTimeInterval: Double(SourceStats.racyMargin) / 1e9 + 0.2)
+                #expect(Self.build(site, out).unreadItems > 0)  // trusted from here
+                if adding {
+                    writeSite(site, ["content/grp/_feed.md": "---\ntitle: Group\n---\n"])
+                } else {
+                    try FileManager.default.removeItem(atPath: site + "/content/grp/_feed.md")
+                }
+            }
+        }
+    }
+
+    /// The inline items of one `_section.md` share its path: editing one that is not the last
+    /// re-renders its card. (Found in review: fingerprints were keyed by path alone.)
+    @Test func editedInlineItemIsRerendered() throws {
+        try Self.expectIdentical { site, out in
+            writeSite(site, ["content/chips/_section.md": "---\ntitle: Chips\nitems:\n  - {title: Curry}\n  - {title: Cake}\n---\n"])
+            #expect(Self.build(site, out).exitStatus == 0)
+            #expect(Self.build(site, out).exitStatus == 0)
+            writeSite(site, ["content/chips/_section.md": "---\ntitle: Chips\nitems:\n  - {title: Korma}\n  - {title: Cake}\n---\n"])
+        }
+    }
+
+    /// A back buffer 100 folders deep checks out (the listing holds two descriptors, not one per
+    /// level), and any extra file makes it not check out.
+    @Test func deepTreeIsListed() throws {
+        let root = temporaryFolder()
+        var path = ""
+        for level in 0..<100 { path += (path.isEmpty ? "" : "/") + "d\(level)" }
+        try FileManager.default.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/" + path + "/f.html"))
+        var size: Int64 = 0, mtime: Int64 = 0
+        var inode: UInt64 = 0
+        #expect(feedgen_file_identity(root + "/" + path + "/f.html", &size, &mtime, &inode) == 0)
+        let manifest = [path + "/f.html": ManifestEntry(hash: 1, key: 0, size: size, mtime: mtime, inode: inode)]
+        #expect(CacheState.matches(root, manifest))
+        try Data("y".utf8).write(to: URL(fileURLWithPath: root + "/d0/extra.html"))
+        #expect(!CacheState.matches(root, manifest))
     }
 
     @Test func cleanFlagIgnoresTheCache() throws {
