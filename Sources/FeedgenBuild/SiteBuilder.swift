@@ -158,8 +158,7 @@ public enum SiteBuilder {
         loadOptions.expired = options.expired
         if options.useCache, let itemCache {
             loadOptions.itemCache = { config in
-                let output = options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-                    ?? URL(fileURLWithPath: config.output.hasPrefix("/") ? config.output : root + "/" + config.output).standardizedFileURL.path
+                let output = outputPath(options, configured: config.output, root: root)
                 let folder = BuildCache.folder(forOutput: output)
                 let cache = ItemCache(
                     path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
@@ -453,11 +452,24 @@ public enum SiteBuilder {
     }
 
     static func outputPath(_ options: BuildOptions, site: Site, root: String) -> String {
-        if let output = options.output {
-            return URL(fileURLWithPath: output).standardizedFileURL.path
+        outputPath(options, configured: site.config.output, root: root)
+    }
+
+    /// The output folder's absolute path: `--output`, else the configuration's `output` (relative
+    /// to the site). A symbolic link to a folder stands for that folder: the build replaces the
+    /// folder it points to (the link is kept), and the build cache sits beside that folder.
+    static func outputPath(_ options: BuildOptions, configured: String, root: String) -> String {
+        let path = options.output ?? (configured.hasPrefix("/") ? configured : root + "/" + configured)
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        var info = stat()
+        if lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            var isDirectory: ObjCBool = false
+            let target = url.resolvingSymlinksInPath()
+            if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return target.standardizedFileURL.path
+            }
         }
-        let configured = site.config.output
-        return URL(fileURLWithPath: configured.hasPrefix("/") ? configured : root + "/" + configured).standardizedFileURL.path
+        return url.path
     }
 
     /// The site's template overrides, by path relative to `Templates/` (sorted; hidden files skipped).

@@ -390,6 +390,30 @@ import Testing
         #expect(!CacheState.matches(root, manifest))
     }
 
+    /// An output that is a symbolic link to a folder: the folder it points to gets the site
+    /// (the link stays a link), builds after it are incremental, and the cache sits beside the
+    /// folder. (Found in review: the first build swapped the link itself into the cache.)
+    @Test func outputBehindASymbolicLink() throws {
+        let site = try Self.makeSite()
+        let target = site + "/../www/html"
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        let link = site + "/../public"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "www/html")
+        #expect(Self.build(site, link).exitStatus == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "www/html")
+        #expect(FileManager.default.fileExists(atPath: target + "/index.html"))
+        #expect(FileManager.default.fileExists(atPath: site + "/../www/.html.feedgen-cache/state"))
+        #expect(!FileManager.default.fileExists(atPath: site + "/../.public.feedgen-cache"))
+        try Self.replace(site, "content/news/item-04.md", "Body of item 4", "A new body for item 4")
+        let second = Self.build(site, link)
+        #expect(second.exitStatus == 0)
+        #expect(second.cachedItems == 18)
+        #expect(try String(contentsOfFile: link + "/index.html", encoding: .utf8).contains("A new body for item 4"))
+        let clean = Self.build(site, site + "/../clean", useCache: false)
+        #expect(clean.exitStatus == 0)
+        #expect(Self.tree(target) == Self.tree(site + "/../clean"))
+    }
+
     @Test func cleanFlagIgnoresTheCache() throws {
         let site = try Self.makeSite()
         let out = site + "/../public"
