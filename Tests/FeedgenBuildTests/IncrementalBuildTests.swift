@@ -320,9 +320,10 @@ import Testing
     /// (the change time moved).
     @Test func unchangedFilesAreNotReadAndSameSizeEditsAreSeen() throws {
         let report = try Self.expectIdentical { site, out in
-            // Every file was written within the racy margin of the first builds: all were read.
+            // The files were written within the racy margin of the first builds (unless those
+            // were slow): once the margin has passed, a build records stats that are trusted.
             Thread.sleep(forTimeInterval: Double(SourceStats.racyMargin) / 1e9 + 0.2)
-            #expect(Self.build(site, out).unreadItems == 0)
+            #expect(Self.build(site, out).exitStatus == 0)
             let quiet = Self.build(site, out)
             #expect(quiet.unreadItems == 19)
             #expect(quiet.cachedItems == 19)
