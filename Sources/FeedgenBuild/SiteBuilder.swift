@@ -274,7 +274,7 @@ public enum SiteBuilder {
         if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
         // The session checks the back buffer against its manifest (listing the whole tree) on
         // another thread: started while the content loaded (`opening`), else now, while this
-        // one reads the card cache and fingerprints the items.
+        // one reads the card cache.
         let opening = output.map { output in
             if let early = early, early.output == output { return early }
             let late = SessionOpening(output: output)
@@ -304,7 +304,6 @@ public enum SiteBuilder {
         var configured = planner
         configured.cardStore = cardCache
         configured.cardSalt = salt
-        if output != nil { configured.itemFingerprints = SiteRenderer.fingerprints(of: site) }
         let renderer = configured
         timing.mark("card cache read")
         let session = try opening?.session()

@@ -21,32 +21,6 @@ public struct SiteRenderer: Sendable {
     /// Seeds every card key: a hash of what all cards depend on besides their own inputs (the
     /// templates, the site configuration, the feedgen binary), given by the build.
     public var cardSalt: UInt64 = 0
-    /// ``ItemCache/fingerprint(_:)`` of items by ``fingerprintKey(_:)``, computed once for the
-    /// card and detail-page keys (``fingerprints(of:)``); an item not in it is fingerprinted when
-    /// needed.
-    public var itemFingerprints: [String: UInt64] = [:]
-
-    /// An item's key in ``itemFingerprints``: its file and its id (the inline items of one
-    /// `_section.md` share the file; ids are unique within a feed, and a file is in one feed).
-    static func fingerprintKey(_ item: Item) -> String { item.sourcePath + "\u{0}" + item.id }
-
-    /// Every item's ``ItemCache/fingerprint(_:)`` by its `sourcePath` (on every core).
-    public static func fingerprints(of site: PreparedSite) -> [String: UInt64] {
-        let items = site.feeds.flatMap { $0.sections.flatMap(\.section.items) }
-        let slots = ResultSlots<UInt64>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: items.count) { i in slots.set(i, .success(ItemCache.fingerprint(items[i]))) }
-        var out: [String: UInt64] = [:]
-        out.reserveCapacity(items.count)
-        for (item, r) in zip(items, slots.values) {
-            if case .success(let v) = r { out[fingerprintKey(item)] = v }
-        }
-        return out
-    }
-
-    func fingerprint(_ item: Item) -> UInt64 {
-        itemFingerprints[Self.fingerprintKey(item)] ?? ItemCache.fingerprint(item)
-    }
-
     public init(
         site: PreparedSite, templates: TemplateSet,
         contentVisibility: Bool = ProcessInfo.processInfo.environment["FEEDGEN_NO_CONTENT_VISIBILITY"] != "1"
@@ -145,7 +119,7 @@ public struct SiteRenderer: Sendable {
         let item = feed.sections[s].section.items[i]
         var h = StableHasher()
         h.combine(path(of: page))
-        h.combine(fingerprint(item))
+        h.combine(ItemCache.fingerprint(item))
         h.combine(feed.feed.title)
         h.combine(feed.feed.path)
         h.combine(feed.feed.lang)
@@ -418,7 +392,7 @@ public struct SiteRenderer: Sendable {
         h.combine("card")
         h.combine(page)
         h.combine(feed.detailPath(item))
-        h.combine(fingerprint(item))
+        h.combine(ItemCache.fingerprint(item))
         Self.combine(image, into: &h)
         h.combine(eager)
         h.combine(priority)
