@@ -67,9 +67,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
             { (buffer: UnsafeRawBufferPointer) -> CardFragment? in
                 let checksum = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
                 let payload = UnsafeRawBufferPointer(rebasing: buffer[(range.lowerBound + 8)..<range.upperBound])
-                var h = StableHasher()
-                h.combine(bytes: payload)
-                guard h.value == checksum else { return nil }
+                guard StableHasher.hash(bytes: payload) == checksum else { return nil }
                 return CardFragment(decoding: payload)
             }(data)
         }
@@ -102,9 +100,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
     private static func record(_ key: UInt64, _ payload: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         withUnsafeBytes(of: key.littleEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(payload.count).littleEndian) { out.append(contentsOf: $0) }
-        var h = StableHasher()
-        h.combine(bytes: payload)
-        withUnsafeBytes(of: h.value.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: StableHasher.hash(bytes: payload).littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: payload)
     }
 

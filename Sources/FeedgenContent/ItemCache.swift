@@ -80,9 +80,7 @@ public final class ItemCache: @unchecked Sendable {
     private func payload(_ range: Range<Int>) -> Range<Int>? {
         let checksum = Self.load(UInt64.self, bytes, range.lowerBound)
         let payload = (range.lowerBound + 8)..<range.upperBound
-        var h = StableHasher()
-        h.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[payload]))
-        return h.value == checksum ? payload : nil
+        return StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[payload])) == checksum ? payload : nil
     }
 
     private static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
@@ -144,7 +142,7 @@ public final class ItemCache: @unchecked Sendable {
         var writer = ByteWriter()
         writer.int(0)  // the fingerprint, once the item is encoded
         writer.item(item)
-        let fingerprint = writer.bytes.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        let fingerprint = writer.bytes.withUnsafeBytes { StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[8...])) }
         guard writable else { return fingerprint }
         withUnsafeBytes(of: fingerprint.littleEndian) { writer.bytes.replaceSubrange(0..<8, with: $0) }
         writer.diagnostics(diagnostics)
@@ -260,11 +258,6 @@ extension ItemCache {
         return StableHasher.hash(writer.bytes)
     }
 
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h = StableHasher()
-        h.combine(bytes: bytes)
-        return h.value
-    }
 
     /// A hash of a YAML document as parsed (values, styles, tags and positions).
     public static func fingerprint(_ node: YAMLNode?) -> UInt64 {

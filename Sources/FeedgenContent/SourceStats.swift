@@ -114,19 +114,13 @@ final class SourceStats: @unchecked Sendable {
             append(e.device)
             append(e.bytesHash)
         }
-        append(out.withUnsafeBytes { Self.checksum($0) })
+        append(StableHasher.hash(out))
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
         let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         if written == out.count { rename(temporary, path) } else { unlink(temporary) }
-    }
-
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h = StableHasher()
-        h.combine(bytes: bytes)
-        return h.value
     }
 
     /// The trusted entries of the table at `path`.
@@ -139,7 +133,7 @@ final class SourceStats: @unchecked Sendable {
         }
         let end = data.count - 8
         guard load(UInt32.self, 4) == formatVersion, load(UInt64.self, 8) == salt,
-            load(UInt64.self, end) == checksum(UnsafeRawBufferPointer(rebasing: data[0..<end]))
+            load(UInt64.self, end) == StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: data[0..<end]))
         else { return [:] }
         let trustedBefore = load(Int64.self, 16) - racyMargin
         let count = Int(load(UInt32.self, 24))

@@ -54,6 +54,12 @@ public struct StableHasher: Sendable {
         return h
     }
 
+    public static func hash(bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h = StableHasher()
+        h.combine(bytes: bytes)
+        return h.value
+    }
+
     public static func hash(_ bytes: [UInt8]) -> UInt64 {
         var h = StableHasher()
         h.combine(bytes)
