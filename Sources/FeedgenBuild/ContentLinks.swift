@@ -11,6 +11,7 @@ struct ContentLinks {
 
     init(feeds: [PreparedFeed]) {
         var pages: [String: String] = [:]
+        pages.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
             if let source = feed.feed.sourcePath { pages[source] = feed.pagePath }
             for s in feed.sections {

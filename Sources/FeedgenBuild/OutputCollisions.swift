@@ -10,15 +10,22 @@ import Foundation
 enum OutputCollisions {
     /// The key under which two output paths count as the same file.
     static func key(_ path: String) -> String {
-        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+        let utf8 = path.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
             // ASCII: normalisation is the identity; lower-case the bytes directly.
-            return String(decoding: path.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+            return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+                for (i, byte) in utf8.enumerated() { buffer[i] = byte >= 65 && byte <= 90 ? byte + 32 : byte }
+                return utf8.count
+            }
         }
         return path.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     static func check(_ site: PreparedSite, into diagnostics: inout Diagnostics) {
         var claimed: [String: (path: String, source: SourceLocation)] = [:]
+        claimed.reserveCapacity(
+            16 + 2 * site.feeds.count + site.images.count + site.site.staticFiles.count
+                + site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
         let reserved = key(Preview.folder)
         func claim(_ path: String, by source: SourceLocation) {
             let k = key(path)

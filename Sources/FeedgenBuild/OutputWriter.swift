@@ -192,7 +192,10 @@ extension OutputWriter {
         /// Starts changing the back buffer for a build whose output files are `paths` (relative,
         /// `/`): deletes what the build does not have and creates the folders it needs.
         public func begin(paths: [String]) throws {
-            self.paths = Set(paths + [markerName])
+            var set = Set<String>(minimumCapacity: paths.count + 1)
+            for path in paths { set.insert(path) }
+            set.insert(markerName)
+            self.paths = set
             // From here until `commit` the back buffer is being changed: `dirty` names it, and a
             // build killed meanwhile leaves it untrusted.
             try Data("\(Self.inode(backPath) ?? 0)\n".utf8).write(to: URL(fileURLWithPath: dirtyPath))

@@ -80,7 +80,7 @@ public enum SiteBuilder {
         // A session opened early is finished with before the build returns, used or not (a
         // failed build must not leave it changing the cache under the next one: watch mode).
         defer { _ = try? itemCache.opening?.session() }
-        let (prepared, templates) = prepare(options, report: &report, itemCache: itemCache)
+        let (prepared, templates, links) = prepare(options, report: &report, itemCache: itemCache)
         timing.mark("load+prepare")
         if let cache = itemCache.value {
             report.cachedItems = cache.hits
@@ -89,7 +89,7 @@ public enum SiteBuilder {
         }
         defer { timing.report() }
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
-        guard !blocking, report.exitStatus == 0, var prepared, let templates else { return finish(&report, options) }
+        guard !blocking, report.exitStatus == 0, var prepared, let templates, let links else { return finish(&report, options) }
 
         // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
         // the output, so the output folder is checked first.
@@ -110,7 +110,8 @@ public enum SiteBuilder {
         // (only what changed), which is then exchanged with the output.
         do {
             try renderAndWrite(
-                prepared, templates: templates, output: options.write ? output : nil, options: options, timing: &timing,
+                prepared, templates: templates, links: links, output: options.write ? output : nil, options: options,
+                timing: &timing,
                 report: &report, early: itemCache.opening)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
@@ -135,10 +136,14 @@ public enum SiteBuilder {
     /// Stages 1–3: loads the content, compiles the templates, decodes every layout and resolves
     /// images. Problems go into `report`; nil when the content could not be loaded.
     public static func prepare(_ options: BuildOptions, report: inout BuildReport) -> (PreparedSite?, TemplateSet?) {
-        prepare(options, report: &report, itemCache: nil)
+        let (site, templates, _) = prepare(options, report: &report, itemCache: nil)
+        return (site, templates)
     }
 
-    static func prepare(_ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?) -> (PreparedSite?, TemplateSet?) {
+    /// ``prepare(_:report:)``, also giving the site's content links (checked) for rendering.
+    static func prepare(
+        _ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?
+    ) -> (PreparedSite?, TemplateSet?, ContentLinks?) {
         var timing = StageTiming()
         defer { timing.report() }
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
@@ -148,7 +153,7 @@ public enum SiteBuilder {
                 SourceLocation(path: "."),
                 "no content/ folder in '\(options.siteRoot)'; run feedgen in a site folder, pass the site's path, or create one with 'feedgen init DIR'")
             report.exitStatus = 2
-            return (nil, nil)
+            return (nil, nil, nil)
         }
 
         // 1. Content.
@@ -187,7 +192,7 @@ public enum SiteBuilder {
         } catch {
             report.diagnostics.error(SourceLocation(path: "Templates"), "cannot read templates: \(error)")
         }
-        guard let site = loaded else { return (nil, templates) }
+        guard let site = loaded else { return (nil, templates, nil) }
 
         // 3. Layouts and images.
         var feeds: [PreparedFeed] = []
@@ -242,7 +247,7 @@ public enum SiteBuilder {
         let prepared = PreparedSite(site: site, feeds: feeds, images: images)
         OutputCollisions.check(prepared, into: &report.diagnostics)
         timing.mark("collisions")
-        return (prepared, templates)
+        return (prepared, templates, contentLinks)
     }
 
     /// How many pages render at once: pages are written as soon as their batch is rendered, so
@@ -257,16 +262,17 @@ public enum SiteBuilder {
     ///
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
-        _ site: PreparedSite, templates: TemplateSet, output: String?, options: BuildOptions, timing: inout StageTiming,
-        report: inout BuildReport, early: SessionOpening? = nil
+        _ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
+        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil
     ) throws {
         let planner = SiteRenderer(site: site, templates: templates)
-        let links = ContentLinks(feeds: site.feeds)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
-        // The order and precedence of `SiteRenderer.render()`: by path, pages before assets.
-        var seen = Set<String>()
-        let pages = planner.pages().map { (planner.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
-            .sorted { $0.0 < $1.0 }
+        // The precedence of `SiteRenderer.render()`: pages before assets. Pages stay in site
+        // order (no two have one path: `OutputCollisions` made that an error), which is also
+        // the order they are written in; sorting 100,000 paths was a serial step of its own.
+        let allPages = planner.pages()
+        var seen = Set<String>(minimumCapacity: allPages.count + 16)
+        let pages = allPages.map { (planner.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
         // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
         let previews = options.previews ? try planner.previews().map(post.process) : []
         let assets = (planner.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
