@@ -80,6 +80,7 @@ enum BuildCommand {
         if args.flags.contains("--watch") {
             return Watcher(options: options).run(terminal: terminal)
         }
+        options.exitsAfterBuild = true
         let report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
         if !terminal.quiet {

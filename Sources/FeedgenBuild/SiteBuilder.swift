@@ -27,6 +27,9 @@ public struct BuildOptions: Sendable {
     public var useCache = true
     /// Also write `_previews/`: every section at the preview widths, light and dark (``Preview``).
     public var previews = false
+    /// The process exits after this build (`feedgen build` without `--watch`): the site's
+    /// objects are left for the exit to reclaim (``ExitReclaimed``) rather than freed one by one.
+    public var exitsAfterBuild = false
 
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
@@ -81,6 +84,7 @@ public enum SiteBuilder {
         // failed build must not leave it changing the cache under the next one: watch mode).
         defer { _ = try? itemCache.opening?.session() }
         let (prepared, templates, links) = prepare(options, report: &report, itemCache: itemCache)
+        if options.exitsAfterBuild { ExitReclaimed.keep([prepared as Any, templates as Any, links as Any, itemCache]) }
         timing.mark("load+prepare")
         if let cache = itemCache.value {
             report.cachedItems = cache.hits
@@ -311,6 +315,7 @@ public enum SiteBuilder {
         configured.cardStore = cardCache
         configured.cardSalt = salt
         let renderer = configured
+        if options.exitsAfterBuild { ExitReclaimed.keep([renderer, pages, paths, cardCache as Any]) }
         timing.mark("card cache read")
         let session = try opening?.session()
         try session?.begin(paths: paths)
