@@ -27,8 +27,8 @@ enum OutputCollisions {
             16 + 2 * site.feeds.count + site.images.count + site.site.staticFiles.count
                 + site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
         let reserved = key(Preview.folder)
-        func claim(_ path: String, by source: SourceLocation) {
-            let k = key(path)
+        func claim(_ path: String, by source: SourceLocation) { claim(path, key: key(path), by: source) }
+        func claim(_ path: String, key k: String, by source: SourceLocation) {
             if k == reserved || k.hasPrefix(reserved + "/") {
                 // Reserved whether or not --previews is given, so adding it never breaks a build.
                 diagnostics.error(source, "this would write the output file '\(path)', but '\(Preview.folder)/' is reserved for the section previews of 'feedgen build --previews'; rename or move it")
@@ -55,8 +55,17 @@ enum OutputCollisions {
         for feed in site.feeds {
             claim(feed.pagePath, by: SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.path))
             for s in feed.sections {
-                for item in s.section.items where item.hasBody {
-                    claim(feed.detailPath(item), by: item.location)
+                // Detail pages are most of a site's files: their paths and keys are made on
+                // every core for long sections, then claimed in order.
+                let items = s.section.items
+                let make = { @Sendable (i: Int) -> (path: String, key: String)? in
+                    guard items[i].hasBody else { return nil }
+                    let path = feed.detailPath(items[i])
+                    return (path, key(path))
+                }
+                let paths = items.count < 1024 ? items.indices.map(make) : parallelMap(items.count, make)
+                for (i, p) in paths.enumerated() {
+                    if let p { claim(p.path, key: p.key, by: items[i].location) }
                 }
             }
         }

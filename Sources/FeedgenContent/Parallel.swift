@@ -9,7 +9,7 @@ import Dispatch
 /// `(0..<count).map(transform)` computed on all cores. Each index writes only its own slot, so
 /// the result is in index order whatever the scheduling. `transform` must be safe to call
 /// concurrently (it only reads shared state).
-func parallelMap<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+public func parallelMap<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
     guard count > 1 else { return (0..<count).map(transform) }
     return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
         let slots = Slots(base: buffer.baseAddress!)
