@@ -245,19 +245,20 @@ extension OutputWriter {
             }
         }
 
-        /// When the file at `path`, rendered from inputs whose hash is `key` (nonzero), is
-        /// already in the back buffer (so it need not be rendered): its content hash, and the file
-        /// is recorded as kept. The back buffer's own key, or the output's key for the same bytes,
-        /// must match.
-        public func current(_ path: String, key: UInt64) -> UInt64? {
-            guard key != 0 else { return nil }
-            return lock.withLock {
-                guard let b = back[path] else { return nil }
-                guard b.key == key || (live[path].map { $0.key == key && $0.hash == b.hash } ?? false) else { return nil }
-                var entry = b
-                entry.key = key
-                written[path] = entry
-                return b.hash
+        /// For each file (`path`, rendered from inputs whose hash is `key`; 0 for none): when it
+        /// is already in the back buffer (so it need not be rendered), its content hash, and the
+        /// file is recorded as kept; else nil. The back buffer's own key, or the output's key for
+        /// the same bytes, must match. One acquisition of the lock for all of them.
+        public func current(_ files: [(path: String, key: UInt64)]) -> [UInt64?] {
+            lock.withLock {
+                files.map { path, key in
+                    guard key != 0, let b = back[path] else { return nil }
+                    guard b.key == key || (live[path].map { $0.key == key && $0.hash == b.hash } ?? false) else { return nil }
+                    var entry = b
+                    entry.key = key
+                    written[path] = entry
+                    return b.hash
+                }
             }
         }
 

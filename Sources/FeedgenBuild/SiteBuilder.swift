@@ -324,29 +324,42 @@ public enum SiteBuilder {
         let hashes = ResultSlots<UInt64>(count: pages.count)
         let rendered = Counter()
         var problems: Set<Diagnostic> = []
-        // Feed pages first, one at a time: each renders its cards on every core (a
-        // `concurrentPerform` nested in another one runs on one thread). Then the detail pages,
-        // in batches on every core.
+        // Feed pages, one at a time, on a thread of their own: each renders its cards on every
+        // core (it is not a dispatch worker, whose nested `concurrentPerform` would run on one
+        // thread), and its serial tail (deferred cards, assembling, hashing and writing a page
+        // of every card) overlaps the detail pages, which render meanwhile in batches on every
+        // core.
         let feedPages = pages.indices.filter { if case .feed = pages[$0].1 { true } else { false } }
-        let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
-        var batches = feedPages.map { [$0] }
+        var detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
+        // Each detail page's key (0: none, always rendered), made on every core; the pages whose
+        // key the back buffer already has are then taken in one look-up under the session's
+        // lock (per page, the lock was contended by both cores for 10,000 unchanged pages).
+        let keys: [UInt64] = parallelMap(pages.count) { index in
+            guard session != nil, let pageKey = renderer.key(of: pages[index].1) else { return 0 }
+            var h = StableHasher(seed: salt)
+            h.combine(pageKey)
+            for link in renderer.item(of: pages[index].1)?.markdownLinks ?? [] {
+                h.combine(link.target)
+                h.combine(links.pages[link.target])
+            }
+            return h.value
+        }
+        if let session {
+            let current = session.current(detailPages.map { (pages[$0].0, keys[$0]) })
+            var stale: [Int] = []
+            for (index, hash) in zip(detailPages, current) {
+                if let hash { hashes.set(index, .success(hash)) } else { stale.append(index) }
+            }
+            detailPages = stale
+        }
+        var batches: [[Int]] = []
         for start in stride(from: 0, to: detailPages.count, by: batchSize) {
             batches.append(Array(detailPages[start..<min(detailPages.count, start + batchSize)]))
         }
         let renderOne = { @Sendable (index: Int) in
-            let (path, page) = pages[index]
+            let (_, page) = pages[index]
             hashes.set(index, Result {
-                var key: UInt64 = 0
-                if let session, let pageKey = renderer.key(of: page) {
-                    var h = StableHasher(seed: salt)
-                    h.combine(pageKey)
-                    for link in renderer.item(of: page)?.markdownLinks ?? [] {
-                        h.combine(link.target)
-                        h.combine(links.pages[link.target])
-                    }
-                    key = h.value
-                    if let hash = session.current(path, key: key) { return hash }
-                }
+                let key = keys[index]
                 rendered.increment()
                 let file = post.process(try renderer.renderPage(page))
                 guard case .text(let text) = file.contents else { return 0 }
@@ -355,13 +368,17 @@ public enum SiteBuilder {
                 return hash
             })
         }
-        for batch in batches {
-            if batch.count == 1 {
-                renderOne(batch[0])
-            } else {
-                DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0]) }
-            }
+        let feedsDone = DispatchSemaphore(value: 0)
+        let feedThread = Thread {
+            for index in feedPages { renderOne(index) }
+            feedsDone.signal()
         }
+        feedThread.stackSize = 8 << 20  // like the main thread's: templates may nest deeply
+        feedThread.start()
+        for batch in batches {
+            DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0]) }
+        }
+        feedsDone.wait()
         var manifest: [(String, UInt64)] = []
         for (index, r) in hashes.values.enumerated() {
             switch r {
