@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(
             name: "CYaml", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
+        // Debian's libmimalloc-dev: the executable's malloc (see Sources/feedgen/main.swift).
+        .systemLibrary(name: "CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
         // Non-variadic wrappers around libvips (Swift cannot call its NULL-terminated option lists),
         // for responsive image variants. libvips (Debian's libvips42) is loaded with dlopen when a
         // site has images, so feedgen does not link it; SHA-256 of image sources, in C.
@@ -56,7 +58,7 @@ let package = Package(
                 "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
                 "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
-        .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild"]),
+        .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild", "CMimalloc"]),
 
         // Compiles the repository's Templates/ folder into the binary.
         .executableTarget(name: "EmbedTemplates"),
