@@ -12,8 +12,10 @@ import Foundation
 ///
 /// File format (like `items.log`, ``ItemCache``): `FGCC`, format version (UInt32), salt (UInt64),
 /// then records `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian.
-/// The file is read with one read; a record's checksum is checked when it is used; a cut-short
-/// record ends the log. New entries are appended at the end of the build; when more records are
+/// The file is mapped (``MappedFile``); a record's checksum is checked when it is used; a
+/// cut-short record ends the log. A fragment's HTML is not copied out of the mapping: it
+/// refers to the record's bytes (``CardHTML``) and keeps the mapping alive, and it is not
+/// validated as UTF-8 (it was written from a `String`; the checksum catches damage). New entries are appended at the end of the build; when more records are
 /// stale than used (or the file is damaged), the log is rewritten with the used entries only
 /// (a temporary file renamed over it). Failures are ignored: it is a cache.
 final class CardCache: CardFragmentStore, @unchecked Sendable {
@@ -68,7 +70,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
                 let checksum = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
                 let payload = UnsafeRawBufferPointer(rebasing: buffer[(range.lowerBound + 8)..<range.upperBound])
                 guard StableHasher.hash(bytes: payload) == checksum else { return nil }
-                return CardFragment(decoding: payload)
+                return CardFragment(decoding: payload, owner: file)
             }(data)
         }
         lock.withLock {

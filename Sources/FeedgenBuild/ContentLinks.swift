@@ -49,24 +49,36 @@ struct ContentLinks {
     /// can be megabytes; Foundation's string search was the build's hottest spot).
     func rewrite(_ html: String, page: String) -> String {
         guard !isEmpty else { return html }
+        var text = html
+        let rewritten = text.withUTF8 { rewrite(bytes: UnsafeRawBufferPointer($0), page: page) }
+        return rewritten.map { String(decoding: $0, as: UTF8.self) } ?? html
+    }
+
+    /// ``rewrite(_:page:)`` of a page's UTF-8 bytes (a feed page: ``OutputFile/Contents/utf8(_:)``).
+    func rewrite(_ html: [UInt8], page: String) -> [UInt8] {
+        guard !isEmpty else { return html }
+        return html.withUnsafeBytes { rewrite(bytes: $0, page: page) } ?? html
+    }
+
+    /// The rewritten bytes; nil when `bytes` hold no content link.
+    private func rewrite(bytes: UnsafeRawBufferPointer, page: String) -> [UInt8]? {
         let marker = Array(Markdown.contentLinkScheme.utf8)
-        let bytes = Array(html.utf8)
         var out: [UInt8] = []
         var copied = 0
         var i = 0
         let last = bytes.count - marker.count
         while i <= last {
-            guard bytes[i] == marker[0], bytes[i..<(i + marker.count)].elementsEqual(marker) else {
+            guard bytes[i] == marker[0], UnsafeRawBufferPointer(rebasing: bytes[i..<(i + marker.count)]).elementsEqual(marker) else {
                 i += 1
                 continue
             }
             if out.isEmpty { out.reserveCapacity(bytes.count) }
-            out.append(contentsOf: bytes[copied..<i])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<i]))
             var end = i + marker.count
             while end < bytes.count, ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " ")].contains(bytes[end]) {
                 end += 1
             }
-            var destination = String(decoding: bytes[(i + marker.count)..<end], as: UTF8.self)
+            var destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + marker.count)..<end]), as: UTF8.self)
             var fragment = ""
             if let hash = destination.firstIndex(of: "#") {
                 fragment = String(destination[hash...])
@@ -79,8 +91,8 @@ struct ContentLinks {
             copied = end
             i = end
         }
-        guard copied > 0 else { return html }
-        out.append(contentsOf: bytes[copied...])
-        return String(decoding: out, as: UTF8.self)
+        guard copied > 0 else { return nil }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+        return out
     }
 }

@@ -46,6 +46,7 @@ public enum OutputWriter {
             let hash: UInt64
             switch file.contents {
             case .text(let text): hash = StableHasher.hash(text)
+            case .utf8(let bytes): hash = StableHasher.hash(bytes)
             case .copy(let source): hash = Session.copyHash(source)
             }
             try session.put(file, hash: hash, key: 0)
@@ -279,6 +280,8 @@ extension OutputWriter {
             case .text(let text):
                 var text = text
                 status = text.withUTF8 { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
+            case .utf8(let bytes):
+                status = bytes.withUnsafeBufferPointer { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
             case .copy(let source):
                 status =
                     feedgen_replace_with_copy(source, path) == 0

@@ -11,16 +11,42 @@ struct PagePostProcessor {
 
     /// The page with its content links resolved and, in watch mode, the live-reload script.
     func process(_ file: OutputFile) -> OutputFile {
-        guard file.path.hasSuffix(".html"), case .text(let html) = file.contents else { return file }
-        var text = links.rewrite(html, page: file.path)
-        // A preview index reloads with its frames; the section pages in the frames don't
-        // each poll for the build id.
-        let previewFrame = file.path.hasPrefix(Preview.folder + "/") && file.path != Preview.indexPath
-        if liveReload, !previewFrame, let head = text.range(of: "</head>") {
-            let script = "<script src=\"\(RelativeURL.root(from: file.path))_feedgen/live-reload.js\"></script>\n"
-            text.insert(contentsOf: script, at: head.lowerBound)
+        guard file.path.hasSuffix(".html") else { return file }
+        switch file.contents {
+        case .text(let html):
+            var text = links.rewrite(html, page: file.path)
+            if let script = script(for: file.path), let head = text.range(of: "</head>") {
+                text.insert(contentsOf: script, at: head.lowerBound)
+            }
+            return OutputFile(path: file.path, contents: .text(text))
+        case .utf8(let html):
+            var bytes = links.rewrite(html, page: file.path)
+            if let script = script(for: file.path), let head = Self.firstRange(of: Array("</head>".utf8), in: bytes) {
+                bytes.insert(contentsOf: script.utf8, at: head.lowerBound)
+            }
+            return OutputFile(path: file.path, contents: .utf8(bytes))
+        case .copy:
+            return file
         }
-        return OutputFile(path: file.path, contents: .text(text))
+    }
+
+    /// The live-reload script element for page `path`, in watch mode. A preview index reloads
+    /// with its frames; the section pages in the frames don't each poll for the build id.
+    private func script(for path: String) -> String? {
+        let previewFrame = path.hasPrefix(Preview.folder + "/") && path != Preview.indexPath
+        guard liveReload, !previewFrame else { return nil }
+        return "<script src=\"\(RelativeURL.root(from: path))_feedgen/live-reload.js\"></script>\n"
+    }
+
+    /// Where `needle` first occurs in `bytes`.
+    static func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
+        guard let first = needle.first, bytes.count >= needle.count else { return nil }
+        var i = 0
+        while i <= bytes.count - needle.count {
+            if bytes[i] == first, bytes[i..<(i + needle.count)].elementsEqual(needle) { return i..<(i + needle.count) }
+            i += 1
+        }
+        return nil
     }
 }
 

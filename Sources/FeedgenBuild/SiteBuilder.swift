@@ -362,8 +362,12 @@ public enum SiteBuilder {
                 let key = keys[index]
                 rendered.increment()
                 let file = post.process(try renderer.renderPage(page))
-                guard case .text(let text) = file.contents else { return 0 }
-                let hash = StableHasher.hash(text)
+                let hash: UInt64
+                switch file.contents {
+                case .text(let text): hash = StableHasher.hash(text)
+                case .utf8(let bytes): hash = StableHasher.hash(bytes)
+                case .copy: return 0
+                }
                 try session?.put(file, hash: hash, key: key)
                 return hash
             })
@@ -402,6 +406,7 @@ public enum SiteBuilder {
             let hash: UInt64
             switch file.contents {
             case .text(let text): hash = StableHasher.hash(text)
+            case .utf8(let bytes): hash = StableHasher.hash(bytes)
             case .copy(let source): hash = OutputWriter.Session.copyHash(source)
             }
             try session.put(file, hash: hash, key: 0)

@@ -121,8 +121,8 @@ public enum DeferredCards {
     /// - Parameters:
     ///   - cards: each section's cards' HTML.
     ///   - estimates: the cards' estimates already made (from the card cache), one list per
-    ///     section or none; a nil estimate is read from the card's HTML.
-    public static func plan(feed: PreparedFeed, cards: [[String]], estimates: [[CardHeightEstimate?]] = []) -> [[Estimate?]] {
+    ///     section or none; when one is missing, every card's estimate is read from its HTML.
+    public static func plan(feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []) -> [[Estimate?]] {
         let sections = feed.sections
         let eligible = sections.map { isEligible($0.layout) && $0.section.items.count >= minimumCards }
         guard eligible.contains(true) else { return sections.map { Array(repeating: nil, count: $0.section.items.count) } }
@@ -130,7 +130,7 @@ public enum DeferredCards {
         if estimates.count == cards.count, zip(estimates, cards).allSatisfy({ $0.count == $1.count && !$0.contains(nil) }) {
             profiles = estimates.map { $0.map { $0! } }
         } else {
-            profiles = self.profiles(sections: sections, cards: cards)
+            profiles = self.profiles(sections: sections, cards: cards.map { $0.map(\.text) })
         }
         func solve(_ width: Double) -> ResolvedLayout {
             let env = LayoutEnvironment(

@@ -6,7 +6,8 @@ import FeedgenLayout
 /// cards, 240 MB for 100,000. Rendered through `section.mustache` and then `feed.mustache`, those
 /// bytes were copied into each template's output in turn. Instead, each section's context gets a
 /// placeholder, the templates render around it, and ``splice(into:)`` writes the cards where the
-/// placeholders landed, into one buffer sized for the whole page.
+/// placeholders landed, into one byte buffer sized for the whole page: a card kept by the card
+/// cache goes from the cache's bytes to the page, never a `String` (``CardHTML``).
 ///
 /// The result is byte-identical to rendering the cards through the templates: a Mustache
 /// variable is inserted as it is (partial indentation applies to template lines, not to values;
@@ -19,7 +20,7 @@ final class FeedGroups {
     struct Section {
         var layout: AdaptiveSection
         var ids: [String]
-        var cards: [String]
+        var cards: [CardHTML]
         var headingID: String?
         var label: String
         var focusable: Bool
@@ -27,16 +28,16 @@ final class FeedGroups {
         var slideshow: Bool
         var deferred: [DeferredCards.Estimate?]
 
-        func write(into out: inout String) {
+        func write(into out: inout [UInt8]) {
             SectionHTML.groups(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
                 scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
         }
 
         var html: String {
-            var out = ""
+            var out: [UInt8] = []
             write(into: &out)
-            return out
+            return String(decoding: out, as: UTF8.self)
         }
     }
 
@@ -53,15 +54,16 @@ final class FeedGroups {
         return Self.open + "groups-\(sections.count - 1)" + String(Self.close)
     }
 
-    /// `skeleton` (the rendered page) with every placeholder replaced by its section's groups.
-    func splice(into skeleton: String) -> String {
-        guard !sections.isEmpty else { return skeleton }
+    /// `skeleton` (the rendered page) with every placeholder replaced by its section's groups,
+    /// as UTF-8.
+    func splice(into skeleton: String) -> [UInt8] {
+        guard !sections.isEmpty else { return Array(skeleton.utf8) }
         let marker = Array(Self.open.utf8)
         let end = Array(String(Self.close).utf8)
         let amp = Array("amp;".utf8)
         let prefix = Array("groups-".utf8)
         var text = skeleton
-        return text.withUTF8 { bytes -> String in
+        return text.withUTF8 { bytes -> [UInt8] in
             // Where each placeholder is: byte range, section, times escaped.
             var found: [(range: Range<Int>, section: Int, escapes: Int)] = []
             var i = 0
@@ -96,23 +98,23 @@ final class FeedGroups {
                 found.append((i..<(p + end.count), index, escapes))
                 i = p + end.count
             }
-            guard !found.isEmpty else { return skeleton }
-            var out = ""
+            guard !found.isEmpty else { return Array(bytes) }
+            var out: [UInt8] = []
             out.reserveCapacity(
                 bytes.count + found.reduce(0) { $0 + SectionHTML.estimatedSize(ids: sections[$1.section].ids, cards: sections[$1.section].cards) })
             var copied = 0
             for placeholder in found {
-                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[copied..<placeholder.range.lowerBound]), as: UTF8.self)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<placeholder.range.lowerBound]))
                 if placeholder.escapes == 0 {
                     sections[placeholder.section].write(into: &out)
                 } else {
                     var html = sections[placeholder.section].html
                     for _ in 0..<placeholder.escapes { html = HTML.escape(html) }
-                    out += html
+                    out += html.utf8
                 }
                 copied = placeholder.range.upperBound
             }
-            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[copied...]), as: UTF8.self)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
             return out
         }
     }

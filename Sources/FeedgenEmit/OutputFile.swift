@@ -3,6 +3,9 @@ public struct OutputFile: Sendable, Hashable {
     public enum Contents: Sendable, Hashable {
         /// Generated text, written as UTF-8.
         case text(String)
+        /// Generated text as UTF-8 bytes, written as they are: a feed page, assembled from cards
+        /// that the card cache keeps as bytes (``FeedGroups``, ``CardHTML``).
+        case utf8([UInt8])
         /// A copy of a file of the site (absolute path).
         case copy(from: String)
     }

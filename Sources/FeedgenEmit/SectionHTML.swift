@@ -22,24 +22,25 @@ enum SectionHTML {
     ///   there are items), `.cl-footer` (when the layout has a footer), `.cl-background` (when a
     ///   rule of the layout has a background decoration).
     static func groups(
-        layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
+        layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
         focusable: Bool, scrollerID: String? = nil, slideshow: Bool = false, deferred: [DeferredCards.Estimate?] = []
     ) -> String {
-        var out = ""
+        var out: [UInt8] = []
         groups(
             layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
             scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
-    /// appended to `out` (a feed page being assembled: no copy of a long section's HTML).
+    /// as UTF-8 appended to `out` (a feed page being assembled: each card's bytes are copied once,
+    /// from where they are, ``CardHTML``, into the page).
     static func groups(
-        layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool, scrollerID: String?, slideshow: Bool, deferred: [DeferredCards.Estimate?], into out: inout String
+        layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
+        focusable: Bool, scrollerID: String?, slideshow: Bool, deferred: [DeferredCards.Estimate?], into out: inout [UInt8]
     ) {
         let variants = [layout.base] + layout.rules.map(\.section)
-        let start = out.utf8.count
+        let start = out.count
         if !ids.isEmpty {
             groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
@@ -48,46 +49,26 @@ enum SectionHTML {
         }
         if variants.contains(where: { $0.footer != nil }) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
-            if out.utf8.count > start { out += "\n" }
+            if out.count > start { out += "\n".utf8 }
             let count = ids.count == 1 ? "1 item" : "\(ids.count) items"
-            out += "  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">\(count)</p></footer>"
+            out += "  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">\(count)</p></footer>".utf8
         }
         if variants.contains(where: \.background) {
-            if out.utf8.count > start { out += "\n" }
-            out += "  <div class=\"cl-background\" aria-hidden=\"true\"></div>"
+            if out.count > start { out += "\n".utf8 }
+            out += "  <div class=\"cl-background\" aria-hidden=\"true\"></div>".utf8
         }
-    }
-
-    /// Whether `text`'s last character is a lone line feed (`hasSuffix("\n")`: a final CRLF is
-    /// one character, not a line feed), read from its last two UTF-8 bytes.
-    static func endsWithLineFeed(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.last == UInt8(ascii: "\n") else { return false }
-        return utf8.count < 2 || utf8[utf8.index(utf8.endIndex, offsetBy: -2)] != UInt8(ascii: "\r")
     }
 
     /// The bytes ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
     /// writes, about: every card and its wrapping.
-    static func estimatedSize(ids: [String], cards: [String]) -> Int {
-        cards.reduce(0) { $0 + $1.utf8.count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024
+    static func estimatedSize(ids: [String], cards: [CardHTML]) -> Int {
+        cards.reduce(0) { $0 + $1.utf8Count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024
     }
 
     static func groupsElement(
-        layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
-        focusable: Bool, orthogonal: Bool, scrollerID: String? = nil, slideshow: Bool = false,
-        deferred: [DeferredCards.Estimate?] = []
-    ) -> String {
-        var out = ""
-        groupsElement(
-            layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
-            orthogonal: orthogonal, scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
-        return out
-    }
-
-    static func groupsElement(
-        layout: AdaptiveSection, ids: [String], cards: [String], headingID: String?, label: String,
+        layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
         focusable: Bool, orthogonal: Bool, scrollerID: String?, slideshow: Bool,
-        deferred: [DeferredCards.Estimate?], into out: inout String
+        deferred: [DeferredCards.Estimate?], into out: inout [UInt8]
     ) {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
         // The slides' container is named only when it must be a focus stop (below).
@@ -95,40 +76,40 @@ enum SectionHTML {
         let named = !slides || !focusable
         // Room for every card and its wrapping at once: a 100,000-card section is hundreds of MB,
         // which doubling would copy again and again.
-        let needed = out.utf8.count + estimatedSize(ids: ids, cards: cards)
+        let needed = out.count + estimatedSize(ids: ids, cards: cards)
         out.reserveCapacity(needed)  // nothing when the page being assembled has the room already
-        out += "  <div class=\"cl-groups\""
-        if orthogonal, let scrollerID { out += " id=\"\(HTML.escape(scrollerID))\"" }
+        out += "  <div class=\"cl-groups\"".utf8
+        if orthogonal, let scrollerID { out += " id=\"\(HTML.escape(scrollerID))\"".utf8 }
         if !slides {
-            out += " role=\"list\""
+            out += " role=\"list\"".utf8
         } else if named {
-            out += " role=\"group\""
+            out += " role=\"group\"".utf8
         }
         if named, let headingID {
-            out += " aria-labelledby=\"\(headingID)\""
+            out += " aria-labelledby=\"\(headingID)\"".utf8
         } else if named {
-            out += " aria-label=\"\(HTML.escape(label))\""
+            out += " aria-label=\"\(HTML.escape(label))\"".utf8
         }
         // APG carousel: the slides' container is a polite live region when nothing rotates.
-        if slides { out += " aria-atomic=\"false\" aria-live=\"polite\"" }
+        if slides { out += " aria-atomic=\"false\" aria-live=\"polite\"".utf8 }
         if orthogonal {
-            out += " data-scroller"
+            out += " data-scroller".utf8
             // A scroller with nothing focusable inside must be reachable by keyboard (axe:
             // scrollable-region-focusable; web-output §1.1).
-            if !focusable { out += " tabindex=\"0\"" }
+            if !focusable { out += " tabindex=\"0\"".utf8 }
         }
-        out += ">\n"
+        out += ">\n".utf8
         func item(_ index: Int, _ classes: String, indent: String) {
             let role = slides ? "role=\"group\" aria-roledescription=\"slide\" aria-label=\"\(index + 1) of \(ids.count)\"" : "role=\"listitem\""
             if index < deferred.count, let estimate = deferred[index] {
-                out += "\(indent)<div class=\"\(classes) cl-cv\" \(role) style=\"\(estimate.style)\">"
+                out += "\(indent)<div class=\"\(classes) cl-cv\" \(role) style=\"\(estimate.style)\">".utf8
             } else {
-                out += "\(indent)<div class=\"\(classes)\" \(role)>"
+                out += "\(indent)<div class=\"\(classes)\" \(role)>".utf8
             }
-            out += "<div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n"
-            out += cards[index]
-            if !Self.endsWithLineFeed(cards[index]) { out += "\n" }
-            out += "\(indent)</div></div>\n"
+            out += "<div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n".utf8
+            cards[index].withUTF8 { out.append(contentsOf: $0) }
+            if !cards[index].endsWithLineFeed { out += "\n".utf8 }
+            out += "\(indent)</div></div>\n".utf8
         }
         switch plan.structure {
         case .flat:
@@ -139,23 +120,23 @@ enum SectionHTML {
                 case .item(let index, _):
                     item(index, "cl-item \(n.pathClass)", indent: indent)
                 case .group(_, let children):
-                    out += "\(indent)<div class=\"cl-group \(n.pathClass)\" role=\"none\">\n"
+                    out += "\(indent)<div class=\"cl-group \(n.pathClass)\" role=\"none\">\n".utf8
                     for c in children { node(c, indent: indent + "  ") }
-                    out += "\(indent)</div>\n"
+                    out += "\(indent)</div>\n".utf8
                 }
             }
             for instance in plan.instances {
-                out += "    <div class=\"cl-group lp\" role=\"none\">\n"
+                out += "    <div class=\"cl-group lp\" role=\"none\">\n".utf8
                 for n in instance { node(n, indent: "      ") }
-                out += "    </div>\n"
+                out += "    </div>\n".utf8
             }
         }
         if plan.pageMarkers > 0 {
             // Paging snap points every container width (layout-semantics §8, `.paging`).
-            out += "    <div class=\"cl-pages\" aria-hidden=\"true\">"
-            for k in 0..<plan.pageMarkers { out += "<span style=\"--k:\(k)\"></span>" }
-            out += "</div>\n"
+            out += "    <div class=\"cl-pages\" aria-hidden=\"true\">".utf8
+            for k in 0..<plan.pageMarkers { out += "<span style=\"--k:\(k)\"></span>".utf8 }
+            out += "</div>\n".utf8
         }
-        out += "  </div>"
+        out += "  </div>".utf8
     }
 }

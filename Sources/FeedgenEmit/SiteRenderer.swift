@@ -215,13 +215,13 @@ public struct SiteRenderer: Sendable {
     /// How many of a feed page's first images load eagerly.
     static let eagerImageCount = 4
 
-    /// The feed page. Its sections' cards (`groupsHTML`, most of a long page's bytes) are not
-    /// copied through `section.mustache` and `feed.mustache`: the templates render a placeholder
-    /// (``FeedGroups``), and the cards are written once, into the finished page.
+    /// The feed page, as UTF-8 bytes. Its sections' cards (`groupsHTML`, most of a long page's
+    /// bytes) are not copied through `section.mustache` and `feed.mustache`: the templates render
+    /// a placeholder (``FeedGroups``), and the cards are written once, into the finished page.
     func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
         let groups = FeedGroups()
         let skeleton = try render("feed.mustache", try feedContext(feed, groups: groups))
-        return OutputFile(path: feed.pagePath, contents: .text(groups.splice(into: skeleton)))
+        return OutputFile(path: feed.pagePath, contents: .utf8(groups.splice(into: skeleton)))
     }
 
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered;
@@ -293,7 +293,8 @@ public struct SiteRenderer: Sendable {
 
     /// A section's rendered cards, in item order, and whether any of them holds a link.
     struct RenderedCards {
-        var cards: [String]
+        /// Each card's HTML: rendered now, or the card cache's bytes.
+        var cards: [CardHTML]
         /// Each card's estimate, when the page defers cards (else nil).
         var estimates: [CardHeightEstimate?]
         var focusable: Bool
@@ -344,7 +345,7 @@ public struct SiteRenderer: Sendable {
             store?.store(key, fragment)
             return fragment
         }
-        var cards: [String] = []
+        var cards: [CardHTML] = []
         var estimates: [CardHeightEstimate?] = []
         cards.reserveCapacity(items.count)
         estimates.reserveCapacity(items.count)
@@ -460,7 +461,7 @@ public struct SiteRenderer: Sendable {
     /// - Throws: ``TemplateErrors`` when a card does not render.
     public func textEstimates(feed: PreparedFeed, environment: LayoutEnvironment) throws(TemplateErrors) -> Measurements {
         var cards: [[String]] = []
-        for s in feed.sections { cards.append(try renderCards(s, feed: feed, page: feed.pagePath).cards) }
+        for s in feed.sections { cards.append(try renderCards(s, feed: feed, page: feed.pagePath).cards.map(\.text)) }
         return DeferredCards.measurements(
             sections: feed.sections, profiles: DeferredCards.profiles(sections: feed.sections, cards: cards),
             environment: environment)

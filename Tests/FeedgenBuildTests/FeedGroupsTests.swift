@@ -3,6 +3,7 @@ import Testing
 
 @testable import FeedgenBuild
 @testable import FeedgenEmit
+import FeedgenLayout
 
 /// A feed page's cards are written once, where the templates put a placeholder
 /// (`FeedGroups`): the page must be byte-identical to rendering the cards through
@@ -27,8 +28,8 @@ import Testing
         let site = try #require(prepared)
         let renderer = SiteRenderer(site: site, templates: try #require(templates))
         return try site.feeds.map { feed in
-            guard case .text(let spliced) = try renderer.feedPage(feed).contents else { throw CancellationError() }
-            return (spliced, try renderer.render("feed.mustache", try renderer.feedContext(feed)))
+            guard case .utf8(let spliced) = try renderer.feedPage(feed).contents else { throw CancellationError() }
+            return (String(decoding: spliced, as: UTF8.self), try renderer.render("feed.mustache", try renderer.feedContext(feed)))
         }
     }
 
@@ -43,13 +44,47 @@ import Testing
     }
 
     /// A card's HTML gets a newline after it unless it ends with a lone line feed (a final CRLF
-    /// is one character: the card still gets its newline).
-    @Test func cardEndings() {
-        #expect(SectionHTML.endsWithLineFeed("<p>a</p>\n"))
-        #expect(SectionHTML.endsWithLineFeed("\n"))
-        #expect(!SectionHTML.endsWithLineFeed("<p>a</p>\r\n"))
-        #expect(!SectionHTML.endsWithLineFeed("<p>a</p>"))
-        #expect(!SectionHTML.endsWithLineFeed(""))
+    /// is one character: the card still gets its newline), whether it is text or bytes.
+    @Test func cardEndings() throws {
+        let cases: [(String, Bool)] = [("<p>a</p>\n", true), ("\n", true), ("<p>a</p>\r\n", false), ("<p>a</p>", false), ("", false)]
+        for (html, ends) in cases {
+            #expect(CardHTML(html).endsWithLineFeed == ends)
+            let owner = Owner(Array(html.utf8))
+            let bytes = CardHTML(unsafeUTF8: owner.bytes, owner: owner)
+            #expect(bytes.endsWithLineFeed == ends)
+            #expect(bytes.utf8Count == html.utf8.count)
+            #expect(bytes.text == html)
+            #expect(bytes == CardHTML(html))
+        }
+    }
+
+    /// Bytes kept alive by an owner (as the card cache's mapping keeps a card's bytes).
+    final class Owner: @unchecked Sendable {
+        let bytes: UnsafeRawBufferPointer
+        init(_ content: [UInt8]) {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: content.count, alignment: 1)
+            content.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            bytes = UnsafeRawBufferPointer(buffer)
+        }
+        deinit { bytes.deallocate() }
+    }
+
+    /// A fragment decoded with an owner keeps its HTML in the owner's bytes (no copy, no
+    /// `String`), and writes the same page bytes as the same HTML as text.
+    @Test func cachedCardsStayBytes() throws {
+        let html = "<article class=\"card\"><h3>Tïtle &amp; co</h3></article>"
+        let owner = Owner(CardFragment(html: html, estimate: nil).encoded())
+        let fragment = try #require(CardFragment(decoding: owner.bytes, owner: owner))
+        #expect(fragment == CardFragment(html: html, estimate: nil))
+        let base = try #require(owner.bytes.baseAddress)
+        fragment.html.withUTF8 { bytes in
+            #expect(bytes.baseAddress == base + (owner.bytes.count - html.utf8.count))
+        }
+        let layout = LayoutPreset.list.expansion
+        let fromBytes = SectionHTML.groups(layout: layout, ids: ["a"], cards: [fragment.html], headingID: nil, label: "A", focusable: false)
+        let fromText = SectionHTML.groups(layout: layout, ids: ["a"], cards: [CardHTML(html)], headingID: nil, label: "A", focusable: false)
+        #expect(fromBytes == fromText)
+        #expect(fromBytes.contains("data-item-id=\"a\">\n\(html)\n    </div></div>"))
     }
 
     /// Escaped once or twice, used twice, or not at all; inside a partial with indentation.
