@@ -147,7 +147,7 @@ struct CacheState {
         for (ino, manifest) in trees.sorted(by: { $0.key < $1.key }) {
             append("tree ")
             append(ino, 10)
-            for (file, e) in manifest.sorted(by: { $0.key < $1.key }) {
+            for (file, e) in manifest.sorted(by: { Self.bytewise($0.key, $1.key) }) {
                 append(e.hash)
                 append(e.key)
                 append(UInt64(clamping: e.size))
@@ -170,8 +170,14 @@ struct CacheState {
     /// (each file's folder is split only the first time it is seen: most files share one).
     static func folders<S: Sequence<String>>(of paths: S) -> Set<String> {
         var parents = Set<Substring>()
+        var last: Substring = ""  // paths come in runs of one folder: each run is inserted once
         for path in paths {
-            if let slash = path.lastIndex(of: "/") { parents.insert(path[..<slash]) }
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
+            let parent = path[..<slash]
+            if parent != last {
+                parents.insert(parent)
+                last = parent
+            }
         }
         var folders = Set<String>()
         for parent in parents {
@@ -181,6 +187,20 @@ struct CacheState {
             }
         }
         return folders
+    }
+
+    /// Whether `a` comes before `b` in the order of their UTF-8 bytes: a deterministic order
+    /// for the file's lines, cheaper than String's Unicode-aware `<` for 100,000 paths.
+    static func bytewise(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
     }
 
     /// Whether the tree at `root` is exactly what `manifest` describes: the same regular files
