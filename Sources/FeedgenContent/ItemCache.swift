@@ -88,10 +88,11 @@ public final class ItemCache: @unchecked Sendable {
     }
 
     /// The key of an item file: its bytes (`bytesHash`, their ``StableHasher/hash(_:)-([UInt8])``)
-    /// and everything about its place that the parser reads.
-    public static func key(path: String, sectionID: String, fileName: String, bytesHash: UInt64) -> UInt64 {
+    /// and everything about its place that the parser reads: its section folder (site-relative;
+    /// with `fileName`, the file's path), its section and its name below the section.
+    public static func key(folder: String, sectionID: String, fileName: String, bytesHash: UInt64) -> UInt64 {
         var h = StableHasher()
-        h.combine(path)
+        h.combine(folder)
         h.combine(sectionID)
         h.combine(fileName)
         h.combine(bytesHash)
