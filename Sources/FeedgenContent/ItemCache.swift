@@ -63,18 +63,31 @@ public final class ItemCache: @unchecked Sendable {
             Self.load(UInt32.self, data, 4) == Self.formatVersion, Self.load(UInt64.self, data, 8) == salt
         else { return }
         // Records are indexed here and checked against their checksum when used (on every
-        // core, and only those used).
+        // core, and only those used). They are counted first, so the index is not rehashed as
+        // it grows.
+        var count = 0
+        Self.forEachRecord(in: data) { _, _ in count += 1 }
+        index.reserveCapacity(count)
+        used.reserveCapacity(count)
+        validEnd = Self.forEachRecord(in: data) { key, record in
+            index[key] = record
+            records += 1
+        }
+    }
+
+    /// Calls `body` with the key and the range (checksum and payload) of each whole record of
+    /// the log `data`, in order; returns where the last whole record ends.
+    @discardableResult
+    private static func forEachRecord(in data: UnsafeRawBufferPointer, _ body: (UInt64, Range<Int>) -> Void) -> Int {
         var offset = 16
         while offset + 20 <= data.count {
-            let key = Self.load(UInt64.self, data, offset)
-            let length = Int(Self.load(UInt32.self, data, offset + 8))
+            let length = Int(load(UInt32.self, data, offset + 8))
             let start = offset + 20
             guard length <= data.count - start else { break }
-            index[key] = (offset + 12)..<(start + length)  // checksum and payload
-            records += 1
+            body(load(UInt64.self, data, offset), (offset + 12)..<(start + length))
             offset = start + length
         }
-        validEnd = offset
+        return offset
     }
 
     /// The payload of the record at `range` (checksum and payload) when it matches its checksum.

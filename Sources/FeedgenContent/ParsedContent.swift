@@ -32,8 +32,11 @@ struct ParsedContent: Sendable {
     }
 
     static func parse(_ plan: ContentPlan, root: String, markdown: MarkdownOptions, cache: ItemCache? = nil) -> ParsedContent {
+        let itemCount = plan.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.itemFiles.count } }
         var jobs: [Job] = []
         var files: [SourceStats.File] = []
+        jobs.reserveCapacity(itemCount + plan.feeds.reduce(0) { $0 + 1 + $1.sections.count })
+        files.reserveCapacity(itemCount)
         for (f, feed) in plan.feeds.enumerated() {
             if feed.feedFile != nil { jobs.append(.feed(f)) }
             for (s, section) in feed.sections.enumerated() {
