@@ -45,7 +45,7 @@ let package = Package(
         // Content: front matter, YAML (libyaml), Markdown (libcmark), the site model.
         .target(
             name: "FeedgenContent",
-            dependencies: ["CCmark", "CYaml", "FeedgenDiagnostics", "FeedgenLayout"]),
+            dependencies: ["CCmark", "CYaml", "CFileSystem", "FeedgenDiagnostics", "FeedgenLayout"]),
         // Emit: template contexts, generated layout CSS, HTML pages.
         .target(
             name: "FeedgenEmit",

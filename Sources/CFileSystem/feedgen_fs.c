@@ -134,6 +134,33 @@ int feedgen_file_identity(const char *path, long long *size, long long *mtime_ns
     return 0;
 }
 
+/// A directory stream on the open folder `fd` (closed when that fails); NULL for a negative `fd`.
+static DIR *open_folder(int fd) {
+    if (fd < 0) return NULL;
+    DIR *folder = fdopendir(fd);
+    if (!folder) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+    }
+    return folder;
+}
+
+/// The next entry of `folder` other than `.` and `..`, or NULL at the end (with `*result` set to
+/// -1 when readdir failed).
+static struct dirent *next_entry(DIR *folder, int *result) {
+    for (;;) {
+        errno = 0;
+        struct dirent *entry = readdir(folder);
+        if (!entry) {
+            if (errno != 0) *result = -1;
+            return NULL;
+        }
+        const char *name = entry->d_name;
+        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) return entry;
+    }
+}
+
 struct tree_scan {
     struct feedgen_tree_entry *entries;
     size_t count;
@@ -184,25 +211,14 @@ static int scan_folder(struct tree_scan *t, int root, size_t prefix) {
         fd = openat(root, t->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         t->path[prefix - 1] = '/';
     }
-    if (fd < 0) return -1;
-    DIR *folder = fdopendir(fd);
-    if (!folder) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
+    DIR *folder = open_folder(fd);
+    if (!folder) return -1;
     size_t first = t->count;
     int result = 0;
     for (;;) {
-        errno = 0;
-        struct dirent *entry = readdir(folder);
-        if (!entry) {
-            if (errno != 0) result = -1;
-            break;
-        }
+        struct dirent *entry = next_entry(folder, &result);
+        if (!entry) break;
         const char *name = entry->d_name;
-        if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
         size_t n = strlen(name);
         if (prefix + n + 2 > sizeof t->path) {
             errno = ENAMETOOLONG;
@@ -246,6 +262,106 @@ int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, siz
     *entries = t.entries;
     *count = t.count;
     *names = t.names;
+    return 0;
+}
+
+static void fill_stamp(struct feedgen_file_stamp *stamp, const struct stat *info) {
+    stamp->size = (long long)info->st_size;
+    stamp->mtime_ns = (long long)info->st_mtim.tv_sec * 1000000000LL + (long long)info->st_mtim.tv_nsec;
+    stamp->ctime_ns = (long long)info->st_ctim.tv_sec * 1000000000LL + (long long)info->st_ctim.tv_nsec;
+    stamp->inode = (unsigned long long)info->st_ino;
+    stamp->device = (unsigned long long)info->st_dev;
+}
+
+static int compare_entry_names(const void *a, const void *b) {
+    return strcmp(((const struct feedgen_folder_entry *)a)->name, ((const struct feedgen_folder_entry *)b)->name);
+}
+
+int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_stamp *folder,
+                        struct feedgen_folder_entry **entries, size_t *count, char **names) {
+    DIR *dir = open_folder(open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!dir) return -1;
+    struct stat info;
+    if (folder) {
+        if (fstat(dirfd(dir), &info) != 0) {
+            int saved = errno;
+            closedir(dir);
+            errno = saved;
+            return -1;
+        }
+        fill_stamp(folder, &info);
+    }
+    size_t capacity = 64, used = 0, names_capacity = 4096, names_length = 0;
+    struct feedgen_folder_entry *list = malloc(capacity * sizeof *list);
+    char *buffer = malloc(names_capacity);
+    int result = list && buffer ? 0 : -1;
+    while (result == 0) {
+        struct dirent *entry = next_entry(dir, &result);
+        if (!entry) break;
+        const char *name = entry->d_name;
+        struct feedgen_folder_entry e = {0};
+        unsigned char type = entry->d_type;
+        e.is_link = type == DT_LNK;
+        if (type == DT_DIR) {
+            e.kind = 'd';
+        } else if (type == DT_REG) {
+            e.kind = 'f';
+            if (stamp_files && fstatat(dirfd(dir), name, &info, 0) == 0) {
+                fill_stamp(&e.stamp, &info);
+                e.has_stamp = 1;
+            }
+        } else if (type == DT_LNK || type == DT_UNKNOWN) {
+            if (fstatat(dirfd(dir), name, &info, 0) != 0) {
+                if (!e.is_link) continue;
+                e.kind = 'b';
+            } else {
+                e.kind = S_ISDIR(info.st_mode) ? 'd' : 'f';
+                if (e.kind == 'f') {
+                    fill_stamp(&e.stamp, &info);
+                    e.has_stamp = 1;
+                }
+            }
+        } else {
+            continue;
+        }
+        size_t n = strlen(name);
+        if (used == capacity) {
+            capacity *= 2;
+            struct feedgen_folder_entry *grown = realloc(list, capacity * sizeof *grown);
+            if (!grown) {
+                result = -1;
+                break;
+            }
+            list = grown;
+        }
+        if (names_length + n + 1 > names_capacity) {
+            names_capacity = (names_capacity + n + 1) * 2;
+            char *grown = realloc(buffer, names_capacity);
+            if (!grown) {
+                result = -1;
+                break;
+            }
+            buffer = grown;
+        }
+        memcpy(buffer + names_length, name, n + 1);
+        e.name = (const char *)names_length;  // an offset until the buffer stops moving
+        e.name_length = n;
+        list[used++] = e;
+        names_length += n + 1;
+    }
+    int saved = errno;
+    closedir(dir);
+    if (result != 0) {
+        free(list);
+        free(buffer);
+        errno = saved ? saved : ENOMEM;
+        return -1;
+    }
+    for (size_t k = 0; k < used; k++) list[k].name = buffer + (size_t)list[k].name;
+    qsort(list, used, sizeof *list, compare_entry_names);
+    *entries = list;
+    *count = used;
+    *names = buffer;
     return 0;
 }
 

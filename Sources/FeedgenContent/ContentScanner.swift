@@ -26,6 +26,8 @@ struct SectionPlan {
     var sectionFile: String?
     /// Item files relative to the section folder (`a.md`, `sub/b.md`), in walk order.
     var itemFiles: [String] = []
+    /// Each item file's stamp as listed (`ContentScanner.stampFiles`), else nil.
+    var itemStamps: [FileStamp?] = []
 }
 
 /// Walks `content/`: feeds are `content/` and every folder holding `_feed.md`; sections are the
@@ -38,6 +40,10 @@ struct ContentScanner {
 
     /// Absolute site folder.
     let root: String
+    /// Whether every item file is stat'ed while its folder is listed (relative to the folder),
+    /// for ``SourceStats``: then no item file's path is looked up again to learn that it did
+    /// not change.
+    let stampFiles: Bool
     var plan = ContentPlan()
     private var visited: Set<FileSystem.NodeID> = []
     /// Markdown files seen so far (bounded by `Limits.maxContentFiles`).
@@ -46,8 +52,9 @@ struct ContentScanner {
     /// The site folder with symbolic links resolved: nothing is read from outside it.
     private let realRoot: String
 
-    init(root: String) {
+    init(root: String, stampFiles: Bool = false) {
         self.root = root
+        self.stampFiles = stampFiles
         self.realRoot = FileSystem.realPath(root) ?? root
     }
 
@@ -67,18 +74,15 @@ struct ContentScanner {
 
     /// Lists `folder`, noting an unreadable folder or a folder reached twice (a link loop).
     private mutating func list(_ folder: String) -> [FileSystem.Entry] {
-        if let id = FileSystem.nodeID(absolute(folder)) {
-            if visited.contains(id) {
-                plan.diagnostics.append(
-                    .warning(
-                        SourceLocation(path: folder),
-                        "folder skipped: it was already read through another path (a symbolic link loop?)"))
-                return []
-            }
-            visited.insert(id)
-        }
-        guard let entries = FileSystem.list(absolute(folder)) else {
+        guard let (entries, id) = FileSystem.list(absolute(folder), stampFiles: stampFiles) else {
             plan.diagnostics.append(.error(SourceLocation(path: folder), "cannot read this folder"))
+            return []
+        }
+        guard visited.insert(id).inserted else {
+            plan.diagnostics.append(
+                .warning(
+                    SourceLocation(path: folder),
+                    "folder skipped: it was already read through another path (a symbolic link loop?)"))
             return []
         }
         // Containment: a symbolic link that leads outside the site folder is not followed.
@@ -147,8 +151,12 @@ struct ContentScanner {
     }
 
     private mutating func collectItems(folder: String, prefix: String, into section: inout SectionPlan) {
-        for entry in list(folder) {
-            let child = folder + "/" + entry.name
+        let entries = list(folder)
+        section.itemFiles.reserveCapacity(section.itemFiles.count + entries.count)
+        section.itemStamps.reserveCapacity(section.itemStamps.count + entries.count)
+        for entry in entries {
+            // The site-relative path, for what needs it (an item file keeps its name only).
+            var child: String { folder + "/" + entry.name }
             if !entry.isDirectory {
                 if entry.name == Self.sectionFileName {
                     if prefix.isEmpty {
@@ -170,15 +178,17 @@ struct ContentScanner {
                         }
                         continue
                     }
-                    section.itemFiles.append(prefix + entry.name)
+                    section.itemFiles.append(prefix.isEmpty ? entry.name : prefix + entry.name)
+                    section.itemStamps.append(entry.stamp)
                 }
                 continue
             }
             if Self.isIgnored(entry.name) { continue }
-            if hasFeedFile(child) {
-                scanFeed(folder: child)
+            let subfolder = child
+            if hasFeedFile(subfolder) {
+                scanFeed(folder: subfolder)
             } else {
-                collectItems(folder: child, prefix: prefix + entry.name + "/", into: &section)
+                collectItems(folder: subfolder, prefix: prefix + entry.name + "/", into: &section)
             }
         }
     }

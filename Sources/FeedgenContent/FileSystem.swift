@@ -3,6 +3,35 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import CFileSystem
+
+/// What a file's `stat` says of it (links followed): a file whose stamp changed may hold other
+/// bytes (git's index rule; ``SourceStats``).
+struct FileStamp: Equatable, Sendable {
+    var size: Int64
+    /// Modification and status-change times, ns since 1970.
+    var mtime: Int64
+    var ctime: Int64
+    var inode: UInt64
+    var device: UInt64
+
+    init(size: Int64, mtime: Int64, ctime: Int64, inode: UInt64, device: UInt64) {
+        (self.size, self.mtime, self.ctime, self.inode, self.device) = (size, mtime, ctime, inode, device)
+    }
+
+    init(_ info: stat) {
+        size = Int64(info.st_size)
+        mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        inode = UInt64(info.st_ino)
+        device = UInt64(info.st_dev)
+    }
+
+    init(_ stamp: feedgen_file_stamp) {
+        (size, mtime, ctime) = (Int64(stamp.size), Int64(stamp.mtime_ns), Int64(stamp.ctime_ns))
+        (inode, device) = (UInt64(stamp.inode), UInt64(stamp.device))
+    }
+}
 
 /// The few POSIX file operations the loader needs. Symbolic links are followed.
 enum FileSystem {
@@ -13,6 +42,9 @@ enum FileSystem {
         var isLink = false
         /// A symbolic link whose target does not exist (`isDirectory` is then false).
         var isBrokenLink = false
+        /// The file's stamp, taken while listing (``list(_:stampFiles:)``); nil for a folder or
+        /// when not asked for.
+        var stamp: FileStamp?
     }
 
     /// Identity of a directory, to notice a symbolic-link loop.
@@ -41,35 +73,36 @@ enum FileSystem {
     /// The entries of a directory (without `.` and `..`), sorted by name byte-wise; nil when
     /// it cannot be read. Entries that are neither files nor directories are left out; broken
     /// symbolic links are kept, marked `isBrokenLink`, so that the caller can say so.
-    static func list(_ path: String) -> [Entry]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var entries: [Entry] = []
-        while let ent = readdir(dir) {
-            let name = withUnsafePointer(to: ent.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            let type = Int32(ent.pointee.d_type)
-            let isDirectory: Bool
-            let isLink = type == Int32(DT_LNK)
-            if type == Int32(DT_DIR) {
-                isDirectory = true
-            } else if type == Int32(DT_REG) {
-                isDirectory = false
-            } else if type == Int32(DT_LNK) || type == Int32(DT_UNKNOWN) {
-                guard let kind = self.isDirectory(path + "/" + name) else {
-                    if isLink { entries.append(Entry(name: name, isDirectory: false, isLink: true, isBrokenLink: true)) }
-                    continue
-                }
-                isDirectory = kind
-            } else {
-                continue
-            }
-            entries.append(Entry(name: name, isDirectory: isDirectory, isLink: isLink))
+    static func list(_ path: String) -> [Entry]? { list(path, stampFiles: false)?.entries }
+
+    /// ``list(_:)``, with the folder's own identity and, with `stampFiles`, each file's
+    /// ``FileStamp`` (stat'ed relative to the open folder: no file's path is looked up again).
+    static func list(_ path: String, stampFiles: Bool) -> (entries: [Entry], folder: NodeID)? {
+        var folder = feedgen_file_stamp()
+        var list: UnsafeMutablePointer<feedgen_folder_entry>?
+        var count = 0
+        var names: UnsafeMutablePointer<CChar>?
+        guard feedgen_list_folder(path, stampFiles ? 1 : 0, &folder, &list, &count, &names) == 0 else { return nil }
+        defer {
+            free(list)
+            free(names)
         }
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        return entries
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for k in 0..<count {
+            let e = list![k]
+            let name = String(
+                decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(e.name), count: e.name_length), as: UTF8.self)
+            let isLink = e.is_link != 0
+            switch UInt8(bitPattern: e.kind) {
+            case UInt8(ascii: "d"): entries.append(Entry(name: name, isDirectory: true, isLink: isLink))
+            case UInt8(ascii: "b"): entries.append(Entry(name: name, isDirectory: false, isLink: true, isBrokenLink: true))
+            default:
+                entries.append(
+                    Entry(name: name, isDirectory: false, isLink: isLink, stamp: e.has_stamp != 0 ? FileStamp(e.stamp) : nil))
+            }
+        }
+        return (entries, NodeID(device: UInt64(folder.device), inode: UInt64(folder.inode)))
     }
 
     /// The text of a symbolic link (its target as written), or nil.

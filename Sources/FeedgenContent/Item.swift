@@ -25,7 +25,7 @@ public struct Item: Sendable, Hashable {
         var tags: [String]
         var lang: String?
         var params: [YAMLPair]
-        var html: String
+        var html: ItemText
         var hasBody: Bool
         var fileName: String
         var frontMatter: YAMLNode
@@ -192,12 +192,19 @@ public struct Item: Sendable, Hashable {
     }
     /// The rendered body; `""` when there is none.
     public var html: String {
-        get { box.fields.html }
-        _modify {
+        get { box.fields.html.value }
+        set {
             let box = unique()
             box.fingerprint = nil
-            yield &box.fields.html
+            box.fields.html = ItemText(newValue)
         }
+    }
+
+    /// Sets the body to text that the build cache holds (decoded when first read).
+    mutating func setHTML(_ text: ItemText) {
+        let box = unique()
+        box.fingerprint = nil
+        box.fields.html = text
     }
     /// Whether the Markdown body holds anything but white space.
     public var hasBody: Bool {
@@ -263,7 +270,7 @@ public struct Item: Sendable, Hashable {
                 tags: tags,
                 lang: lang,
                 params: params,
-                html: html,
+                html: ItemText(html),
                 hasBody: hasBody,
                 fileName: fileName,
                 frontMatter: frontMatter

@@ -1,4 +1,5 @@
 import FeedgenDiagnostics
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -62,18 +63,31 @@ public final class ItemCache: @unchecked Sendable {
             Self.load(UInt32.self, data, 4) == Self.formatVersion, Self.load(UInt64.self, data, 8) == salt
         else { return }
         // Records are indexed here and checked against their checksum when used (on every
-        // core, and only those used).
+        // core, and only those used). They are counted first, so the index is not rehashed as
+        // it grows.
+        var count = 0
+        Self.forEachRecord(in: data) { _, _ in count += 1 }
+        index.reserveCapacity(count)
+        used.reserveCapacity(count)
+        validEnd = Self.forEachRecord(in: data) { key, record in
+            index[key] = record
+            records += 1
+        }
+    }
+
+    /// Calls `body` with the key and the range (checksum and payload) of each whole record of
+    /// the log `data`, in order; returns where the last whole record ends.
+    @discardableResult
+    private static func forEachRecord(in data: UnsafeRawBufferPointer, _ body: (UInt64, Range<Int>) -> Void) -> Int {
         var offset = 16
         while offset + 20 <= data.count {
-            let key = Self.load(UInt64.self, data, offset)
-            let length = Int(Self.load(UInt32.self, data, offset + 8))
+            let length = Int(load(UInt32.self, data, offset + 8))
             let start = offset + 20
             guard length <= data.count - start else { break }
-            index[key] = (offset + 12)..<(start + length)  // checksum and payload
-            records += 1
+            body(load(UInt64.self, data, offset), (offset + 12)..<(start + length))
             offset = start + length
         }
-        validEnd = offset
+        return offset
     }
 
     /// The payload of the record at `range` (checksum and payload) when it matches its checksum.
@@ -88,10 +102,11 @@ public final class ItemCache: @unchecked Sendable {
     }
 
     /// The key of an item file: its bytes (`bytesHash`, their ``StableHasher/hash(_:)-([UInt8])``)
-    /// and everything about its place that the parser reads.
-    public static func key(path: String, sectionID: String, fileName: String, bytesHash: UInt64) -> UInt64 {
+    /// and everything about its place that the parser reads: its section folder (site-relative;
+    /// with `fileName`, the file's path), its section and its name below the section.
+    public static func key(folder: String, sectionID: String, fileName: String, bytesHash: UInt64) -> UInt64 {
         var h = StableHasher()
-        h.combine(path)
+        h.combine(folder)
         h.combine(sectionID)
         h.combine(fileName)
         h.combine(bytesHash)
@@ -114,7 +129,7 @@ public final class ItemCache: @unchecked Sendable {
             return nil
         }
         // Payload: the item's fingerprint (UInt64), the item, its diagnostics.
-        var reader = ByteReader(bytes: bytes, offset: range.lowerBound + 8, end: range.upperBound)
+        var reader = ByteReader(bytes: bytes, offset: range.lowerBound + 8, end: range.upperBound, file: file)
         guard range.count >= 8, var item = reader.item(), let diagnostics = reader.diagnostics(),
             reader.offset == range.upperBound
         else {
@@ -396,11 +411,62 @@ struct ByteWriter {
     }
 }
 
+/// An item's rendered body (``Item/html``): its text, or where the build cache's mapped log
+/// holds it, decoded the first time it is read. An unchanged item whose card and page come from
+/// the cache never needs its body, and decoding it (UTF-8 validation, a copy) was most of the
+/// cost of taking an item from the cache.
+enum ItemText: Sendable, Hashable {
+    case text(String)
+    case cached(CachedText)
+
+    init(_ text: String) { self = .text(text) }
+
+    var value: String {
+        switch self {
+        case .text(let text): text
+        case .cached(let cached): cached.value
+        }
+    }
+
+    static func == (a: ItemText, b: ItemText) -> Bool {
+        if case .cached(let x) = a, case .cached(let y) = b, x === y { return true }
+        return a.value == b.value
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+/// UTF-8 text at `range` of a mapped build-cache log (whose record passed its checksum), decoded
+/// once, when first read, on whichever thread reads it first.
+final class CachedText: Sendable {
+    /// Held so that the mapping outlives every item that points into it.
+    let file: MappedFile
+    let range: Range<Int>
+    private let decoded = Mutex<String?>(nil)
+
+    init(file: MappedFile, range: Range<Int>) {
+        self.file = file
+        self.range = range
+    }
+
+    var value: String {
+        decoded.withLock { decoded in
+            if let decoded { return decoded }
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: file.bytes[range]), as: UTF8.self)
+            decoded = text
+            return text
+        }
+    }
+}
+
 /// Reads what ``ByteWriter`` wrote; every read checks bounds and returns nil on damage.
 struct ByteReader {
     let bytes: UnsafeRawBufferPointer
     var offset: Int
     let end: Int
+    /// The mapped file that `bytes` are, when they are: an item's body is then left there
+    /// (``ItemText/cached(_:)``) rather than decoded.
+    var file: MappedFile? = nil
 
     mutating func byte() -> UInt8? {
         guard offset < end else { return nil }
@@ -417,6 +483,13 @@ struct ByteReader {
         guard let count = int(), count >= 0, count <= end - offset else { return nil }
         defer { offset += count }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]), as: UTF8.self)
+    }
+    /// A string written by ``ByteWriter/string(_:)``, left in the mapped file when there is one.
+    mutating func text() -> ItemText? {
+        guard let file else { return string().map(ItemText.init) }
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        defer { offset += count }
+        return .cached(CachedText(file: file, range: offset..<(offset + count)))
     }
     /// `.some(nil)` for an absent value, nil on damage.
     mutating func optional<T>(_ body: (inout ByteReader) -> T?) -> T?? {
@@ -484,7 +557,7 @@ struct ByteReader {
                 return ItemImage(src: src, alt: alt, width: width, height: height, location: imageLocation)
             }),
             let link = optional({ $0.string() }), let type = string(), let tags = strings(),
-            let lang = optional({ $0.string() }), let params = pairs(), let html = string(), let hasBody = bool(),
+            let lang = optional({ $0.string() }), let params = pairs(), let html = text(), let hasBody = bool(),
             let fileName = string(), let frontMatter = node(), let linkCount = int(), linkCount >= 0, linkCount <= end - offset
         else { return nil }
         var links: [MarkdownLink] = []
@@ -501,9 +574,10 @@ struct ByteReader {
         var item = Item(
             id: id, sourcePath: sourcePath, location: itemLocation, title: title, description: description, date: date,
             publishDate: publishDate, expiryDate: expiryDate, draft: draft, weight: weight, image: image, link: link,
-            type: type, tags: tags, lang: lang, params: params, html: html, hasBody: hasBody, fileName: fileName,
+            type: type, tags: tags, lang: lang, params: params, hasBody: hasBody, fileName: fileName,
             frontMatter: frontMatter)
         item.markdownLinks = links
+        item.setHTML(html)
         return item
     }
     mutating func diagnostics() -> [Diagnostic]? {

@@ -19,7 +19,9 @@ struct ParsedContent: Sendable {
     private enum Job: Sendable {
         case feed(Int)
         case section(Int, Int)
-        case item(Int, Int, Int)
+        /// Feed, section, item file of the section, and the file's number among all item files
+        /// (its slot in ``SourceStats``).
+        case item(Int, Int, Int, file: Int)
     }
 
     private enum Output: Sendable {
@@ -30,14 +32,22 @@ struct ParsedContent: Sendable {
     }
 
     static func parse(_ plan: ContentPlan, root: String, markdown: MarkdownOptions, cache: ItemCache? = nil) -> ParsedContent {
+        let itemCount = plan.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.itemFiles.count } }
         var jobs: [Job] = []
+        var files: [SourceStats.File] = []
+        jobs.reserveCapacity(itemCount + plan.feeds.reduce(0) { $0 + 1 + $1.sections.count })
+        files.reserveCapacity(itemCount)
         for (f, feed) in plan.feeds.enumerated() {
             if feed.feedFile != nil { jobs.append(.feed(f)) }
             for (s, section) in feed.sections.enumerated() {
                 if section.sectionFile != nil { jobs.append(.section(f, s)) }
-                for i in section.itemFiles.indices { jobs.append(.item(f, s, i)) }
+                for (i, name) in section.itemFiles.enumerated() {
+                    jobs.append(.item(f, s, i, file: files.count))
+                    files.append(SourceStats.File(folder: section.folder, name: name))
+                }
             }
         }
+        cache?.sources?.match(files)
         let allJobs = jobs
         let suggestions = KeySuggestions(candidates: Item.knownKeys)
         var pending = parallelMap(allJobs.count) { index in
@@ -63,7 +73,7 @@ struct ParsedContent: Sendable {
             switch (job, output) {
             case (.feed(let f), .feed(let settings)): result.feeds[f] = settings
             case (.section(let f, let s), .section(let settings)): result.sections[f][s] = settings
-            case (.item(let f, let s, _), .item(let item)): result.items[f][s].append(item)
+            case (.item(let f, let s, _, _), .item(let item)): result.items[f][s].append(item)
             default: break
             }
         }
@@ -74,30 +84,31 @@ struct ParsedContent: Sendable {
         _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, suggestions: KeySuggestions,
         cache: ItemCache?
     ) -> (Output, [Diagnostic]) {
-        let path: String
-        switch job {
-        case .feed(let f): path = plan.feeds[f].feedFile!
-        case .section(let f, let s): path = plan.feeds[f].sections[s].sectionFile!
-        case .item(let f, let s, let i):
-            let section = plan.feeds[f].sections[s]
-            path = section.folder + "/" + section.itemFiles[i]
-        }
-        // The key of a cached item: its bytes (their hash), its place (path, section, name
+        // The key of a cached item: its bytes (their hash), its place (folder, section, name
         // below the section: a new `_feed.md` can change the last two) and the Markdown options.
         func cacheKey(_ bytesHash: UInt64) -> UInt64? {
-            guard case .item(let f, let s, let i) = job else { return nil }
+            guard case .item(let f, let s, let i, _) = job else { return nil }
             let section = plan.feeds[f].sections[s]
             var key = StableHasher(
-                seed: ItemCache.key(path: path, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash))
+                seed: ItemCache.key(folder: section.folder, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash))
             key.combine(markdown.unsafe)
             key.combine(markdown.smart)
             return key.value
         }
-        // An item file whose stat is unchanged is not even read.
-        if let cache, let bytesHash = cache.sources?.bytesHash(of: path, absolute: root + "/" + path),
+        // An item file whose stat (taken while its folder was listed) is unchanged is not read.
+        if let cache, let sources = cache.sources, case .item(let f, let s, let i, let file) = job,
+            let bytesHash = sources.bytesHash(file: file, stamp: plan.feeds[f].sections[s].itemStamps[i]),
             let key = cacheKey(bytesHash), let (item, diagnostics) = cache.lookup(key, unread: true, countingMiss: false)
         {
             return (.item(item), diagnostics)
+        }
+        let path: String
+        switch job {
+        case .feed(let f): path = plan.feeds[f].feedFile!
+        case .section(let f, let s): path = plan.feeds[f].sections[s].sectionFile!
+        case .item(let f, let s, let i, _):
+            let section = plan.feeds[f].sections[s]
+            path = section.folder + "/" + section.itemFiles[i]
         }
         let bytes: [UInt8]
         var info = stat()
@@ -108,9 +119,9 @@ struct ParsedContent: Sendable {
         }
         // An unchanged item file: its parsed item and diagnostics from the build cache.
         var itemKey: UInt64?
-        if let cache, case .item = job {
+        if let cache, case .item(_, _, _, let file) = job {
             let bytesHash = StableHasher.hash(bytes)
-            cache.sources?.record(path, info, bytesHash: bytesHash)
+            cache.sources?.record(file: file, info, bytesHash: bytesHash)
             itemKey = cacheKey(bytesHash)
             if let itemKey, let (item, diagnostics) = cache.lookup(itemKey) { return (.item(item), diagnostics) }
         }
@@ -128,7 +139,7 @@ struct ParsedContent: Sendable {
                 SectionSettings.decode(
                     frontMatter, sectionID: section.id, sourcePath: path, markdown: markdown,
                     suggestions: suggestions, reader: &reader))
-        case .item(let f, let s, let i):
+        case .item(let f, let s, let i, _):
             let section = plan.feeds[f].sections[s]
             let fileName = section.itemFiles[i]
             let stem = String(fileName.dropLast(".md".count))

@@ -48,11 +48,14 @@ public enum SiteLoader {
 
         var feeds: [Feed] = []
         if FileSystem.isDirectory(root + "/content") == true {
-            var scanner = ContentScanner(root: root)
+            let cache = options.itemCache?(config)
+            // Item files are stamped while listed only when the last build's table can vouch
+            // for some of them (a first build reads every file anyway).
+            var scanner = ContentScanner(root: root, stampFiles: cache?.sources?.hasTrustedEntries == true)
             scanner.scan()
             diagnostics += scanner.plan.diagnostics
             let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart)
-            let parsed = ParsedContent.parse(scanner.plan, root: root, markdown: markdown, cache: options.itemCache?(config))
+            let parsed = ParsedContent.parse(scanner.plan, root: root, markdown: markdown, cache: cache)
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(
                 config: config, options: options, window: window, plan: scanner.plan, parsed: parsed)

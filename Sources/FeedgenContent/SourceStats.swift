@@ -7,8 +7,15 @@
 /// What the last build knew about each item file without reading it: the file's `stat`
 /// (size, modification and change times, inode, device) and the hash of the bytes it held. A
 /// file whose `stat` is unchanged is not read again: that hash, with the file's current place in
-/// the site (``ItemCache/key(path:sectionID:fileName:bytesHash:)``), finds its parsed item in the
-/// ``ItemCache`` (the build cache's `sources` file beside `items.log`).
+/// the site (``ItemCache/key(folder:sectionID:fileName:bytesHash:)``), finds its parsed item in
+/// the ``ItemCache`` (the build cache's `sources` file beside `items.log`).
+///
+/// The stats compared are the ones the content scanner took while listing each folder
+/// (``FileStamp``, stat'ed relative to the open folder), so an unchanged file costs no path
+/// lookup. Records are kept in the order of the content plan's item files, and the next build
+/// meets them in the same order: each file is matched to the record at its own position by
+/// comparing the path's bytes, and only a file added, removed or moved makes the table look the
+/// others up by path (``match(_:)``).
 ///
 /// The rule is git's index rule (git's "racy clean" entries): a file changed within the same
 /// timestamp tick as it was read could keep its size and times. So an entry is trusted only when
@@ -18,51 +25,54 @@
 ///
 /// File format: `FGSS`, format version (UInt32), salt (UInt64), the recording build's start
 /// (Int64, ns since 1970), record count (UInt32), then records `path length (UInt32) · path ·
-/// size · mtime · ctime (Int64, ns) · inode · device · bytes hash (UInt64)`, and a ``StableHasher``
-/// checksum (UInt64) of everything before it; little-endian. Anything unexpected reads as empty.
+/// size · mtime · ctime (Int64, ns) · inode · device · bytes hash (UInt64)` in content-plan order,
+/// and a ``StableHasher`` checksum (UInt64) of everything before it; little-endian. Anything
+/// unexpected reads as empty.
 final class SourceStats: @unchecked Sendable {
     static let magic: [UInt8] = Array("FGSS".utf8)
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
     /// Timestamps within this many nanoseconds of the recording build's start are not trusted
     /// (2 s: FAT's modification-time resolution, the coarsest in common use).
     static let racyMargin: Int64 = 2_000_000_000
 
     struct Entry: Equatable {
-        var size: Int64
-        var mtime: Int64
-        var ctime: Int64
-        var inode: UInt64
-        var device: UInt64
+        var stamp: FileStamp
         /// ``StableHasher/hash(_:)-([UInt8])`` of the file's bytes.
         var bytesHash: UInt64
+    }
 
-        init(_ info: stat, bytesHash: UInt64) {
-            size = Int64(info.st_size)
-            mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-            inode = UInt64(info.st_ino)
-            device = UInt64(info.st_dev)
-            self.bytesHash = bytesHash
-        }
+    /// An item file of this build: its section folder (site-relative) and its name below it.
+    struct File {
+        var folder: String
+        var name: String
+    }
 
-        init(size: Int64, mtime: Int64, ctime: Int64, inode: UInt64, device: UInt64, bytesHash: UInt64) {
-            (self.size, self.mtime, self.ctime, self.inode, self.device, self.bytesHash) = (size, mtime, ctime, inode, device, bytesHash)
-        }
-
-        func sameFile(as other: Entry) -> Bool {
-            size == other.size && mtime == other.mtime && ctime == other.ctime && inode == other.inode
-                && device == other.device
-        }
+    /// A record of the previous build's table.
+    private struct Record {
+        /// The path's bytes in ``table``.
+        var pathOffset: Int
+        var pathLength: Int
+        var entry: Entry
+        /// Old enough to be trusted (see the type's note).
+        var trusted: Bool
     }
 
     let path: String
     let salt: UInt64
     /// This build's start (ns since 1970), recorded for the next build.
     let start: Int64
-    /// The previous build's entries that may be trusted (old enough; see the type's note).
-    private let known: [String: Entry]
-    private var seen: [String: Entry] = [:]
-    private let lock = NSLockish()
+    /// The previous build's table (mapped) and its records, in its order.
+    private let table: MappedFile?
+    private let records: [Record]
+    /// Whether some record may be trusted: only then is it worth stamping files while listing.
+    let hasTrustedEntries: Bool
+
+    /// This build's item files (``match(_:)``), the index of each one's record (-1: none) and
+    /// what this build learnt of it. Each slot of `seen` is written by the one job that handles
+    /// its file, so the parallel jobs need no lock.
+    private var files: [File] = []
+    private var matched: [Int32] = []
+    private var seen: UnsafeMutableBufferPointer<Entry?> = .init(start: nil, count: 0)
 
     /// Reads the table at `path` (a missing, foreign or damaged file gives an empty table).
     init(path: String, salt: UInt64) {
@@ -71,47 +81,112 @@ final class SourceStats: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         start = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-        known = Self.read(path, salt: salt)
+        let table = MappedFile(path: path)
+        self.table = table
+        records = table.map { Self.read($0.bytes, salt: salt) } ?? []
+        hasTrustedEntries = records.contains { $0.trusted }
     }
 
-    /// The hash of the bytes of the file at `relativePath` (absolute path `absolute`) when its
-    /// `stat` is what the previous build recorded and old enough to be trusted; else nil.
-    func bytesHash(of relativePath: String, absolute: String) -> UInt64? {
-        guard let entry = known[relativePath] else { return nil }
-        var info = stat()
-        guard stat(absolute, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let now = Entry(info, bytesHash: entry.bytesHash)
-        guard now.sameFile(as: entry) else { return nil }
-        lock.withLock { seen[relativePath] = entry }
-        return entry.bytesHash
+    deinit { seen.deallocate() }
+
+    /// Meets this build's item files, in content-plan order, with the previous build's records:
+    /// a file's record is expected at the file's own position (shifted by the files added or
+    /// removed before it); anywhere else it is found by the hash of its path. Call before
+    /// ``bytesHash(file:stamp:)`` and ``record(file:_:bytesHash:)``, from one thread.
+    func match(_ files: [File]) {
+        self.files = files
+        seen.deallocate()
+        seen = .allocate(capacity: files.count)
+        seen.initialize(repeating: nil)
+        matched = [Int32](repeating: -1, count: files.count)
+        guard !records.isEmpty, let bytes = table?.bytes else { return }
+        var byPath: [UInt64: Int32]?
+        var shift = 0
+        for (k, file) in files.enumerated() {
+            let guess = k + shift
+            if guess < records.count, Self.path(of: records[guess], in: bytes, is: file) {
+                matched[k] = Int32(guess)
+                continue
+            }
+            if byPath == nil {
+                var index: [UInt64: Int32] = [:]
+                index.reserveCapacity(records.count)
+                for (r, record) in records.enumerated() {
+                    let hash = StableHasher.hash(bytes: Self.pathBytes(of: record, in: bytes))
+                    if index[hash] == nil { index[hash] = Int32(r) }
+                }
+                byPath = index
+            }
+            var joined = file.folder + "/" + file.name
+            let hash = joined.withUTF8 { StableHasher.hash(bytes: UnsafeRawBufferPointer($0)) }
+            if let r = byPath?[hash], Self.path(of: records[Int(r)], in: bytes, is: file) {
+                matched[k] = r
+                shift = Int(r) - k
+            }
+        }
     }
 
-    /// Records that the file at `relativePath`, whose `stat` was `info` when it was opened,
-    /// held bytes whose hash is `bytesHash`.
-    func record(_ relativePath: String, _ info: stat, bytesHash: UInt64) {
-        let entry = Entry(info, bytesHash: bytesHash)
-        lock.withLock { seen[relativePath] = entry }
+    private static func pathBytes(of record: Record, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[record.pathOffset..<(record.pathOffset + record.pathLength)])
     }
 
-    /// Writes the entries of this build (files it did not see are dropped). Failures are ignored
-    /// (it is a cache).
+    /// Whether the record's path is `folder/name`.
+    private static func path(of record: Record, in bytes: UnsafeRawBufferPointer, is file: File) -> Bool {
+        var folder = file.folder
+        var name = file.name
+        return folder.withUTF8 { folder in
+            name.withUTF8 { name in
+                guard record.pathLength == folder.count + 1 + name.count else { return false }
+                let path = pathBytes(of: record, in: bytes)
+                return memcmp(path.baseAddress!, folder.baseAddress!, folder.count) == 0
+                    && path[folder.count] == UInt8(ascii: "/")
+                    && (name.isEmpty || memcmp(path.baseAddress! + folder.count + 1, name.baseAddress!, name.count) == 0)
+            }
+        }
+    }
+
+    /// The hash of the bytes of item file number `file` (of ``match(_:)``) when `stamp`, its
+    /// stat as listed, is what the previous build recorded and old enough to be trusted; else nil.
+    func bytesHash(file: Int, stamp: FileStamp?) -> UInt64? {
+        guard let stamp, file < matched.count, matched[file] >= 0 else { return nil }
+        let record = records[Int(matched[file])]
+        guard record.trusted, record.entry.stamp == stamp else { return nil }
+        seen[file] = record.entry
+        return record.entry.bytesHash
+    }
+
+    /// Records that item file number `file`, whose `stat` was `info` when it was opened, held
+    /// bytes whose hash is `bytesHash`.
+    func record(file: Int, _ info: stat, bytesHash: UInt64) {
+        guard file < seen.count else { return }
+        seen[file] = Entry(stamp: FileStamp(info), bytesHash: bytesHash)
+    }
+
+    /// Writes the entries of this build, in content-plan order (files it did not see are
+    /// dropped). Failures are ignored (it is a cache).
     func save() {
-        let entries = lock.withLock { seen }
+        var count = 0
+        for case .some in seen { count += 1 }
         var out = Self.magic
+        out.reserveCapacity(48 + count * 96)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
         append(Self.formatVersion)
         append(salt)
         append(start)
-        append(UInt32(clamping: entries.count))
-        for (file, e) in entries.sorted(by: { $0.key < $1.key }) {
-            let bytes = Array(file.utf8)
-            append(UInt32(clamping: bytes.count))
-            out += bytes
-            append(e.size)
-            append(e.mtime)
-            append(e.ctime)
-            append(e.inode)
-            append(e.device)
+        append(UInt32(clamping: count))
+        for (k, file) in files.enumerated() {
+            guard let e = seen[k] else { continue }
+            let folder = file.folder.utf8
+            let name = file.name.utf8
+            append(UInt32(clamping: folder.count + 1 + name.count))
+            out += folder
+            out.append(UInt8(ascii: "/"))
+            out += name
+            append(e.stamp.size)
+            append(e.stamp.mtime)
+            append(e.stamp.ctime)
+            append(e.stamp.inode)
+            append(e.stamp.device)
             append(e.bytesHash)
         }
         append(StableHasher.hash(out))
@@ -123,37 +198,38 @@ final class SourceStats: @unchecked Sendable {
         if written == out.count { rename(temporary, path) } else { unlink(temporary) }
     }
 
-    /// The trusted entries of the table at `path`.
-    static func read(_ path: String, salt: UInt64) -> [String: Entry] {
-        guard let file = MappedFile(path: path) else { return [:] }
-        let data = file.bytes
-        guard data.count >= 36, Array(data[0..<4]) == magic else { return [:] }
+    /// The records of a table, in its order (none when anything is unexpected).
+    private static func read(_ data: UnsafeRawBufferPointer, salt: UInt64) -> [Record] {
+        guard data.count >= 36, Array(data[0..<4]) == magic else { return [] }
         func load<T: FixedWidthInteger>(_: T.Type, _ offset: Int) -> T {
             T(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: T.self))
         }
         let end = data.count - 8
         guard load(UInt32.self, 4) == formatVersion, load(UInt64.self, 8) == salt,
             load(UInt64.self, end) == StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: data[0..<end]))
-        else { return [:] }
+        else { return [] }
         let trustedBefore = load(Int64.self, 16) - racyMargin
         let count = Int(load(UInt32.self, 24))
-        var entries: [String: Entry] = [:]
-        entries.reserveCapacity(count)
+        var records: [Record] = []
+        records.reserveCapacity(min(count, end / 52))
         var offset = 28
         for _ in 0..<count {
-            guard offset + 4 <= end else { return [:] }
+            guard offset + 4 <= end else { return [] }
             let length = Int(load(UInt32.self, offset))
             offset += 4
-            guard length <= end - offset, end - offset - length >= 48 else { return [:] }
-            let file = String(decoding: UnsafeRawBufferPointer(rebasing: data[offset..<(offset + length)]), as: UTF8.self)
+            guard length <= end - offset, end - offset - length >= 48 else { return [] }
+            let pathOffset = offset
             offset += length
-            let entry = Entry(
+            let stamp = FileStamp(
                 size: load(Int64.self, offset), mtime: load(Int64.self, offset + 8), ctime: load(Int64.self, offset + 16),
-                inode: load(UInt64.self, offset + 24), device: load(UInt64.self, offset + 32),
-                bytesHash: load(UInt64.self, offset + 40))
+                inode: load(UInt64.self, offset + 24), device: load(UInt64.self, offset + 32))
+            let entry = Entry(stamp: stamp, bytesHash: load(UInt64.self, offset + 40))
             offset += 48
-            if entry.mtime < trustedBefore, entry.ctime < trustedBefore { entries[file] = entry }
+            records.append(
+                Record(
+                    pathOffset: pathOffset, pathLength: length, entry: entry,
+                    trusted: stamp.mtime < trustedBefore && stamp.ctime < trustedBefore))
         }
-        return offset == end ? entries : [:]
+        return offset == end ? records : []
     }
 }

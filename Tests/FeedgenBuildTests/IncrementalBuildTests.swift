@@ -342,6 +342,21 @@ import Testing
         #expect(report.cachedItems == 18)
     }
 
+    /// The `sources` table meets the item files in content-plan order: a file added before all
+    /// the others and one removed shift the rest, whose records are then found by path, so they
+    /// are still not read.
+    @Test func addedAndRemovedFilesLeaveTheOthersUnread() throws {
+        let report = try Self.expectIdentical { site, out in
+            Thread.sleep(forTimeInterval: Double(SourceStats.racyMargin) / 1e9 + 0.2)
+            #expect(Self.build(site, out).exitStatus == 0)
+            #expect(Self.build(site, out).unreadItems == 19)
+            writeSite(site, ["content/news/aaa.md": "---\ntitle: First\n---\nA new first item.\n"])
+            try FileManager.default.removeItem(atPath: site + "/content/news/item-10.md")
+        }
+        #expect(report.unreadItems == 18)
+        #expect(report.cachedItems == 18)
+    }
+
     /// A `_feed.md` added above a section folder changes its items' section and names below it
     /// (their ids): an item file the `sources` table trusts is looked up with its new place.
     /// (Found in review: the table kept a key that hashed the old place.)

@@ -1,5 +1,6 @@
 import FeedgenDiagnostics
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FeedgenContent
@@ -45,6 +46,30 @@ import Testing
         same.title = loaded.title
         #expect(same.knownFingerprint == nil)
         #expect(ItemCache.fingerprint(same) == computed)
+    }
+
+    /// A cached item's body is left in the mapped log until it is read (then decoded once); it
+    /// outlives the cache that found it and a new log renamed over the file.
+    @Test func cachedBodyIsDecodedWhenReadAndOutlivesTheLog() throws {
+        let site = try TestSite([:])
+        let path = site.root + "/cache/items.log"
+        let writer = ItemCache(path: path, salt: 42)
+        writer.store(7, item: Self.item(), diagnostics: [])
+        writer.save()
+        var loaded: Item?
+        do {
+            let reader = ItemCache(path: path, salt: 42)
+            loaded = reader.lookup(7)?.0
+        }
+        let item = try #require(loaded)
+        let replacing = ItemCache(path: path, salt: 43)
+        replacing.store(8, item: Item(id: "s/b", sourcePath: "content/s/b.md", location: SourceLocation(path: "content/s/b.md"), title: "B"), diagnostics: [])
+        replacing.save()
+        #expect(ItemCache(path: path, salt: 42).lookup(7) == nil)
+        let bodies = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in bodies.withLock { $0.append(item.html) } }
+        #expect(bodies.withLock { $0 } == Array(repeating: "<p>Body — with <em>text</em>.</p>\n", count: 8))
+        #expect(item == Self.item())
     }
 
     /// Another salt (another feedgen binary) or a log of the previous format is not read.

@@ -1,4 +1,5 @@
 import FeedgenDiagnostics
+import Foundation
 import Testing
 
 @testable import FeedgenContent
@@ -144,6 +145,33 @@ import Testing
         let (s, diagnostics) = site.load()
         #expect(diagnostics == [])
         #expect(s?.outline() == ["docs: docs/a, docs/sub/b"])
+    }
+
+    /// The listing the scanner uses: names in byte order, links followed (a broken one kept and
+    /// marked), each file's stamp exactly what `stat` says of it, the folder's own identity.
+    @Test func folderListingStampsFilesAndSortsByBytes() throws {
+        let site = try TestSite(["content/s/b.md": "bb", "content/s/B.md": "B", "content/s/é.md": "e", "content/s/a/x.md": "x"])
+        let folder = site.root + "/content/s"
+        try FileManagerSymlink(at: folder + "/link.md", to: folder + "/b.md")
+        try FileManagerSymlink(at: folder + "/broken.md", to: folder + "/missing.md")
+        let (entries, id) = try #require(FileSystem.list(folder, stampFiles: true))
+        #expect(entries.map(\.name) == ["B.md", "a", "b.md", "broken.md", "link.md", "é.md"])
+        #expect(entries.map(\.isDirectory) == [false, true, false, false, false, false])
+        #expect(entries.map(\.isLink) == [false, false, false, true, true, false])
+        #expect(entries.map(\.isBrokenLink) == [false, false, false, true, false, false])
+        var info = stat()
+        #expect(stat(folder + "/b.md", &info) == 0)
+        #expect(entries[2].stamp == FileStamp(info))
+        #expect(entries[4].stamp == FileStamp(info))  // the link: its target's stamp
+        #expect(entries[2].stamp?.size == 2)
+        #expect(entries[1].stamp == nil && entries[3].stamp == nil)
+        #expect(stat(folder, &info) == 0)
+        #expect(id == FileSystem.NodeID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+        // Without stamps, a plain file is not stat'ed; a link still is (to know what it is).
+        let plain = try #require(FileSystem.list(folder))
+        #expect(plain.map(\.name) == entries.map(\.name))
+        #expect(plain[2].stamp == nil && plain[4].stamp == entries[4].stamp)
+        #expect(FileSystem.list(folder + "/missing") == nil)
     }
 
     @Test func symlinkLoopIsReportedOnce() throws {

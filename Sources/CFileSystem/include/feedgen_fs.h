@@ -57,6 +57,42 @@ struct feedgen_tree_entry {
 /// `*names` (free both with free()). Returns 0, or -1 with errno set (nothing to free then).
 int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names);
 
+/// What a file's `stat` says of it: a changed file has a different one (git's index rule).
+struct feedgen_file_stamp {
+    long long size;
+    /// Modification and status-change times, ns since 1970.
+    long long mtime_ns;
+    long long ctime_ns;
+    unsigned long long inode;
+    unsigned long long device;
+};
+
+/// One entry of a folder listing (feedgen_list_folder).
+struct feedgen_folder_entry {
+    /// The entry's name, NUL-terminated, inside the listing's names buffer.
+    const char *name;
+    size_t name_length;
+    /// `f`: a file, or a link to anything that is not a folder; `d`: a folder, or a link to one;
+    /// `b`: a symbolic link whose target does not exist.
+    char kind;
+    /// Whether the entry is a symbolic link (followed for `kind` and `stamp`).
+    char is_link;
+    /// Whether `stamp` holds the entry's stat (links followed).
+    char has_stamp;
+    struct feedgen_file_stamp stamp;
+};
+
+/// Lists the folder `path` (without `.` and `..`), sorted by name byte-wise (strcmp): `*count`
+/// entries in the malloc'd array `*entries`, their names in the malloc'd buffer `*names` (free
+/// both with free()). Entries that are neither files, folders nor symbolic links are left out.
+/// Each entry that needs it (a link, or a file system that does not report types) is stat'ed
+/// relative to the folder (fstatat, following links), and with `stamp_files` every file too, so
+/// that callers get each file's stamp without looking its path up again. `folder` (when not NULL)
+/// receives the folder's own stamp (its device and inode identify it).
+/// Returns 0, or -1 with errno set (nothing to free then).
+int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_stamp *folder,
+                        struct feedgen_folder_entry **entries, size_t *count, char **names);
+
 /// Recreates the folders of `from` below the new folder `to` and hard-links every regular file.
 /// Returns 0, or -1 with errno set (`to` may then be partly filled).
 int feedgen_link_tree(const char *from, const char *to);
