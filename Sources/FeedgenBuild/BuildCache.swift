@@ -68,6 +68,11 @@ struct ManifestEntry: Equatable, Sendable {
 /// temporary file and renamed, ends with a checksum; anything unexpected reads as empty.
 struct CacheState {
     var trees: [UInt64: [String: ManifestEntry]] = [:]
+    /// The order a tree's lines are written in (the order they were read in, or the build's
+    /// files in site order): deterministic without sorting 10,000 paths per tree per build. A
+    /// tree without one, or whose order does not list exactly its files, is written in
+    /// ``bytewise(_:_:)`` order.
+    var orders: [UInt64: [String]] = [:]
 
     static func read(_ path: String, salt: UInt64) -> CacheState {
         guard let data = FileManager.default.contents(atPath: path) else { return CacheState() }
@@ -98,8 +103,11 @@ struct CacheState {
                 return value
             }
             var tree: UInt64?
+            var order: [String] = []
             while p < end {
                 if buffer[p] == UInt8(ascii: "t") {  // tree <inode>
+                    if let tree { state.orders[tree] = order }
+                    order = []
                     p += 5
                     guard p < end, let ino = number() else { return false }
                     tree = ino
@@ -117,7 +125,9 @@ struct CacheState {
                 p += 1
                 state.trees[tree]![path] = ManifestEntry(
                     hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
+                order.append(path)
             }
+            if let tree { state.orders[tree] = order }
             return true
         }
         return parsed ? state : CacheState()
@@ -147,7 +157,18 @@ struct CacheState {
         for (ino, manifest) in trees.sorted(by: { $0.key < $1.key }) {
             append("tree ")
             append(ino, 10)
-            for (file, e) in manifest.sorted(by: { Self.bytewise($0.key, $1.key) }) {
+            var lines: [(String, ManifestEntry)] = []
+            if let order = orders[ino], order.count == manifest.count {
+                lines.reserveCapacity(order.count)
+                for file in order {
+                    guard let e = manifest[file] else { break }
+                    lines.append((file, e))
+                }
+            }
+            if lines.count != manifest.count {
+                lines = manifest.sorted(by: { Self.bytewise($0.key, $1.key) })
+            }
+            for (file, e) in lines {
                 append(e.hash)
                 append(e.key)
                 append(UInt64(clamping: e.size))

@@ -124,6 +124,10 @@ extension OutputWriter {
         private let liveInode: UInt64?
         private var written: [String: ManifestEntry] = [:]
         private var paths: Set<String> = []
+        /// The new tree's files in the order the build gave them (its state lines' order).
+        private var order: [String] = []
+        /// The output's files in the order of its state lines.
+        private let liveOrder: [String]
         private let lock = NSLock()
         /// Files written (the others were already right in the back buffer).
         public private(set) var writes = 0
@@ -187,6 +191,7 @@ extension OutputWriter {
             }
             self.back = back ?? [:]
             self.live = liveManifest
+            self.liveOrder = liveInode.flatMap { state.orders[$0] } ?? []
             self.start = start
         }
 
@@ -197,6 +202,7 @@ extension OutputWriter {
             for path in paths { set.insert(path) }
             set.insert(markerName)
             self.paths = set
+            order = paths + [markerName]
             // From here until `commit` the back buffer is being changed: `dirty` names it, and a
             // build killed meanwhile leaves it untrusted.
             try Data("\(Self.inode(backPath) ?? 0)\n".utf8).write(to: URL(fileURLWithPath: dirtyPath))
@@ -309,8 +315,14 @@ extension OutputWriter {
                 throw WriteError(path: missing, message: "not written")
             }
             var state = CacheState()
-            if let ino = Self.inode(backPath) { state.trees[ino] = written }
-            if let liveInode, !live.isEmpty { state.trees[liveInode] = live }
+            if let ino = Self.inode(backPath) {
+                state.trees[ino] = written
+                state.orders[ino] = order
+            }
+            if let liveInode, !live.isEmpty {
+                state.trees[liveInode] = live
+                state.orders[liveInode] = liveOrder
+            }
             try state.write(statePath, salt: salt)
             unlink(dirtyPath)
             let fm = FileManager.default
