@@ -68,6 +68,14 @@ struct ContentScanner {
 
     private func absolute(_ relative: String) -> String { root + "/" + relative }
 
+    /// The error for a file or folder whose name is not valid UTF-8 (it is shown with U+FFFD
+    /// for the bad bytes): its content would otherwise be lost without a word.
+    static func invalidNameError(shownAs path: String) -> Diagnostic {
+        .error(
+            SourceLocation(path: path),
+            "this name is not valid UTF-8 (its bad bytes are shown as \u{FFFD}), so it cannot be part of the site; rename it")
+    }
+
     private func hasFeedFile(_ folder: String) -> Bool {
         FileSystem.isFile(absolute(folder) + "/" + Self.feedFileName)
     }
@@ -87,6 +95,10 @@ struct ContentScanner {
         }
         // Containment: a symbolic link that leads outside the site folder is not followed.
         return entries.filter { entry in
+            if entry.hasInvalidName, !Self.isIgnored(entry.name) {
+                plan.diagnostics.append(Self.invalidNameError(shownAs: folder + "/" + entry.name))
+                return false
+            }
             if entry.isBrokenLink {
                 if !Self.isIgnored(entry.name) {
                     plan.diagnostics.append(Self.brokenLinkWarning(absolute(folder) + "/" + entry.name, shownAs: folder + "/" + entry.name))

@@ -42,6 +42,9 @@ enum FileSystem {
         var isLink = false
         /// A symbolic link whose target does not exist (`isDirectory` is then false).
         var isBrokenLink = false
+        /// The name's bytes are not valid UTF-8: `name` shows them repaired (U+FFFD), so it
+        /// cannot be opened by that name, and the caller reports it.
+        var hasInvalidName = false
         /// The file's stamp, taken while listing (``list(_:stampFiles:)``); nil for a folder or
         /// when not asked for.
         var stamp: FileStamp?
@@ -91,16 +94,18 @@ enum FileSystem {
         entries.reserveCapacity(count)
         for k in 0..<count {
             let e = list![k]
-            let name = String(
-                decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(e.name), count: e.name_length), as: UTF8.self)
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(e.name), count: e.name_length)
+            let name = String(decoding: bytes, as: UTF8.self)
             let isLink = e.is_link != 0
+            var entry: Entry
             switch UInt8(bitPattern: e.kind) {
-            case UInt8(ascii: "d"): entries.append(Entry(name: name, isDirectory: true, isLink: isLink))
-            case UInt8(ascii: "b"): entries.append(Entry(name: name, isDirectory: false, isLink: true, isBrokenLink: true))
+            case UInt8(ascii: "d"): entry = Entry(name: name, isDirectory: true, isLink: isLink)
+            case UInt8(ascii: "b"): entry = Entry(name: name, isDirectory: false, isLink: true, isBrokenLink: true)
             default:
-                entries.append(
-                    Entry(name: name, isDirectory: false, isLink: isLink, stamp: e.has_stamp != 0 ? FileStamp(e.stamp) : nil))
+                entry = Entry(name: name, isDirectory: false, isLink: isLink, stamp: e.has_stamp != 0 ? FileStamp(e.stamp) : nil)
             }
+            entry.hasInvalidName = !name.utf8.elementsEqual(bytes)
+            entries.append(entry)
         }
         return (entries, NodeID(device: UInt64(folder.device), inode: UInt64(folder.inode)))
     }

@@ -132,6 +132,10 @@ public enum SiteLoader {
             }
             for entry in FileSystem.list(absolute) ?? [] {
                 let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if entry.hasInvalidName {
+                    diagnostics.append(ContentScanner.invalidNameError(shownAs: "static/" + child))
+                    continue
+                }
                 if entry.isBrokenLink {
                     diagnostics.append(ContentScanner.brokenLinkWarning(base + "/" + child, shownAs: "static/" + child))
                     continue

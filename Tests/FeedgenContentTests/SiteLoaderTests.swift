@@ -147,6 +147,24 @@ import Testing
         #expect(s?.outline() == ["docs: docs/a, docs/sub/b"])
     }
 
+    /// A file whose name is not valid UTF-8 cannot be opened by its (repaired) name: an error
+    /// naming it, not "No such file", and not a silently missing card.
+    @Test func nameThatIsNotUTF8IsAnError() throws {
+        let site = try TestSite(["content/s/a.md": "---\ntitle: A\n---\n", "static/ok.txt": "ok"])
+        for folder in ["/content/s/", "/static/"] {
+            let path = Array((site.root + folder).utf8) + [0x62, 0xFF, 0x2E, 0x6D, 0x64, 0]  // "b\xFF.md"
+            let fd = path.withUnsafeBufferPointer { p in
+                p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+            }
+            #expect(fd >= 0)
+            close(fd)
+        }
+        let (s, diagnostics) = site.load()
+        let message = "error: this name is not valid UTF-8 (its bad bytes are shown as \u{FFFD}), so it cannot be part of the site; rename it"
+        #expect(diagnostics == ["content/s/b\u{FFFD}.md: " + message, "static/b\u{FFFD}.md: " + message])
+        #expect(s == nil)  // an error: the build stops, and the previous output stays
+    }
+
     /// The listing the scanner uses: names in byte order, links followed (a broken one kept and
     /// marked), each file's stamp exactly what `stat` says of it, the folder's own identity.
     @Test func folderListingStampsFilesAndSortsByBytes() throws {
