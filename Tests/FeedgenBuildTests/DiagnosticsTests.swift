@@ -153,6 +153,25 @@ import Testing
         ])
     }
 
+    /// A section of 1,024 items or more makes its detail paths on every core
+    /// (``OutputCollisions``): the same error, and items without a page claim nothing.
+    @Test func caseOnlyDifferenceInALongSectionIsAnError() {
+        let root = temporaryFolder()
+        var files = [
+            "content/news/Cafe.md": "---\ntitle: One\nweight: 1\n---\nBody.\n",
+            "content/news/cafe.md": "---\ntitle: Two\nweight: 2\n---\nBody.\n",
+            "content/news/no-page.md": "---\ntitle: Title only\nweight: 3\n---\n",
+            "content/news/NO-PAGE.md": "---\ntitle: Title only too\nweight: 4\n---\n",
+        ]
+        for i in 0..<1_030 { files["content/news/item-\(i).md"] = "---\ntitle: Item \(i)\nweight: \(i + 5)\n---\nBody.\n" }
+        writeSite(root, files)
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == [
+            "content/news/cafe.md:1:1: error: this would write the output file 'news/cafe.html' and 'news/Cafe.html' (they differ only in case or Unicode normalisation), which content/news/Cafe.md:1:1 writes too; rename one of them"
+        ])
+    }
+
     @Test func staticFileCollidingWithAPageIsAnError() {
         let root = temporaryFolder()
         writeSite(root, [
