@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #if defined(__linux__)
@@ -94,7 +96,39 @@ int feedgen_remove_tree(const char *path) {
     return nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
 }
 
+/// Writes every part, in order (writev, at most IOV_MAX parts a call, short writes resumed).
+static int write_parts(int fd, struct iovec *parts, size_t count) {
+    size_t k = 0;
+    while (k < count) {
+        if (parts[k].iov_len == 0) {
+            k++;
+            continue;
+        }
+        size_t batch = count - k < IOV_MAX ? count - k : IOV_MAX;
+        ssize_t n = writev(fd, parts + k, (int)batch);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        size_t left = (size_t)n;
+        while (k < count && left >= parts[k].iov_len) {
+            left -= parts[k].iov_len;
+            k++;
+        }
+        if (left > 0) {  // a part written in part: the rest of it next
+            parts[k].iov_base = (char *)parts[k].iov_base + left;
+            parts[k].iov_len -= left;
+        }
+    }
+    return 0;
+}
+
 int feedgen_replace_file(const char *path, const void *bytes, size_t length, struct feedgen_identity *identity) {
+    struct iovec part = {(void *)bytes, length};
+    return feedgen_replace_file_parts(path, &part, 1, identity);
+}
+
+int feedgen_replace_file_parts(const char *path, struct iovec *parts, size_t count, struct feedgen_identity *identity) {
     // Create first: in a fresh or already-pruned tree the name is free, and an unlink would take
     // the folder's lock once more for nothing (two writers in one folder then spin on it).
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -103,7 +137,7 @@ int feedgen_replace_file(const char *path, const void *bytes, size_t length, str
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     }
     if (fd < 0) return -1;
-    int result = write_all(fd, (const char *)bytes, length);
+    int result = write_parts(fd, parts, count);
     struct stat info;
     if (result == 0 && identity) {
         if (fstat(fd, &info) == 0) {
@@ -387,4 +421,8 @@ int feedgen_link_tree(const char *from, const char *to) {
     link_from = from;
     link_to = to;
     return nftw(from, link_entry, 64, FTW_PHYS);
+}
+
+int feedgen_contains(const void *bytes, size_t length, const void *needle, size_t needle_length) {
+    return memmem(bytes, length, needle, needle_length) != NULL;
 }

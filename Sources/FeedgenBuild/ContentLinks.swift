@@ -1,3 +1,4 @@
+import CFileSystem
 import FeedgenContent
 import Foundation
 import FeedgenDiagnostics
@@ -58,6 +59,16 @@ struct ContentLinks {
     func rewrite(_ html: [UInt8], page: String) -> [UInt8] {
         guard !isEmpty else { return html }
         return html.withUnsafeBytes { rewrite(bytes: $0, page: page) } ?? html
+    }
+
+    /// Whether any of `pieces` holds the content-link marker (then the joined bytes are
+    /// rewritten).
+    func mayRewrite(_ pieces: [UnsafeRawBufferPointer]) -> Bool {
+        let marker = Array(Markdown.contentLinkScheme.utf8)
+        return pieces.contains { piece in
+            guard let base = piece.baseAddress, piece.count >= marker.count else { return false }
+            return marker.withUnsafeBytes { feedgen_contains(base, piece.count, $0.baseAddress, marker.count) != 0 }
+        }
     }
 
     /// The rewritten bytes; nil when `bytes` hold no content link.

@@ -47,6 +47,7 @@ public enum OutputWriter {
             switch file.contents {
             case .text(let text): hash = StableHasher.hash(text)
             case .utf8(let bytes): hash = StableHasher.hash(bytes)
+            case .chunks(let chunks): hash = chunks.stableHash
             case .copy(let source): hash = Session.copyHash(source)
             }
             try session.put(file, hash: hash, key: 0)
@@ -288,6 +289,11 @@ extension OutputWriter {
                 status = text.withUTF8 { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
             case .utf8(let bytes):
                 status = bytes.withUnsafeBufferPointer { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
+            case .chunks(let chunks):
+                status = chunks.withPieces { pieces in
+                    var parts = pieces.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+                    return feedgen_replace_file_parts(path, &parts, parts.count, &identity)
+                }
             case .copy(let source):
                 status =
                     feedgen_replace_with_copy(source, path) == 0

@@ -25,6 +25,14 @@ struct PagePostProcessor {
                 bytes.insert(contentsOf: script.utf8, at: head.lowerBound)
             }
             return OutputFile(path: file.path, contents: .utf8(bytes))
+        case .chunks(let chunks):
+            // Content links and the live-reload script are rare on a feed page: only then are
+            // its pieces joined and processed as bytes. No link marker spans two pieces: a
+            // cached card is a piece of its own, after a line feed and before a line feed or a
+            // space, which no marker holds.
+            let script = script(for: file.path)
+            guard script != nil || (!links.isEmpty && chunks.withPieces({ links.mayRewrite($0) })) else { return file }
+            return process(OutputFile(path: file.path, contents: .utf8(chunks.bytes)))
         case .copy:
             return file
         }

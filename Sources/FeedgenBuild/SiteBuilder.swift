@@ -366,6 +366,7 @@ public enum SiteBuilder {
                 switch file.contents {
                 case .text(let text): hash = StableHasher.hash(text)
                 case .utf8(let bytes): hash = StableHasher.hash(bytes)
+                case .chunks(let chunks): hash = chunks.stableHash
                 case .copy: return 0
                 }
                 try session?.put(file, hash: hash, key: key)
@@ -407,6 +408,7 @@ public enum SiteBuilder {
             switch file.contents {
             case .text(let text): hash = StableHasher.hash(text)
             case .utf8(let bytes): hash = StableHasher.hash(bytes)
+            case .chunks(let chunks): hash = chunks.stableHash
             case .copy(let source): hash = OutputWriter.Session.copyHash(source)
             }
             try session.put(file, hash: hash, key: 0)

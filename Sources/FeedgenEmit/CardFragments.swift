@@ -34,6 +34,11 @@ public struct CardHTML: @unchecked Sendable, Equatable {
         }
     }
 
+    /// The bytes and their owner when they are borrowed (the card cache's), else nil.
+    var borrowedBytes: (UnsafeRawBufferPointer, any AnyObject & Sendable)? {
+        if case .bytes(let bytes, let owner) = storage { (bytes, owner) } else { nil }
+    }
+
     /// The number of UTF-8 bytes.
     public var utf8Count: Int {
         switch storage {

@@ -5,9 +5,9 @@ import FeedgenLayout
 /// A long feed page is mostly its sections' `groupsHTML` (every card, wrapped): 24 MB for 10,000
 /// cards, 240 MB for 100,000. Rendered through `section.mustache` and then `feed.mustache`, those
 /// bytes were copied into each template's output in turn. Instead, each section's context gets a
-/// placeholder, the templates render around it, and ``splice(into:)`` writes the cards where the
-/// placeholders landed, into one byte buffer sized for the whole page: a card kept by the card
-/// cache goes from the cache's bytes to the page, never a `String` (``CardHTML``).
+/// placeholder, the templates render around it, and ``splice(into:)`` puts the cards where the
+/// placeholders landed, as the pieces of the page (``ByteChunks``): a card kept by the card cache
+/// stays in the cache's bytes (``CardHTML``) until the page is written, never a `String`.
 ///
 /// The result is byte-identical to rendering the cards through the templates: a Mustache
 /// variable is inserted as it is (partial indentation applies to template lines, not to values;
@@ -28,7 +28,7 @@ final class FeedGroups {
         var slideshow: Bool
         var deferred: [DeferredCards.Estimate?]
 
-        func write(into out: inout [UInt8]) {
+        func write<Out: HTMLByteSink>(into out: inout Out) {
             SectionHTML.groups(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
                 scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
@@ -55,15 +55,19 @@ final class FeedGroups {
     }
 
     /// `skeleton` (the rendered page) with every placeholder replaced by its section's groups,
-    /// as UTF-8.
-    func splice(into skeleton: String) -> [UInt8] {
-        guard !sections.isEmpty else { return Array(skeleton.utf8) }
+    /// as UTF-8: cached cards are referred to, not copied (``ByteChunks``).
+    func splice(into skeleton: String) -> ByteChunks {
+        let out = ByteChunks()
+        guard !sections.isEmpty else {
+            out.append(skeleton)
+            return out
+        }
         let marker = Array(Self.open.utf8)
         let end = Array(String(Self.close).utf8)
         let amp = Array("amp;".utf8)
         let prefix = Array("groups-".utf8)
         var text = skeleton
-        return text.withUTF8 { bytes -> [UInt8] in
+        return text.withUTF8 { bytes -> ByteChunks in
             // Where each placeholder is: byte range, section, times escaped.
             var found: [(range: Range<Int>, section: Int, escapes: Int)] = []
             var i = 0
@@ -98,23 +102,20 @@ final class FeedGroups {
                 found.append((i..<(p + end.count), index, escapes))
                 i = p + end.count
             }
-            guard !found.isEmpty else { return Array(bytes) }
-            var out: [UInt8] = []
-            out.reserveCapacity(
-                bytes.count + found.reduce(0) { $0 + SectionHTML.estimatedSize(ids: sections[$1.section].ids, cards: sections[$1.section].cards) })
+            var out = out
             var copied = 0
             for placeholder in found {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<placeholder.range.lowerBound]))
+                out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[copied..<placeholder.range.lowerBound])))
                 if placeholder.escapes == 0 {
                     sections[placeholder.section].write(into: &out)
                 } else {
                     var html = sections[placeholder.section].html
                     for _ in 0..<placeholder.escapes { html = HTML.escape(html) }
-                    out += html.utf8
+                    out.append(html)
                 }
                 copied = placeholder.range.upperBound
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[copied...])))
             return out
         }
     }

@@ -6,8 +6,21 @@ public struct OutputFile: Sendable, Hashable {
         /// Generated text as UTF-8 bytes, written as they are: a feed page, assembled from cards
         /// that the card cache keeps as bytes (``FeedGroups``, ``CardHTML``).
         case utf8([UInt8])
+        /// Generated text as UTF-8 bytes in pieces, some borrowed from the card cache: a feed
+        /// page (``FeedGroups``, ``ByteChunks``), written with `writev`.
+        case chunks(ByteChunks)
         /// A copy of a file of the site (absolute path).
         case copy(from: String)
+    }
+
+    /// The UTF-8 bytes of generated contents (nil for a copy).
+    public var utf8Bytes: [UInt8]? {
+        switch contents {
+        case .text(let text): Array(text.utf8)
+        case .utf8(let bytes): bytes
+        case .chunks(let chunks): chunks.bytes
+        case .copy: nil
+        }
     }
 
     /// Relative to the output folder, `/`-separated (`recipes/index.html`).

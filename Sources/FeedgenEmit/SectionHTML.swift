@@ -35,9 +35,9 @@ enum SectionHTML {
     /// ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
     /// as UTF-8 appended to `out` (a feed page being assembled: each card's bytes are copied once,
     /// from where they are, ``CardHTML``, into the page).
-    static func groups(
+    static func groups<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
-        focusable: Bool, scrollerID: String?, slideshow: Bool, deferred: [DeferredCards.Estimate?], into out: inout [UInt8]
+        focusable: Bool, scrollerID: String?, slideshow: Bool, deferred: [DeferredCards.Estimate?], into out: inout Out
     ) {
         let variants = [layout.base] + layout.rules.map(\.section)
         let start = out.count
@@ -49,13 +49,13 @@ enum SectionHTML {
         }
         if variants.contains(where: { $0.footer != nil }) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
-            if out.count > start { out += "\n".utf8 }
+            if out.count > start { out.append("\n") }
             let count = ids.count == 1 ? "1 item" : "\(ids.count) items"
-            out += "  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">\(count)</p></footer>".utf8
+            out.append("  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">\(count)</p></footer>")
         }
         if variants.contains(where: \.background) {
-            if out.count > start { out += "\n".utf8 }
-            out += "  <div class=\"cl-background\" aria-hidden=\"true\"></div>".utf8
+            if out.count > start { out.append("\n") }
+            out.append("  <div class=\"cl-background\" aria-hidden=\"true\"></div>")
         }
     }
 
@@ -65,51 +65,62 @@ enum SectionHTML {
         cards.reduce(0) { $0 + $1.utf8Count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024
     }
 
-    static func groupsElement(
+    static func groupsElement<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
         focusable: Bool, orthogonal: Bool, scrollerID: String?, slideshow: Bool,
-        deferred: [DeferredCards.Estimate?], into out: inout [UInt8]
+        deferred: [DeferredCards.Estimate?], into out: inout Out
     ) {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
         // The slides' container is named only when it must be a focus stop (below).
         let slides = slideshow && orthogonal
         let named = !slides || !focusable
-        // Room for every card and its wrapping at once: a 100,000-card section is hundreds of MB,
-        // which doubling would copy again and again.
-        let needed = out.count + estimatedSize(ids: ids, cards: cards)
-        out.reserveCapacity(needed)  // nothing when the page being assembled has the room already
-        out += "  <div class=\"cl-groups\"".utf8
-        if orthogonal, let scrollerID { out += " id=\"\(HTML.escape(scrollerID))\"".utf8 }
+        out.reserveRoom(ids: ids, cards: cards)
+        out.append("  <div class=\"cl-groups\"")
+        if orthogonal, let scrollerID { out.append(" id=\"\(HTML.escape(scrollerID))\"") }
         if !slides {
-            out += " role=\"list\"".utf8
+            out.append(" role=\"list\"")
         } else if named {
-            out += " role=\"group\"".utf8
+            out.append(" role=\"group\"")
         }
         if named, let headingID {
-            out += " aria-labelledby=\"\(headingID)\"".utf8
+            out.append(" aria-labelledby=\"\(headingID)\"")
         } else if named {
-            out += " aria-label=\"\(HTML.escape(label))\"".utf8
+            out.append(" aria-label=\"\(HTML.escape(label))\"")
         }
         // APG carousel: the slides' container is a polite live region when nothing rotates.
-        if slides { out += " aria-atomic=\"false\" aria-live=\"polite\"".utf8 }
+        if slides { out.append(" aria-atomic=\"false\" aria-live=\"polite\"") }
         if orthogonal {
-            out += " data-scroller".utf8
+            out.append(" data-scroller")
             // A scroller with nothing focusable inside must be reachable by keyboard (axe:
             // scrollable-region-focusable; web-output §1.1).
-            if !focusable { out += " tabindex=\"0\"".utf8 }
+            if !focusable { out.append(" tabindex=\"0\"") }
         }
-        out += ">\n".utf8
+        out.append(">\n")
         func item(_ index: Int, _ classes: String, indent: String) {
-            let role = slides ? "role=\"group\" aria-roledescription=\"slide\" aria-label=\"\(index + 1) of \(ids.count)\"" : "role=\"listitem\""
-            if index < deferred.count, let estimate = deferred[index] {
-                out += "\(indent)<div class=\"\(classes) cl-cv\" \(role) style=\"\(estimate.style)\">".utf8
+            // Appended piece by piece: for 10,000 cards, interpolated strings were most of the
+            // time spent wrapping them.
+            out.append(indent)
+            out.append("<div class=\"")
+            out.append(classes)
+            let estimate = index < deferred.count ? deferred[index] : nil
+            if estimate != nil { out.append(" cl-cv") }
+            if slides {
+                out.append("\" role=\"group\" aria-roledescription=\"slide\" aria-label=\"\(index + 1) of \(ids.count)\"")
             } else {
-                out += "\(indent)<div class=\"\(classes)\" \(role)>".utf8
+                out.append("\" role=\"listitem\"")
             }
-            out += "<div class=\"cl-cell\" data-item-id=\"\(HTML.escape(ids[index]))\">\n".utf8
-            cards[index].withUTF8 { out.append(contentsOf: $0) }
-            if !cards[index].endsWithLineFeed { out += "\n".utf8 }
-            out += "\(indent)</div></div>\n".utf8
+            if let estimate {
+                out.append(" style=\"")
+                out.append(estimate.style)
+                out.append("\"")
+            }
+            out.append("><div class=\"cl-cell\" data-item-id=\"")
+            out.append(HTML.escape(ids[index]))
+            out.append("\">\n")
+            out.append(card: cards[index])
+            if !cards[index].endsWithLineFeed { out.append("\n") }
+            out.append(indent)
+            out.append("</div></div>\n")
         }
         switch plan.structure {
         case .flat:
@@ -120,23 +131,23 @@ enum SectionHTML {
                 case .item(let index, _):
                     item(index, "cl-item \(n.pathClass)", indent: indent)
                 case .group(_, let children):
-                    out += "\(indent)<div class=\"cl-group \(n.pathClass)\" role=\"none\">\n".utf8
+                    out.append("\(indent)<div class=\"cl-group \(n.pathClass)\" role=\"none\">\n")
                     for c in children { node(c, indent: indent + "  ") }
-                    out += "\(indent)</div>\n".utf8
+                    out.append("\(indent)</div>\n")
                 }
             }
             for instance in plan.instances {
-                out += "    <div class=\"cl-group lp\" role=\"none\">\n".utf8
+                out.append("    <div class=\"cl-group lp\" role=\"none\">\n")
                 for n in instance { node(n, indent: "      ") }
-                out += "    </div>\n".utf8
+                out.append("    </div>\n")
             }
         }
         if plan.pageMarkers > 0 {
             // Paging snap points every container width (layout-semantics §8, `.paging`).
-            out += "    <div class=\"cl-pages\" aria-hidden=\"true\">".utf8
-            for k in 0..<plan.pageMarkers { out += "<span style=\"--k:\(k)\"></span>".utf8 }
-            out += "</div>\n".utf8
+            out.append("    <div class=\"cl-pages\" aria-hidden=\"true\">")
+            for k in 0..<plan.pageMarkers { out.append("<span style=\"--k:\(k)\"></span>") }
+            out.append("</div>\n")
         }
-        out += "  </div>".utf8
+        out.append("  </div>")
     }
 }

@@ -221,7 +221,7 @@ public struct SiteRenderer: Sendable {
     func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
         let groups = FeedGroups()
         let skeleton = try render("feed.mustache", try feedContext(feed, groups: groups))
-        return OutputFile(path: feed.pagePath, contents: .utf8(groups.splice(into: skeleton)))
+        return OutputFile(path: feed.pagePath, contents: .chunks(groups.splice(into: skeleton)))
     }
 
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered;

@@ -3,6 +3,7 @@ import Testing
 
 @testable import FeedgenBuild
 @testable import FeedgenEmit
+import FeedgenContent
 import FeedgenLayout
 
 /// A feed page's cards are written once, where the templates put a placeholder
@@ -28,7 +29,8 @@ import FeedgenLayout
         let site = try #require(prepared)
         let renderer = SiteRenderer(site: site, templates: try #require(templates))
         return try site.feeds.map { feed in
-            guard case .utf8(let spliced) = try renderer.feedPage(feed).contents else { throw CancellationError() }
+            let page = try renderer.feedPage(feed)
+            guard case .chunks = page.contents, let spliced = page.utf8Bytes else { throw CancellationError() }
             return (String(decoding: spliced, as: UTF8.self), try renderer.render("feed.mustache", try renderer.feedContext(feed)))
         }
     }
@@ -59,6 +61,36 @@ import FeedgenLayout
     }
 
     /// Bytes kept alive by an owner (as the card cache's mapping keeps a card's bytes).
+    /// A feed page's pieces (copied bytes and cards borrowed from the card cache) hash as their
+    /// joined bytes, and are written as them, past writev's limit of 1,024 parts a call.
+    @Test func chunksHashAndWriteAsTheirBytes() throws {
+        let owner = Owner(Array((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }))
+        let chunks = ByteChunks()
+        var expected: [UInt8] = []
+        var offset = 0
+        for k in 0..<1500 {
+            let text = String(repeating: "é<", count: k % 23)  // 0 to 66 bytes
+            chunks.append(text)
+            expected += text.utf8
+            let length = (k * 13) % 41  // 0 to 40 bytes, empty pieces too
+            if offset + length > owner.bytes.count { offset = 0 }
+            let slice = UnsafeRawBufferPointer(rebasing: owner.bytes[offset..<(offset + length)])
+            chunks.append(card: CardHTML(unsafeUTF8: slice, owner: owner))
+            expected += slice
+            offset += length
+        }
+        #expect(chunks.count == expected.count)
+        #expect(chunks.bytes == expected)
+        #expect(chunks.stableHash == StableHasher.hash(expected))
+        let pieces = chunks.withPieces { $0.count }
+        #expect(pieces > 1024)
+        let root = temporaryFolder()
+        let output = root + "/public"
+        try OutputWriter.write([OutputFile(path: "index.html", contents: .chunks(chunks))], to: output)
+        let written = try #require(FileManager.default.contents(atPath: output + "/index.html"))
+        #expect([UInt8](written) == expected)
+    }
+
     final class Owner: @unchecked Sendable {
         let bytes: UnsafeRawBufferPointer
         init(_ content: [UInt8]) {

@@ -2,6 +2,7 @@
 #define FEEDGEN_FS_H
 
 #include <stddef.h>
+#include <sys/uio.h>
 
 /// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE). Returns 0 on success,
 /// else -1 with errno set (EINVAL or ENOSYS where the file system or kernel cannot exchange).
@@ -30,6 +31,13 @@ struct feedgen_identity {
 /// never written through. Fills `identity` (when not NULL) from the written file.
 /// Returns 0, or -1 with errno set.
 int feedgen_replace_file(const char *path, const void *bytes, size_t length, struct feedgen_identity *identity);
+
+/// feedgen_replace_file with the bytes of `count` parts, in order (written with writev; the
+/// parts' entries may be changed).
+int feedgen_replace_file_parts(const char *path, struct iovec *parts, size_t count, struct feedgen_identity *identity);
+
+/// 1 when `needle` occurs in the `length` bytes at `bytes` (memmem), else 0.
+int feedgen_contains(const void *bytes, size_t length, const void *needle, size_t needle_length);
 
 /// Like feedgen_replace_file, with the bytes of the regular file `from`.
 int feedgen_replace_with_copy(const char *from, const char *to);

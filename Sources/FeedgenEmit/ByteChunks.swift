@@ -1,0 +1,114 @@
+import FeedgenContent
+
+/// A page's UTF-8 bytes as a list of pieces, some of them borrowed: a long feed page is mostly
+/// cached cards, whose bytes stay where the card cache mapped them (``CardHTML``). The page is
+/// hashed from its pieces (``StableHasher/hash(pieces:)``, the same value as the hash of the
+/// joined bytes) and written with `writev`, never joined into one buffer: for 10,000 cards that
+/// buffer was 24 MB of fresh memory, and touching it was most of the time spent assembling the
+/// page.
+///
+/// Bytes appended with ``append(_:)`` are copied into the value's own storage; a card's cached
+/// bytes (``append(card:)``) are referred to, and their owner (the card cache's mapping) is kept
+/// alive by the value.
+public final class ByteChunks: @unchecked Sendable, Hashable {
+    private enum Piece {
+        /// A range of `own`.
+        case own(Range<Int>)
+        case borrowed(UnsafeRawBufferPointer)
+    }
+
+    fileprivate var own: [UInt8] = []
+    private var pieces: [Piece] = []
+    private var owners: [any AnyObject & Sendable] = []
+    /// The number of bytes.
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// The pieces in order, for the duration of `body` (empty pieces left out).
+    public func withPieces<R>(_ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
+        try own.withUnsafeBytes { base in
+            var list: [UnsafeRawBufferPointer] = []
+            list.reserveCapacity(pieces.count)
+            for piece in pieces {
+                switch piece {
+                case .own(let range): list.append(UnsafeRawBufferPointer(rebasing: base[range]))
+                case .borrowed(let bytes): list.append(bytes)
+                }
+            }
+            return try withExtendedLifetime(owners) { try body(list) }
+        }
+    }
+
+    /// The bytes joined (a copy).
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        withPieces { for piece in $0 { out.append(contentsOf: piece) } }
+        return out
+    }
+
+    /// The hash of the bytes, as ``StableHasher/hash(_:)-([UInt8])`` of ``bytes``.
+    public var stableHash: UInt64 { withPieces { StableHasher.hash(pieces: $0) } }
+
+    /// Appends a copy of `bytes`.
+    public func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        let start = own.count
+        own.append(contentsOf: bytes)
+        if case .own(let last)? = pieces.last, last.upperBound == start {
+            pieces[pieces.count - 1] = .own(last.lowerBound..<own.count)
+        } else {
+            pieces.append(.own(start..<own.count))
+        }
+        count += bytes.count
+    }
+
+    /// Appends a copy of `text`'s UTF-8.
+    public func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a card's bytes: referred to when the card cache holds them, else copied.
+    public func append(card: CardHTML) {
+        guard let (bytes, owner) = card.borrowedBytes else {
+            card.withUTF8 { append($0) }
+            return
+        }
+        guard !bytes.isEmpty else { return }
+        if owners.last.map({ $0 !== owner }) ?? true { owners.append(owner) }
+        pieces.append(.borrowed(bytes))
+        count += bytes.count
+    }
+
+    /// Equal bytes.
+    public static func == (a: ByteChunks, b: ByteChunks) -> Bool { a.count == b.count && a.bytes == b.bytes }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+}
+
+/// Where ``SectionHTML`` writes a section's elements: bytes (``ByteChunks``, a feed page) or a
+/// byte array (a section's HTML on its own).
+protocol HTMLByteSink {
+    var count: Int { get }
+    mutating func append(_ text: String)
+    mutating func append(card: CardHTML)
+    /// Makes room for `cards` and their wrapping at once (a 100,000-card section is hundreds of
+    /// MB, which doubling would copy again and again).
+    mutating func reserveRoom(ids: [String], cards: [CardHTML])
+}
+
+extension ByteChunks: HTMLByteSink {
+    func reserveRoom(ids: [String], cards: [CardHTML]) {
+        own.reserveCapacity(own.count + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
+    }
+}
+
+extension Array: HTMLByteSink where Element == UInt8 {
+    mutating func append(_ text: String) { self += text.utf8 }
+    mutating func append(card: CardHTML) { card.withUTF8 { append(contentsOf: $0) } }
+    mutating func reserveRoom(ids: [String], cards: [CardHTML]) {
+        reserveCapacity(count + SectionHTML.estimatedSize(ids: ids, cards: cards))
+    }
+}
