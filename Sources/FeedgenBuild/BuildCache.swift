@@ -73,6 +73,10 @@ struct CacheState {
     /// tree without one, or whose order does not list exactly its files, is written in
     /// ``bytewise(_:_:)`` order.
     var orders: [UInt64: [String]] = [:]
+    /// A tree's lines as read (every line after its `tree` line, each ending in a line feed):
+    /// ``write(_:salt:)`` copies them instead of formatting the tree again. Whoever changes a
+    /// tree's manifest or order must drop its lines.
+    var lines: [UInt64: [UInt8]] = [:]
 
     static func read(_ path: String, salt: UInt64) -> CacheState {
         guard let data = FileManager.default.contents(atPath: path) else { return CacheState() }
@@ -104,14 +108,21 @@ struct CacheState {
             }
             var tree: UInt64?
             var order: [String] = []
+            var linesStart = 0
+            func finishTree() {
+                guard let tree else { return }
+                state.orders[tree] = order
+                state.lines[tree] = Array(buffer[linesStart..<p])
+            }
             while p < end {
                 if buffer[p] == UInt8(ascii: "t") {  // tree <inode>
-                    if let tree { state.orders[tree] = order }
+                    finishTree()
                     order = []
                     p += 5
                     guard p < end, let ino = number() else { return false }
                     tree = ino
                     state.trees[ino] = [:]
+                    linesStart = p
                     continue
                 }
                 // hash key size mtime inode path
@@ -127,7 +138,7 @@ struct CacheState {
                     hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
                 order.append(path)
             }
-            if let tree { state.orders[tree] = order }
+            finishTree()
             return true
         }
         return parsed ? state : CacheState()
@@ -157,6 +168,10 @@ struct CacheState {
         for (ino, manifest) in trees.sorted(by: { $0.key < $1.key }) {
             append("tree ")
             append(ino, 10)
+            if let raw = self.lines[ino] {
+                out.append(contentsOf: raw)
+                continue
+            }
             var lines: [(String, ManifestEntry)] = []
             if let order = orders[ino], order.count == manifest.count {
                 lines.reserveCapacity(order.count)

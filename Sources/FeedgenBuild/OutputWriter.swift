@@ -129,6 +129,9 @@ extension OutputWriter {
         private var order: [String] = []
         /// The output's files in the order of its state lines.
         private let liveOrder: [String]
+        /// The output's state lines as read: the output is not changed by a build (it becomes
+        /// the next back buffer as it is), so its lines are written back as they were.
+        private let liveLines: [UInt8]?
         private let lock = NSLock()
         /// Files written (the others were already right in the back buffer).
         public private(set) var writes = 0
@@ -167,7 +170,9 @@ extension OutputWriter {
             var state = useCache ? CacheState.read(statePath, salt: salt) : CacheState()
             // A tree whose changing was interrupted (see below) is not what its manifest says.
             if let text = try? String(contentsOfFile: dirtyPath, encoding: .utf8) {
-                state.trees[UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0] = nil
+                let dirty = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                state.trees[dirty] = nil
+                state.lines[dirty] = nil
             }
             liveInode = Self.inode(self.output)
             let liveManifest = liveInode.flatMap { state.trees[$0] } ?? [:]
@@ -193,6 +198,7 @@ extension OutputWriter {
             self.back = back ?? [:]
             self.live = liveManifest
             self.liveOrder = liveInode.flatMap { state.orders[$0] } ?? []
+            self.liveLines = liveInode.flatMap { state.lines[$0] }
             self.start = start
         }
 
@@ -204,6 +210,7 @@ extension OutputWriter {
             set.insert(markerName)
             self.paths = set
             order = paths + [markerName]
+            written.reserveCapacity(set.count)
             // From here until `commit` the back buffer is being changed: `dirty` names it, and a
             // build killed meanwhile leaves it untrusted.
             try Data("\(Self.inode(backPath) ?? 0)\n".utf8).write(to: URL(fileURLWithPath: dirtyPath))
@@ -328,6 +335,7 @@ extension OutputWriter {
             if let liveInode, !live.isEmpty {
                 state.trees[liveInode] = live
                 state.orders[liveInode] = liveOrder
+                state.lines[liveInode] = liveLines
             }
             try state.write(statePath, salt: salt)
             unlink(dirtyPath)

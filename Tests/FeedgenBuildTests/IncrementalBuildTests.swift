@@ -389,6 +389,34 @@ import Testing
         }
     }
 
+    /// The state file: a tree's lines as read are written back as they were (the output's
+    /// manifest, unchanged by a build), and read again as the same manifest and line order;
+    /// another tree is formatted from its manifest.
+    @Test func stateLinesReadAreWrittenBack() throws {
+        let path = temporaryFolder() + "/state"
+        let e = { (n: UInt64) in ManifestEntry(hash: n, key: n * 3, size: Int64(n), mtime: -Int64(n), inode: n + 7) }
+        var first = CacheState()
+        first.trees[11] = ["b.html": e(1), "a/é.html": e(2), "c.css": e(3)]
+        first.orders[11] = ["c.css", "b.html", "a/é.html"]
+        first.trees[22] = ["index.html": e(4)]
+        try first.write(path, salt: 5)
+        let read = CacheState.read(path, salt: 5)
+        #expect(read.trees == first.trees)
+        #expect(read.orders[11] == ["c.css", "b.html", "a/é.html"])
+        #expect(read.lines[11] == Array("3 9 3 18446744073709551613 10 c.css\n1 3 1 18446744073709551615 8 b.html\n2 6 2 18446744073709551614 9 a/é.html\n".utf8))
+        var second = CacheState()
+        second.trees[11] = read.trees[11]
+        second.orders[11] = read.orders[11]
+        second.lines[11] = read.lines[11]
+        second.trees[33] = ["index.html": e(5)]
+        try second.write(path, salt: 5)
+        let again = CacheState.read(path, salt: 5)
+        #expect(again.trees == second.trees)
+        #expect(again.orders[11] == read.orders[11])
+        #expect(again.lines[11] == read.lines[11])
+        #expect(CacheState.read(path, salt: 6).trees.isEmpty)
+    }
+
     /// A back buffer 100 folders deep checks out (the listing holds two descriptors, not one per
     /// level), and any extra file makes it not check out.
     @Test func deepTreeIsListed() throws {
