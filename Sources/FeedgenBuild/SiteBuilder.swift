@@ -324,17 +324,15 @@ public enum SiteBuilder {
         let hashes = ResultSlots<UInt64>(count: pages.count)
         let rendered = Counter()
         var problems: Set<Diagnostic> = []
-        // Feed pages, one at a time, on a thread of their own: each renders its cards on every
-        // core (it is not a dispatch worker, whose nested `concurrentPerform` would run on one
-        // thread), and its serial tail (deferred cards, assembling, hashing and writing a page
-        // of every card) overlaps the detail pages, which render meanwhile in batches on every
-        // core.
+        // Feed pages, one at a time, on a thread of their own, started first: each renders its
+        // cards on every core (it is not a dispatch worker, whose nested `concurrentPerform`
+        // would run on one thread), and its serial tail (deferred cards, assembling, hashing and
+        // writing a page of every card) overlaps the detail pages' keys and look-up, and the
+        // detail pages, which render meanwhile in batches on every core.
         let feedPages = pages.indices.filter { if case .feed = pages[$0].1 { true } else { false } }
         var detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
-        // Each detail page's key (0: none, always rendered), made on every core; the pages whose
-        // key the back buffer already has are then taken in one look-up under the session's
-        // lock (per page, the lock was contended by both cores for 10,000 unchanged pages).
-        let keys: [UInt64] = parallelMap(pages.count) { index in
+        // A page's key (0: none, always rendered).
+        let pageKey = { @Sendable (index: Int) -> UInt64 in
             guard session != nil, let pageKey = renderer.key(of: pages[index].1) else { return 0 }
             var h = StableHasher(seed: salt)
             h.combine(pageKey)
@@ -344,22 +342,9 @@ public enum SiteBuilder {
             }
             return h.value
         }
-        if let session {
-            let current = session.current(detailPages.map { (pages[$0].0, keys[$0]) })
-            var stale: [Int] = []
-            for (index, hash) in zip(detailPages, current) {
-                if let hash { hashes.set(index, .success(hash)) } else { stale.append(index) }
-            }
-            detailPages = stale
-        }
-        var batches: [[Int]] = []
-        for start in stride(from: 0, to: detailPages.count, by: batchSize) {
-            batches.append(Array(detailPages[start..<min(detailPages.count, start + batchSize)]))
-        }
-        let renderOne = { @Sendable (index: Int) in
+        let renderOne = { @Sendable (index: Int, key: UInt64) in
             let (_, page) = pages[index]
             hashes.set(index, Result {
-                let key = keys[index]
                 rendered.increment()
                 let file = post.process(try renderer.renderPage(page))
                 let hash: UInt64
@@ -375,13 +360,30 @@ public enum SiteBuilder {
         }
         let feedsDone = DispatchSemaphore(value: 0)
         let feedThread = Thread {
-            for index in feedPages { renderOne(index) }
+            for index in feedPages { renderOne(index, pageKey(index)) }
             feedsDone.signal()
         }
         feedThread.stackSize = 8 << 20  // like the main thread's: templates may nest deeply
         feedThread.start()
-        for batch in batches {
-            DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0]) }
+        // Each detail page's key, made on every core; the pages whose key the back buffer
+        // already has are then taken in one look-up under the session's lock (per page, the
+        // lock was contended by both cores for 10,000 unchanged pages).
+        let listed = detailPages
+        let detailKeys: [UInt64] = parallelMap(listed.count) { pageKey(listed[$0]) }
+        var keys: [UInt64] = Array(repeating: 0, count: pages.count)
+        for (index, key) in zip(detailPages, detailKeys) { keys[index] = key }
+        if let session {
+            let current = session.current(detailPages.map { (pages[$0].0, keys[$0]) })
+            var stale: [Int] = []
+            for (index, hash) in zip(detailPages, current) {
+                if let hash { hashes.set(index, .success(hash)) } else { stale.append(index) }
+            }
+            detailPages = stale
+        }
+        let detailKey = keys
+        for start in stride(from: 0, to: detailPages.count, by: batchSize) {
+            let batch = Array(detailPages[start..<min(detailPages.count, start + batchSize)])
+            DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0], detailKey[batch[$0]]) }
         }
         feedsDone.wait()
         var manifest: [(String, UInt64)] = []
