@@ -228,6 +228,9 @@ public enum SiteBuilder {
             }
             feeds.append(prepared)
         }
+        // Output collisions are checked on another core meanwhile: they depend on the detail
+        // pages' paths (a feed's path and each item's id), not on the links rewritten below.
+        let collisions = CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
         if let templates { report.diagnostics.append(contentsOf: templates.lint(for: site)) }
         timing.mark("layouts+images")
         let contentLinks = ContentLinks(feeds: feeds)
@@ -249,7 +252,7 @@ public enum SiteBuilder {
         report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         report.pages = feeds.count + feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
         let prepared = PreparedSite(site: site, feeds: feeds, images: images)
-        OutputCollisions.check(prepared, into: &report.diagnostics)
+        report.diagnostics.append(contentsOf: collisions.diagnostics())
         timing.mark("collisions")
         return (prepared, templates, contentLinks)
     }
@@ -438,6 +441,22 @@ public enum SiteBuilder {
         guard let link = item.link, !RelativeURL.hasScheme(link) else { return nil }
         let directory = item.sourcePath.split(separator: "/").dropLast().joined(separator: "/")
         return MarkdownLink(destination: link, directory: directory)
+    }
+
+    /// ``OutputCollisions/check(_:into:)`` on another thread.
+    final class CollisionCheck: @unchecked Sendable {
+        private var found = Diagnostics()
+        private let group = DispatchGroup()
+
+        init(_ site: PreparedSite) {
+            DispatchQueue.global().async(group: group) { OutputCollisions.check(site, into: &self.found) }
+        }
+
+        /// Waits for the check: its errors.
+        func diagnostics() -> [Diagnostic] {
+            group.wait()
+            return found.items
+        }
     }
 
     /// An ``OutputWriter/Session`` opened on another thread.
