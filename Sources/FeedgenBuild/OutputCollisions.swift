@@ -35,7 +35,11 @@ enum OutputCollisions {
                 return
             }
             if let first = claimed[k] {
-                let same = first.path == path ? "'\(path)'" : "'\(path)' and '\(first.path)' (they differ only in case or Unicode normalisation)"
+                // Byte-wise: Swift's `==` calls canonically equivalent strings equal (`café` in
+                // NFC and NFD), and those are two different file names.
+                let same =
+                    first.path.utf8.elementsEqual(path.utf8)
+                    ? "'\(path)'" : "'\(path)' and '\(first.path)' (they differ only in case or Unicode normalisation)"
                 diagnostics.error(source, "this would write the output file \(same), which \(first.source) writes too; rename one of them")
             } else {
                 claimed[k] = (path, source)

@@ -153,6 +153,23 @@ import Testing
         ])
     }
 
+    /// File names that differ only in Unicode normalisation (`café` in NFC and in NFD) are two
+    /// files on Linux but one on macOS: the error names both. (Swift's `==` calls them equal, so
+    /// the message showed one name; found in review.)
+    @Test func normalisationOnlyDifferenceNamesBothFiles() {
+        let root = temporaryFolder()
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        // Two calls: a dictionary literal would call the two names one duplicate key.
+        writeSite(root, ["content/news/\(nfc).md": "---\ntitle: One\n---\nBody.\n"])
+        writeSite(root, ["content/news/\(nfd).md": "---\ntitle: Two\n---\nBody.\n"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        let messages = report.diagnostics.sorted.map(\.description)
+        #expect(messages.count == 1)
+        let message = messages.first ?? ""
+        #expect(message.utf8.elementsEqual("content/news/\(nfd).md:1:1: error: this would write the output file 'news/\(nfd).html' and 'news/\(nfc).html' (they differ only in case or Unicode normalisation), which content/news/\(nfc).md:1:1 writes too; rename one of them".utf8), "\(message)")
+    }
+
     /// A section of 1,024 items or more makes its detail paths on every core
     /// (``OutputCollisions``): the same error, and items without a page claim nothing.
     @Test func caseOnlyDifferenceInALongSectionIsAnError() {
