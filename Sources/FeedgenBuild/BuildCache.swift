@@ -14,7 +14,8 @@ import Foundation
 /// - `sources`: each item file's `stat` and the hash of its bytes, so that an unchanged file is
 ///   not read (`SourceStats`);
 /// - `cards.log`: rendered cards and their height estimates by their card key (``CardCache``);
-/// - `images/`: image variants (``ImageVariants``; the session leaves it alone).
+/// - `images/`: image variants (``ImageVariants``; the session leaves it alone);
+/// - `lock`: held by the build using the cache (``BuildLock``).
 ///
 /// `OutputWriter`'s clean-up of killed builds removes only `.<name>.feedgen-tmp-<pid>` and
 /// `.<name>.feedgen-old-<pid>` beside the output and `*.tmp-<pid>` files of dead processes at the
@@ -50,6 +51,53 @@ public enum BuildCache {
         }
         return h.value
     }()
+}
+
+/// The build cache's lock: one build at a time writes a cache and its output. A second build
+/// into the same output (two terminals, a watch process and a CI step) waits for the first one
+/// instead of failing halfway through the back buffer. An advisory `flock` on `<cache>/lock`,
+/// released when the build ends or its process dies (the file itself stays; it is empty).
+final class BuildLock: @unchecked Sendable {
+    private var fd: Int32 = -1
+    private let mutex = NSLock()
+
+    /// Takes the lock of the cache folder `cacheFolder` (created if missing), once per build:
+    /// a second call does nothing. When another build holds it, calls `waiting` with a message,
+    /// then waits. A cache folder that cannot be created or locked is not locked (the build
+    /// then fails or succeeds on its own, as without a lock).
+    func acquire(cacheFolder: String, output: String, waiting: ((String) -> Void)?) {
+        mutex.withLock {
+            guard fd < 0 else { return }
+            try? FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+            let file = open(cacheFolder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard file >= 0 else { return }
+            if flock(file, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK else {
+                    close(file)
+                    return
+                }
+                waiting?("feedgen: waiting for another feedgen build writing to \(output) to finish\n")
+                while flock(file, LOCK_EX) != 0 {
+                    guard errno == EINTR else {
+                        close(file)
+                        return
+                    }
+                }
+            }
+            fd = file
+        }
+    }
+
+    /// Releases the lock (nothing when it is not held).
+    func release() {
+        mutex.withLock {
+            guard fd >= 0 else { return }
+            close(fd)  // closing the descriptor releases its flock
+            fd = -1
+        }
+    }
+
+    deinit { release() }
 }
 
 /// One file of a tree the cache knows.

@@ -77,6 +77,10 @@ enum BuildCommand {
         options.write = write
         options.previews = args.flags.contains("--previews")
         options.useCache = !args.flags.contains("--clean")
+        if !terminal.quiet {
+            let say = terminal
+            options.onWaiting = { say.err($0) }
+        }
         if args.flags.contains("--watch") {
             return Watcher(options: options).run(terminal: terminal)
         }

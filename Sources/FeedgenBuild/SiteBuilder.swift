@@ -30,6 +30,9 @@ public struct BuildOptions: Sendable {
     /// The process exits after this build (`feedgen build` without `--watch`): the site's
     /// objects are left for the exit to reclaim (``ExitReclaimed``) rather than freed one by one.
     public var exitsAfterBuild = false
+    /// Told (one line, ending in a line feed) when the build waits for another build writing
+    /// the same output (``BuildLock``); nil: says nothing.
+    public var onWaiting: (@Sendable (String) -> Void)?
 
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
@@ -80,6 +83,9 @@ public enum SiteBuilder {
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var timing = StageTiming()
         let itemCache = ItemCacheBox()
+        // The cache's lock, taken once the output is known (while loading, or below), is
+        // released last: after the session opened early is finished with.
+        defer { itemCache.lock.release() }
         // A session opened early is finished with before the build returns, used or not (a
         // failed build must not leave it changing the cache under the next one: watch mode).
         defer { _ = try? itemCache.opening?.session() }
@@ -105,6 +111,7 @@ public enum SiteBuilder {
                 report.exitStatus = 2
                 return report
             }
+            itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.onWaiting)
             report.images = ImageVariants.make(&prepared, cacheFolder: BuildCache.folder(forOutput: output), diagnostics: &report.diagnostics)
             timing.mark("images")
             if report.diagnostics.hasErrors { return finish(&report, options) }
@@ -169,6 +176,9 @@ public enum SiteBuilder {
             loadOptions.itemCache = { config in
                 let output = outputPath(options, configured: config.output, root: root)
                 let folder = BuildCache.folder(forOutput: output)
+                if options.write, OutputWriter.check(output: output, siteRoot: root) == nil {
+                    itemCache.lock.acquire(cacheFolder: folder, output: output, waiting: options.onWaiting)
+                }
                 let cache = ItemCache(
                     path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
                 itemCache.value = cache
@@ -490,6 +500,8 @@ public enum SiteBuilder {
     /// The build's item cache, made once the configuration (and so the output folder) is known.
     final class ItemCacheBox: @unchecked Sendable {
         var value: ItemCache?
+        /// The build cache's lock (``BuildLock``).
+        let lock = BuildLock()
         /// The output's session, opened early (see `prepare`).
         var opening: SessionOpening?
     }

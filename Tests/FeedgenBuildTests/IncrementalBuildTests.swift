@@ -389,6 +389,55 @@ import Testing
         }
     }
 
+    /// A build into an output whose cache another build holds waits for it (saying so), then
+    /// builds; builds started together into one output all succeed, each output a whole build.
+    /// (Found in review: the second of two concurrent builds failed with "…/back: File exists".)
+    @Test func concurrentBuildsIntoOneOutputWait() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../public"
+        #expect(Self.build(site, out).exitStatus == 0)
+        let holder = BuildLock()
+        holder.acquire(cacheFolder: BuildCache.folder(forOutput: out), output: out, waiting: nil)
+        final class Said: @unchecked Sendable {
+            let lock = NSLock()
+            var lines: [String] = []
+        }
+        let said = Said()
+        var options = BuildOptions(siteRoot: site, output: out, now: fixedNow)
+        options.onWaiting = { line in said.lock.withLock { said.lines.append(line) } }
+        let done = DispatchSemaphore(value: 0)
+        let result = Said()
+        let waiting = options
+        Thread {
+            let report = SiteBuilder.build(waiting)
+            result.lock.withLock { result.lines.append("exit \(report.exitStatus)") }
+            done.signal()
+        }.start()
+        // The build waits for the lock: it has not finished after a while.
+        #expect(done.wait(timeout: .now() + 1.5) == .timedOut)
+        #expect(said.lock.withLock { said.lines } == ["feedgen: waiting for another feedgen build writing to \(URL(fileURLWithPath: out).standardizedFileURL.path) to finish\n"])
+        holder.release()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(result.lock.withLock { result.lines } == ["exit 0"])
+
+        // Four builds at once, the site edited before them: all succeed, and the output is the
+        // clean build's.
+        writeSite(site, ["content/news/item-03.md": "---\ntitle: Edited three\n---\nNew body.\n"])
+        let group = DispatchGroup()
+        let statuses = Said()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: group) {
+                let status = Self.build(site, out).exitStatus
+                statuses.lock.withLock { statuses.lines.append("exit \(status)") }
+            }
+        }
+        group.wait()
+        #expect(statuses.lines == Array(repeating: "exit 0", count: 4))
+        let clean = site + "/../clean"
+        #expect(Self.build(site, clean, useCache: false).exitStatus == 0)
+        #expect(Self.tree(out) == Self.tree(clean))
+    }
+
     /// The state file: a tree's lines as read are written back as they were (the output's
     /// manifest, unchanged by a build), and read again as the same manifest and line order;
     /// another tree is formatted from its manifest.
