@@ -100,8 +100,10 @@ protocol HTMLByteSink {
 }
 
 extension ByteChunks: HTMLByteSink {
+    /// Room for the wrapping and for the cards that are copied (rendered by this build).
     func reserveRoom(ids: [String], cards: [CardHTML]) {
-        own.reserveCapacity(own.count + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
+        let copied = cards.reduce(0) { $0 + ($1.borrowedBytes == nil ? $1.utf8Count : 0) }
+        own.reserveCapacity(own.count + copied + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
     }
 }
 
