@@ -176,16 +176,16 @@ public enum SiteBuilder {
             loadOptions.itemCache = { config in
                 let output = outputPath(options, configured: config.output, root: root)
                 let folder = BuildCache.folder(forOutput: output)
-                if options.write, OutputWriter.check(output: output, siteRoot: root) == nil {
-                    itemCache.lock.acquire(cacheFolder: folder, output: output, waiting: options.onWaiting)
-                }
+                // An output this build may write (else `run` reports why, and writes nothing).
+                let writable = options.write && OutputWriter.check(output: output, siteRoot: root) == nil
+                if writable { itemCache.lock.acquire(cacheFolder: folder, output: output, waiting: options.onWaiting) }
                 let cache = ItemCache(
                     path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
                 itemCache.value = cache
                 // The output's session opens while the content loads, for an output that may be
                 // written: it reads and checks the cache's back buffer, and rebuilds it from the
                 // output when it does not check out (the output itself is never touched).
-                if options.write, OutputWriter.check(output: output, siteRoot: root) == nil {
+                if writable {
                     let opening = SessionOpening(output: output)
                     opening.start(useCache: true)
                     itemCache.opening = opening
