@@ -3,8 +3,8 @@ public struct OutputFile: Sendable, Hashable {
     public enum Contents: Sendable, Hashable {
         /// Generated text, written as UTF-8.
         case text(String)
-        /// Generated text as UTF-8 bytes, written as they are: a feed page, assembled from cards
-        /// that the card cache keeps as bytes (``FeedGroups``, ``CardHTML``).
+        /// Generated text as UTF-8 bytes, written as they are (a feed page whose pieces were
+        /// joined to resolve its content links or add the live-reload script).
         case utf8([UInt8])
         /// Generated text as UTF-8 bytes in pieces, some borrowed from the card cache: a feed
         /// page (``FeedGroups``, ``ByteChunks``), written with `writev`.

@@ -215,9 +215,10 @@ public struct SiteRenderer: Sendable {
     /// How many of a feed page's first images load eagerly.
     static let eagerImageCount = 4
 
-    /// The feed page, as UTF-8 bytes. Its sections' cards (`groupsHTML`, most of a long page's
-    /// bytes) are not copied through `section.mustache` and `feed.mustache`: the templates render
-    /// a placeholder (``FeedGroups``), and the cards are written once, into the finished page.
+    /// The feed page, as pieces of UTF-8 bytes (``ByteChunks``). Its sections' cards
+    /// (`groupsHTML`, most of a long page's bytes) are not copied through `section.mustache` and
+    /// `feed.mustache`: the templates render a placeholder (``FeedGroups``), and the cards take
+    /// its place among the page's pieces (cached ones still in the card cache's bytes).
     func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
         let groups = FeedGroups()
         let skeleton = try render("feed.mustache", try feedContext(feed, groups: groups))
