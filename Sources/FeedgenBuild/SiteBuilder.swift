@@ -343,7 +343,7 @@ public enum SiteBuilder {
         // writing a page of every card) overlaps the detail pages' keys and look-up, and the
         // detail pages, which render meanwhile in batches on every core.
         let feedPages = pages.indices.filter { if case .feed = pages[$0].1 { true } else { false } }
-        var detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
+        let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
         // A page's key (0: none, always rendered).
         let pageKey = { @Sendable (index: Int) -> UInt64 in
             guard session != nil, let pageKey = renderer.key(of: pages[index].1) else { return 0 }
@@ -381,22 +381,19 @@ public enum SiteBuilder {
         // Each detail page's key, made on every core; the pages whose key the back buffer
         // already has are then taken in one look-up under the session's lock (per page, the
         // lock was contended by both cores for 10,000 unchanged pages).
-        let listed = detailPages
-        let detailKeys: [UInt64] = parallelMap(listed.count) { pageKey(listed[$0]) }
-        var keys: [UInt64] = Array(repeating: 0, count: pages.count)
-        for (index, key) in zip(detailPages, detailKeys) { keys[index] = key }
+        let detailKeys: [UInt64] = parallelMap(detailPages.count) { pageKey(detailPages[$0]) }
+        var stale = Array(zip(detailPages, detailKeys))  // (page index, key) of pages to render
         if let session {
-            let current = session.current(detailPages.map { (pages[$0].0, keys[$0]) })
-            var stale: [Int] = []
-            for (index, hash) in zip(detailPages, current) {
-                if let hash { hashes.set(index, .success(hash)) } else { stale.append(index) }
+            let current = session.current(stale.map { (pages[$0.0].0, $0.1) })
+            stale = zip(stale, current).compactMap { page, hash in
+                guard let hash else { return page }
+                hashes.set(page.0, .success(hash))
+                return nil
             }
-            detailPages = stale
         }
-        let detailKey = keys
-        for start in stride(from: 0, to: detailPages.count, by: batchSize) {
-            let batch = Array(detailPages[start..<min(detailPages.count, start + batchSize)])
-            DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0], detailKey[batch[$0]]) }
+        for start in stride(from: 0, to: stale.count, by: batchSize) {
+            let batch = Array(stale[start..<min(stale.count, start + batchSize)])
+            DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0].0, batch[$0].1) }
         }
         feedsDone.wait()
         var manifest: [(String, UInt64)] = []
