@@ -17,11 +17,14 @@ public final class ByteChunks: @unchecked Sendable, Hashable {
         case borrowed(UnsafeRawBufferPointer)
     }
 
-    fileprivate var own: [UInt8] = []
-    private var pieces: [Piece] = []
-    private var owners: [any AnyObject & Sendable] = []
+    // Not checked for exclusive access at run time: a value is built by one thread, and a
+    // feed page's assembly makes about ten appends per card (each access to a checked class
+    // property costs a thread-local look-up).
+    @exclusivity(unchecked) fileprivate var own: [UInt8] = []
+    @exclusivity(unchecked) private var pieces: [Piece] = []
+    @exclusivity(unchecked) private var owners: [any AnyObject & Sendable] = []
     /// The number of bytes.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
 
     public init() {}
 
