@@ -63,12 +63,13 @@ public enum DeferredCards {
     ) -> Measurements {
         let first = CompositionalLayout.solve(sections.map(\.input), environment: environment)
         var m = Measurements()
-        m.items.reserveCapacity(sections.reduce(0) { $0 + $1.section.items.count })
         for (k, s) in first.sections.enumerated() {
             let section = sections[k]
             let items = section.section.items
-            // The model places a section's items in snapshot order (its item identifiers are
-            // unique): a card is found by its position, and by its identifier otherwise.
+            // By position (two ids may compare equal: Unicode canonical equivalence). The model
+            // places a section's items in snapshot order: a card is found at its position, and
+            // by its identifier otherwise.
+            var sizes = [Size?](repeating: nil, count: items.count)
             var index: [String: Int]?
             for (j, item) in s.items.enumerated() {
                 var found: Int?
@@ -83,8 +84,9 @@ public enum DeferredCards {
                 guard let i = found, i < profiles[k].count else { continue }
                 let profile = profiles[k][i]
                 if profile.isEmpty { continue }
-                m.items[item.id] = Size(width: item.frame.width, height: profile.height(width: item.frame.width))
+                sizes[i] = Size(width: item.frame.width, height: profile.height(width: item.frame.width))
             }
+            m.indexedItems[section.section.id] = sizes
             if let title = section.section.title, let header = s.headerFrame {
                 m.headers[section.section.id] = headerHeight(title: title, text: section.section.headerHTML, width: header.width)
             }

@@ -85,6 +85,7 @@ public enum CompositionalLayout {
             let container = groupContainer(layout, in: env)
             var instances = InstanceSequence(
                 group: layout.group, container: container, ids: ids, measurements: measurements,
+                indexed: measurements.indexedItems[input.id],
                 uniformHeight: layout.group.size.height.isUniform)
             groups.reserveCapacity(ids.count / max(instances.capacity, 1) + 1)
             items.reserveCapacity(ids.count)
@@ -182,13 +183,21 @@ struct InstanceSequence {
 
     var capacity: Int { template.consumed }
 
-    init(group: LayoutGroup, container: Size, ids: [String], measurements: Measurements, uniformHeight: Bool) {
+    init(
+        group: LayoutGroup, container: Size, ids: [String], measurements: Measurements, indexed: [Size?]? = nil,
+        uniformHeight: Bool
+    ) {
         self.group = group
         self.container = container
         n = ids.count
         // Measurements only matter to estimated dimensions; look each item up once.
         var sizes: [Size?] = []
-        if !measurements.items.isEmpty, group.readsMeasurements {
+        if let indexed, group.readsMeasurements {
+            if indexed.contains(where: { $0 != nil }) {
+                sizes = Array(indexed.prefix(n))
+                if sizes.count < n { sizes += Array(repeating: nil, count: n - sizes.count) }
+            }
+        } else if !measurements.items.isEmpty, group.readsMeasurements {
             sizes.reserveCapacity(n)
             var any = false
             for id in ids {

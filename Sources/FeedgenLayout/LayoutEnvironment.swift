@@ -61,6 +61,12 @@ public struct LayoutEnvironment: Hashable, Sendable {
 public struct Measurements: Sendable {
     /// Measured cell sizes, by item identifier.
     public var items: [String: Size]
+    /// Measured cell sizes by section identifier and item index (the item's place in the
+    /// section's snapshot, as UIKit measures a cell at an index path); nil where unmeasured. A
+    /// section listed here ignores ``items``: use it when item identifiers may compare equal
+    /// (Swift's `String` equality is Unicode canonical equivalence, so `"é"` precomposed and
+    /// decomposed are one dictionary key) or to skip hashing every identifier.
+    public var indexedItems: [String: [Size?]] = [:]
     /// Measured header heights, by section identifier.
     public var headers: [String: Double]
     /// Measured footer heights, by section identifier.

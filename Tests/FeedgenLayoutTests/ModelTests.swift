@@ -32,6 +32,31 @@ import Testing
         LayoutGroup(direction: .horizontal, size: LayoutSize(width: w, height: h), content: .subitems(subitems), interItemSpacing: spacing)
     }
 
+    // MARK: - Measurements
+
+    /// Measurements by index path: two item ids that Swift's `String` calls equal (`é`
+    /// precomposed and decomposed) still get their own heights, which a dictionary by id cannot
+    /// hold apart; a section listed by index ignores measurements by id.
+    @Test func indexedMeasurementsKeepCanonicallyEqualIdsApart() {
+        let list = section(
+            .horizontal(LayoutSize(width: .fractionalWidth(1), height: .estimated(44)), repeating: item(.fractionalWidth(1), .estimated(44)), count: 1))
+        let ids = ["caf\u{E9}", "cafe\u{301}", "x"]
+        #expect(ids[0] == ids[1])
+        let input = SectionInput(id: "s", layout: list, itemIDs: ids, hasHeader: false, hasFooter: false)
+        var m = Measurements(items: ["x": Size(width: 390, height: 500)])
+        m.indexedItems["s"] = [Size(width: 390, height: 100), Size(width: 390, height: 200), nil]
+        let solved = CompositionalLayout.solve([input], environment: LayoutEnvironment(containerWidth: 390), measurements: m)
+        #expect(solved.sections[0].items.map(\.frame.height) == [100, 200, 44])
+        #expect(solved.sections[0].items.map(\.frame.y) == [0, 100, 300])
+        // By id, the two equal ids are one key: both get the last height written.
+        var byID = Measurements()
+        byID.items[ids[0]] = Size(width: 390, height: 100)
+        byID.items[ids[1]] = Size(width: 390, height: 200)
+        #expect(byID.items.count == 1)
+        let merged = CompositionalLayout.solve([input], environment: LayoutEnvironment(containerWidth: 390), measurements: byID)
+        #expect(merged.sections[0].items[0].frame.height == merged.sections[0].items[1].frame.height)
+    }
+
     // MARK: - Groups
 
     @Test func countSlotsIncludeTheItemsEdgeSpacing() {
