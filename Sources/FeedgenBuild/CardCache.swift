@@ -1,6 +1,7 @@
 import FeedgenContent
 import FeedgenEmit
 import Foundation
+import Synchronization
 
 /// Rendered cards of earlier builds, so that the feed page of an incremental build renders only
 /// the cards whose inputs changed: the build cache's `cards.log` (``BuildCache``).
@@ -27,15 +28,21 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
     /// The log as read at the start of the build (mapped; nil: none).
     private let file: MappedFile?
     private var data: UnsafeRawBufferPointer { file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0) }
-    private var index: [UInt64: Range<Int>] = [:]
-    private var validEnd = 0
-    private var records = 0
+    /// Key → the record's place in `ranges` (its checksum and payload in `data`).
+    private let index: [UInt64: Int]
+    private let ranges: [Range<Int>]
+    private let validEnd: Int
+    private var records: Int { ranges.count }
     private let lock = NSLock()
-    private var used = Set<UInt64>()
+    /// Which records this build used, by place: set without the lock (a feed page looks up
+    /// 10,000 cards on every core; one lock per look-up was contended).
+    private let usedRecords: UnsafeMutablePointer<Atomic<Bool>>
+    private let hitCount = Atomic<Int>(0)
     private var added: [UInt64: [UInt8]] = [:]
+    private var missCount = 0
     /// Lookups that found a usable entry / found none (for `FEEDGEN_TIMING` and the tests).
-    private(set) var hits = 0
-    private(set) var misses = 0
+    var hits: Int { hitCount.load(ordering: .relaxed) }
+    var misses: Int { lock.withLock { missCount } }
 
     /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache);
     /// `read: false` (`feedgen build --clean`) starts from nothing and writes a new log.
@@ -43,53 +50,69 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
         self.path = path
         self.salt = salt
         file = read ? MappedFile(path: path) : nil
-        let buffer = file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        guard buffer.count >= 16 else { return }
-        do {
-            guard Array(buffer[0..<4]) == Self.magic,
-                UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) == Self.formatVersion,
-                UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == salt
-            else { return }
-            var offset = 16
-            while offset + 20 <= buffer.count {
-                let key = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)))
-                let start = offset + 20
-                guard length <= buffer.count - start else { break }
-                index[key] = (offset + 12)..<(start + length)  // checksum and payload
-                records += 1
-                offset = start + length
-            }
-            validEnd = offset
+        (index, ranges, validEnd) = Self.records(file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
+        usedRecords = .allocate(capacity: max(ranges.count, 1))
+        for k in 0..<max(ranges.count, 1) { (usedRecords + k).initialize(to: Atomic(false)) }
+    }
+
+    /// The records of the log `buffer`: key → place in `ranges` (a later record replaces an
+    /// earlier one), each record's checksum and payload, and where the last whole record ends
+    /// (0: a missing, foreign or damaged log).
+    private static func records(
+        _ buffer: UnsafeRawBufferPointer, salt: UInt64
+    ) -> (index: [UInt64: Int], ranges: [Range<Int>], validEnd: Int) {
+        guard buffer.count >= 16, Array(buffer[0..<4]) == Self.magic,
+            UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) == Self.formatVersion,
+            UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == salt
+        else { return ([:], [], 0) }
+        var index: [UInt64: Int] = [:]
+        var ranges: [Range<Int>] = []
+        var offset = 16
+        while offset + 20 <= buffer.count {
+            let key = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let length = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)))
+            let start = offset + 20
+            guard length <= buffer.count - start else { break }
+            index[key] = ranges.count
+            ranges.append((offset + 12)..<(start + length))  // checksum and payload
+            offset = start + length
         }
+        return (index, ranges, offset)
+    }
+
+    deinit {
+        usedRecords.deinitialize(count: max(ranges.count, 1))
+        usedRecords.deallocate()
     }
 
     func fragment(_ key: UInt64) -> CardFragment? {
-        let fragment: CardFragment? = index[key].flatMap { range in
-            { (buffer: UnsafeRawBufferPointer) -> CardFragment? in
-                let checksum = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
-                let payload = UnsafeRawBufferPointer(rebasing: buffer[(range.lowerBound + 8)..<range.upperBound])
-                guard StableHasher.hash(bytes: payload) == checksum else { return nil }
-                return CardFragment(decoding: payload, owner: file)
-            }(data)
+        guard let record = index[key] else {
+            lock.withLock { missCount += 1 }
+            return nil
         }
-        lock.withLock {
-            if fragment != nil {
-                hits += 1
-                used.insert(key)
-            } else {
-                misses += 1
-            }
+        let range = ranges[record]
+        let buffer = data
+        let checksum = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
+        let payload = UnsafeRawBufferPointer(rebasing: buffer[(range.lowerBound + 8)..<range.upperBound])
+        guard StableHasher.hash(bytes: payload) == checksum, let fragment = CardFragment(decoding: payload, owner: file) else {
+            lock.withLock { missCount += 1 }
+            return nil
         }
+        usedRecords[record].store(true, ordering: .relaxed)
+        hitCount.add(1, ordering: .relaxed)
         return fragment
     }
 
     func store(_ key: UInt64, _ fragment: CardFragment) {
         let bytes = fragment.encoded()
-        lock.withLock {
-            used.insert(key)
-            added[key] = bytes
-        }
+        lock.withLock { added[key] = bytes }
+    }
+
+    /// The keys of the records this build used, or stored anew.
+    private var used: Set<UInt64> {
+        var keys = Set(added.keys)
+        for (key, record) in index where usedRecords[record].load(ordering: .relaxed) { keys.insert(key) }
+        return keys
     }
 
     private static func header(salt: UInt64) -> [UInt8] {
@@ -112,6 +135,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
         lock.withLock {
             let fresh = added.sorted { $0.key < $1.key }  // a later record replaces an earlier one
             let intact = validEnd > 0 && validEnd == data.count
+            let used = self.used
             let stale = records - used.count { index[$0] != nil }
             if intact, stale <= max(64, used.count) {
                 guard !fresh.isEmpty else { return }
@@ -130,7 +154,8 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
                 for key in used.sorted() {
                     if let bytes = added[key] {
                         bytes.withUnsafeBytes { Self.record(key, $0, into: &out) }
-                    } else if let range = index[key] {
+                    } else if let record = index[key] {
+                        let range = ranges[record]
                         Self.record(key, UnsafeRawBufferPointer(rebasing: buffer[(range.lowerBound + 8)..<range.upperBound]), into: &out)
                     }
                 }
