@@ -14,6 +14,8 @@ import Foundation
 /// - `sources`: each item file's `stat` and the hash of its bytes, so that an unchanged file is
 ///   not read (`SourceStats`);
 /// - `cards.log`: rendered cards and their height estimates by their card key (``CardCache``);
+/// - `items.log.seal`, `cards.log.seal`: each log's `stat` as the build that wrote it left it
+///   (``LogSeal``): a log that still matches is not checked record by record;
 /// - `images/`: image variants (``ImageVariants``; the session leaves it alone);
 /// - `lock`: held by the build using the cache (``BuildLock``).
 ///

@@ -13,8 +13,9 @@ import Synchronization
 ///
 /// File format (like `items.log`, ``ItemCache``): `FGCC`, format version (UInt32), salt (UInt64),
 /// then records `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian.
-/// The file is mapped (``MappedFile``); a record's checksum is checked when it is used; a
-/// cut-short record ends the log. A fragment's HTML is not copied out of the mapping: it
+/// The file is mapped (``MappedFile``); a record's checksum is checked when it is used, unless
+/// the log is sealed (``LogSeal``: as the build that last wrote it left it); a cut-short record
+/// ends the log. A fragment's HTML is not copied out of the mapping: it
 /// refers to the record's bytes (``CardHTML``) and keeps the mapping alive, and it is not
 /// validated as UTF-8 (it was written from a `String`; the checksum catches damage). New entries are appended at the end of the build; when more records are
 /// stale than used (or the file is damaged), the log is rewritten with the used entries only
@@ -32,6 +33,8 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
     private let index: [UInt64: Int]
     private let ranges: [Range<Int>]
     private let validEnd: Int
+    /// The log is as the build that sealed it left it (``LogSeal``): checksums are not checked.
+    private let sealed: Bool
     private var records: Int { ranges.count }
     private let lock = NSLock()
     /// Which records this build used, by place: set without the lock (a feed page looks up
@@ -51,6 +54,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
         self.salt = salt
         file = read ? MappedFile(path: path) : nil
         (index, ranges, validEnd) = Self.records(file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
+        sealed = file.map { LogSeal.holds($0, path: path) } ?? false
         usedRecords = .allocate(capacity: max(ranges.count, 1))
         for k in 0..<max(ranges.count, 1) { (usedRecords + k).initialize(to: Atomic(false)) }
     }
@@ -94,7 +98,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
         let buffer = data
         let checksum = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
         let payload = UnsafeRawBufferPointer(rebasing: buffer[(range.lowerBound + 8)..<range.upperBound])
-        guard StableHasher.hash(bytes: payload) == checksum, let fragment = CardFragment(decoding: payload, owner: file) else {
+        guard sealed || StableHasher.hash(bytes: payload) == checksum, let fragment = CardFragment(decoding: payload, owner: file) else {
             lock.withLock { missCount += 1 }
             return nil
         }
@@ -138,13 +142,19 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
             let used = self.used
             let stale = records - used.count { index[$0] != nil }
             if intact, stale <= max(64, used.count) {
-                guard !fresh.isEmpty else { return }
+                // Sealed again after the append when every record is known good: the log was
+                // sealed, or each record's checksum holds (checked once).
+                guard !fresh.isEmpty else {
+                    if !sealed, checksumsHold() { LogSeal.seal(path) }
+                    return
+                }
                 var out: [UInt8] = []
                 for (key, bytes) in fresh { bytes.withUnsafeBytes { Self.record(key, $0, into: &out) } }
                 let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
                 guard fd >= 0 else { return }
-                _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 close(fd)
+                if written == out.count, sealed || checksumsHold() { LogSeal.seal(path) }
                 return
             }
             var out = Self.header(salt: salt)
@@ -177,7 +187,16 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
                 }
             }
             close(fd)
-            if written == out.count { rename(temporary, path) } else { unlink(temporary) }
+            if written == out.count, rename(temporary, path) == 0 { LogSeal.seal(path) } else { unlink(temporary) }
+        }
+    }
+
+    /// Whether every record of the log as read matches its checksum.
+    private func checksumsHold() -> Bool {
+        let buffer = data
+        return ranges.allSatisfy { range in
+            let checksum = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
+            return StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: buffer[(range.lowerBound + 8)..<range.upperBound])) == checksum
         }
     }
 }

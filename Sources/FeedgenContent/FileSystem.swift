@@ -195,6 +195,8 @@ enum FileSystem {
 public final class MappedFile: @unchecked Sendable {
     /// The file's bytes (empty for an empty file).
     public let bytes: UnsafeRawBufferPointer
+    /// The file's `stat` when it was mapped.
+    let stamp: FileStamp
 
     /// Maps the file at `path`; nil when it cannot be opened or mapped.
     public init?(path: String) {
@@ -203,6 +205,7 @@ public final class MappedFile: @unchecked Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
+        stamp = FileStamp(info)
         let size = Int(info.st_size)
         if size == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -19,8 +19,9 @@ import Synchronization
 /// File format: `FGIC`, format version (UInt32), salt (UInt64), then records
 /// `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian. New entries are
 /// appended; a record that is cut short ends the log (a killed build), and the next save rewrites
-/// the file; a record is checked against its checksum when it is used, and a damaged one is
-/// ignored (its item is parsed again, and the record is not copied into a rewritten log). When most records are no longer used the log is rewritten
+/// the file; a record is checked against its checksum when it is used (unless the log is
+/// sealed: ``LogSeal``), and a damaged one is ignored (its item is parsed again, and the record
+/// is not copied into a rewritten log). When most records are no longer used the log is rewritten
 /// with the used ones only (into a temporary file that is renamed over it).
 public final class ItemCache: @unchecked Sendable {
     static let magic: [UInt8] = Array("FGIC".utf8)
@@ -35,6 +36,10 @@ public final class ItemCache: @unchecked Sendable {
     private var index: [UInt64: Range<Int>] = [:]
     private var validEnd = 0
     private var records = 0
+    /// The log is as the build that sealed it left it (``LogSeal``): checksums are not checked.
+    private var sealed = false
+    /// A write of this build's records failed (the log is then not sealed).
+    private var writeFailed = false
     private let lock = NSLockish()
     private var used = Set<UInt64>()
     /// Lookups that found an entry / found none (for `FEEDGEN_TIMING` and the tests).
@@ -73,6 +78,7 @@ public final class ItemCache: @unchecked Sendable {
             index[key] = record
             records += 1
         }
+        sealed = LogSeal.holds(file!, path: path)
     }
 
     /// Calls `body` with the key and the range (checksum and payload) of each whole record of
@@ -94,7 +100,19 @@ public final class ItemCache: @unchecked Sendable {
     private func payload(_ range: Range<Int>) -> Range<Int>? {
         let checksum = Self.load(UInt64.self, bytes, range.lowerBound)
         let payload = (range.lowerBound + 8)..<range.upperBound
-        return StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[payload])) == checksum ? payload : nil
+        return sealed || StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[payload])) == checksum ? payload : nil
+    }
+
+    /// Whether every whole record of the log as read matches its checksum.
+    private func checksumsHold() -> Bool {
+        var good = true
+        Self.forEachRecord(in: bytes) { _, record in
+            if good {
+                let checksum = Self.load(UInt64.self, bytes, record.lowerBound)
+                good = StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[(record.lowerBound + 8)..<record.upperBound])) == checksum
+            }
+        }
+        return good
     }
 
     private static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
@@ -200,7 +218,8 @@ public final class ItemCache: @unchecked Sendable {
 
     private func flush() {
         if sink >= 0, !pending.isEmpty {
-            _ = pending.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
+            let written = pending.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
+            if written != pending.count { writeFailed = true }
         }
         pending.removeAll(keepingCapacity: true)
     }
@@ -226,8 +245,13 @@ public final class ItemCache: @unchecked Sendable {
                 flush()
                 close(sink)
                 sink = -1
-                if sinkIsNew { rename(temporaryPath, path) }
-                if sinkIsNew { return }
+                if sinkIsNew {
+                    if rename(temporaryPath, path) == 0, !writeFailed { LogSeal.seal(path) }
+                    return
+                }
+                // Appended: sealed again when every record is known good (the log was sealed,
+                // or each record's checksum holds, checked once).
+                if !writeFailed, sealed || checksumsHold() { LogSeal.seal(path) }
             } else if !isIntact {
                 // Nothing new, but the log is damaged or foreign: rewrite it.
                 sink = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -238,8 +262,10 @@ public final class ItemCache: @unchecked Sendable {
                 flush()
                 close(sink)
                 sink = -1
-                rename(temporaryPath, path)
+                if rename(temporaryPath, path) == 0, !writeFailed { LogSeal.seal(path) }
                 return
+            } else if !sealed, checksumsHold() {
+                LogSeal.seal(path)
             }
             // Compaction: most records of the log are no longer used.
             let stale = records - used.intersection(index.keys).count
@@ -251,7 +277,7 @@ public final class ItemCache: @unchecked Sendable {
             guard fd >= 0 else { return }
             let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
-            if written == out.count { rename(temporaryPath, path) } else { unlink(temporaryPath) }
+            if written == out.count, rename(temporaryPath, path) == 0 { LogSeal.seal(path) } else { unlink(temporaryPath) }
         }
     }
 

@@ -621,6 +621,41 @@ import Testing
         }
     }
 
+    /// Flips two bytes in the middle of a log without changing its size (a record fails its
+    /// checksum; only the log's times tell).
+    static func damageKeepingSize(_ log: String) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: log))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        let bytes = try handle.read(upToCount: 2) ?? Data()
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data(bytes.map { $0 ^ 0xFF }))
+        try handle.close()
+    }
+
+    /// Both logs are sealed by a build (``LogSeal``); a log damaged in place, even at the same
+    /// size, no longer matches its seal, so its records are checked again and the damaged one
+    /// is ignored.
+    @Test func logsAreSealedAndADamagedLogIsCheckedAgain() throws {
+        for log in ["items.log", "cards.log"] {
+            var seen = false
+            try Self.expectIdentical(long: true) { site, out in
+                let path = BuildCache.folder(forOutput: out) + "/" + log
+                let file = try #require(MappedFile(path: path))
+                #expect(LogSeal.holds(file, path: path), "\(log) not sealed")
+                // Later than the seal's timestamp tick, on file systems with coarse timestamps.
+                usleep(50_000)
+                try Self.damageKeepingSize(path)
+                let damaged = try #require(MappedFile(path: path))
+                #expect(!LogSeal.holds(damaged, path: path), "\(log) still sealed after damage")
+                #expect(damaged.bytes.count == file.bytes.count)
+                seen = true
+                if log == "items.log" { try Self.replace(site, "content/notes/note-2.md", "A note 2", "Another note") }
+            }
+            #expect(seen)
+        }
+    }
+
     /// A file of the back buffer's own is overwritten in place (its inode stays); one that has
     /// another link (shared with the output) is replaced, and the other link keeps its bytes.
     @Test func backBufferFilesAreOverwrittenOnlyWhenNotShared() throws {

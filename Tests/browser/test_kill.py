@@ -99,4 +99,4 @@ def test_sigkill_during_incremental_builds(feedgen, tmp_path):
     leftovers = [p.name for p in tmp_path.iterdir() if "feedgen-tmp" in p.name or "feedgen-old" in p.name]
     assert leftovers == []
     cache = tmp_path / ".public.feedgen-cache"
-    assert sorted(p.name for p in cache.iterdir()) == ["back", "cards.log", "items.log", "lock", "sources", "state"]
+    assert sorted(p.name for p in cache.iterdir()) == ["back", "cards.log", "cards.log.seal", "items.log", "items.log.seal", "lock", "sources", "state"]
