@@ -364,7 +364,10 @@ public enum SiteBuilder {
                 switch file.contents {
                 case .text(let text): hash = StableHasher.hash(text)
                 case .utf8(let bytes): hash = StableHasher.hash(bytes)
-                case .chunks(let chunks): hash = chunks.stableHash
+                case .chunks(let chunks):
+                    // A feed page: hashed while it is written, when it cannot be unchanged.
+                    guard let session else { return chunks.stableHash }
+                    return try session.put(file, size: chunks.count, key: key) { chunks.stableHash }
                 case .copy: return 0
                 }
                 try session?.put(file, hash: hash, key: key)
