@@ -291,12 +291,12 @@ extension OutputWriter {
         }
 
         /// ``put(_:hash:key:)`` for a file of `size` bytes whose hash `hashing` computes: when
-        /// the back buffer's file has another size (so other bytes), the file is written while
-        /// it is hashed on another thread (a 24 MB feed page: 5-6 ms of hashing and as much of
-        /// writing, both on the build's serial tail). - Returns: the hash.
+        /// the back buffer has no such file, or one of another size (so other bytes), the file
+        /// is written while it is hashed on another thread (a 24 MB feed page: 5-6 ms of
+        /// hashing and as much of writing, both on the build's serial tail). - Returns: the hash.
         public func put(_ file: OutputFile, size: Int, key: UInt64, hashing: @escaping @Sendable () -> UInt64) throws -> UInt64 {
             let current: ManifestEntry? = lock.withLock { back[file.path] }
-            guard let current, current.size != Int64(size) else {
+            if let current, current.size == Int64(size) {
                 let hash = hashing()
                 try put(file, hash: hash, key: key)
                 return hash
