@@ -32,21 +32,34 @@ public final class ItemCache: @unchecked Sendable {
     /// The log as read at the start of the build (mapped; nil: none).
     private let file: MappedFile?
     private var bytes: UnsafeRawBufferPointer { file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0) }
-    /// Entries of the log: key → payload range in `bytes`.
-    private var index: [UInt64: Range<Int>] = [:]
-    private var validEnd = 0
-    private var records = 0
+    /// Entries of the log: key → the record's place in `ranges` (its checksum and payload in
+    /// `bytes`); not changed after `init`, so look-ups take no lock.
+    private let index: [UInt64: Int]
+    private let ranges: [Range<Int>]
+    private let validEnd: Int
+    private var records: Int { ranges.count }
     /// The log is as the build that sealed it left it (``LogSeal``): checksums are not checked.
-    private var sealed = false
+    private let sealed: Bool
     /// A write of this build's records failed (the log is then not sealed).
     private var writeFailed = false
     private let lock = NSLockish()
-    private var used = Set<UInt64>()
+    /// What this build made of each record, by place: ``unused``, ``usedRecord`` or
+    /// ``damagedRecord`` (never copied into a new log). Set without the lock: 10,000 look-ups on
+    /// both cores contended for it.
+    private let states: UnsafeMutablePointer<Atomic<UInt8>>
+    private static let unused: UInt8 = 0
+    private static let usedRecord: UInt8 = 1
+    private static let damagedRecord: UInt8 = 2
+    /// Keys stored by this build (under the lock).
+    private var added = Set<UInt64>()
+    private let hitCount = Atomic<Int>(0)
+    private let unreadCount = Atomic<Int>(0)
+    private var missCount = 0
     /// Lookups that found an entry / found none (for `FEEDGEN_TIMING` and the tests).
-    public private(set) var hits = 0
-    public private(set) var misses = 0
+    public var hits: Int { hitCount.load(ordering: .relaxed) }
+    public var misses: Int { lock.withLock { missCount } }
     /// Hits whose file was not even read: its stat was unchanged (``SourceStats``).
-    public private(set) var unread = 0
+    public var unread: Int { unreadCount.load(ordering: .relaxed) }
 
     /// Whether new entries are stored (false for `feedgen check`, which writes nothing).
     let writable: Bool
@@ -64,21 +77,53 @@ public final class ItemCache: @unchecked Sendable {
         sources = sourcesPath.map { SourceStats(path: $0, salt: salt) }
         let file = MappedFile(path: path)
         self.file = file
-        guard let data = file?.bytes, data.count >= 16, Array(data[0..<4]) == Self.magic,
+        (index, ranges, validEnd) = Self.records(file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
+        sealed = validEnd > 0 && file.map { LogSeal.holds($0, path: path) } ?? false
+        states = .allocate(capacity: max(ranges.count, 1))
+        for k in 0..<max(ranges.count, 1) { (states + k).initialize(to: Atomic(Self.unused)) }
+    }
+
+    deinit {
+        states.deinitialize(count: max(ranges.count, 1))
+        states.deallocate()
+    }
+
+    /// The records of the log `data`: key → place in `ranges` (a later record replaces an
+    /// earlier one), each record's checksum and payload, and where the last whole record ends
+    /// (0: a missing or foreign log). Records are checked against their checksum when used (on
+    /// every core, and only those used); they are counted first, so the index is not rehashed
+    /// as it grows.
+    private static func records(
+        _ data: UnsafeRawBufferPointer, salt: UInt64
+    ) -> (index: [UInt64: Int], ranges: [Range<Int>], validEnd: Int) {
+        guard data.count >= 16, Array(data[0..<4]) == Self.magic,
             Self.load(UInt32.self, data, 4) == Self.formatVersion, Self.load(UInt64.self, data, 8) == salt
-        else { return }
-        // Records are indexed here and checked against their checksum when used (on every
-        // core, and only those used). They are counted first, so the index is not rehashed as
-        // it grows.
+        else { return ([:], [], 0) }
         var count = 0
-        Self.forEachRecord(in: data) { _, _ in count += 1 }
+        forEachRecord(in: data) { _, _ in count += 1 }
+        var index: [UInt64: Int] = [:]
+        var ranges: [Range<Int>] = []
         index.reserveCapacity(count)
-        used.reserveCapacity(count)
-        validEnd = Self.forEachRecord(in: data) { key, record in
-            index[key] = record
-            records += 1
+        ranges.reserveCapacity(count)
+        let end = forEachRecord(in: data) { key, record in
+            index[key] = ranges.count
+            ranges.append(record)
         }
-        sealed = LogSeal.holds(file!, path: path)
+        return (index, ranges, end)
+    }
+
+    /// The range (checksum and payload) of the record of `key` as read, unless this build found
+    /// it damaged.
+    private func record(of key: UInt64) -> Range<Int>? {
+        guard let slot = index[key], states[slot].load(ordering: .relaxed) != Self.damagedRecord else { return nil }
+        return ranges[slot]
+    }
+
+    /// The keys of the records this build used, and of the entries it stored.
+    private var usedKeys: Set<UInt64> {
+        var keys = added
+        for (key, slot) in index where states[slot].load(ordering: .relaxed) == Self.usedRecord { keys.insert(key) }
+        return keys
     }
 
     /// Calls `body` with the key and the range (checksum and payload) of each whole record of
@@ -138,31 +183,23 @@ public final class ItemCache: @unchecked Sendable {
     ///   - countingMiss: whether a miss counts in ``misses`` (not when the caller reads the file
     ///     and looks it up again).
     func lookup(_ key: UInt64, unread: Bool = false, countingMiss: Bool = true) -> (Item, [Diagnostic])? {
-        let record: Range<Int>? = lock.withLock { index[key] }
-        guard let record, let range = payload(record) else {
-            lock.withLock {
-                if countingMiss { misses += 1 }
-                if record != nil { index[key] = nil }  // damaged: never copied into a new log
-            }
+        func miss(damaged slot: Int?) -> (Item, [Diagnostic])? {
+            // A damaged record is never copied into a new log.
+            if let slot { states[slot].store(Self.damagedRecord, ordering: .relaxed) }
+            if countingMiss { lock.withLock { missCount += 1 } }
             return nil
         }
+        guard let slot = index[key], states[slot].load(ordering: .relaxed) != Self.damagedRecord else { return miss(damaged: nil) }
+        guard let range = payload(ranges[slot]) else { return miss(damaged: slot) }
         // Payload: the item's fingerprint (UInt64), the item, its diagnostics.
         var reader = ByteReader(bytes: bytes, offset: range.lowerBound + 8, end: range.upperBound, file: file)
         guard range.count >= 8, var item = reader.item(), let diagnostics = reader.diagnostics(),
             reader.offset == range.upperBound
-        else {
-            lock.withLock {
-                if countingMiss { misses += 1 }
-                index[key] = nil
-            }
-            return nil
-        }
+        else { return miss(damaged: slot) }
         item.remember(fingerprint: Self.load(UInt64.self, bytes, range.lowerBound))
-        lock.withLock {
-            hits += 1
-            if unread { self.unread += 1 }
-            used.insert(key)
-        }
+        states[slot].store(Self.usedRecord, ordering: .relaxed)
+        hitCount.add(1, ordering: .relaxed)
+        if unread { unreadCount.add(1, ordering: .relaxed) }
         return (item, diagnostics)
     }
 
@@ -182,7 +219,7 @@ public final class ItemCache: @unchecked Sendable {
         var record: [UInt8] = []
         Self.record(key, writer.bytes, into: &record)
         lock.withLock {
-            used.insert(key)
+            added.insert(key)
             if sink < 0 {
                 openSink()
                 guard sink >= 0 else { return }
@@ -240,7 +277,7 @@ public final class ItemCache: @unchecked Sendable {
         lock.withLock {
             if sink >= 0 {
                 if sinkIsNew {
-                    for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
+                    for key in usedKeys.sorted() { if let range = record(of: key) { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
                 }
                 flush()
                 close(sink)
@@ -258,7 +295,7 @@ public final class ItemCache: @unchecked Sendable {
                 guard sink >= 0 else { return }
                 sinkIsNew = true
                 pending = Self.header(salt: salt)
-                for key in used.sorted() { if let range = index[key] { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
+                for key in usedKeys.sorted() { if let range = record(of: key) { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
                 flush()
                 close(sink)
                 sink = -1
@@ -268,11 +305,12 @@ public final class ItemCache: @unchecked Sendable {
                 LogSeal.seal(path)
             }
             // Compaction: most records of the log are no longer used.
-            let stale = records - used.intersection(index.keys).count
+            let used = usedKeys
+            let stale = records - used.count { record(of: $0) != nil }
             guard stale > max(64, used.count) else { return }
             let reread = ItemCache(path: path, salt: salt)
             var out = Self.header(salt: salt)
-            for key in used.sorted() { if let range = reread.index[key] { Self.record(key, reread.bytes[(range.lowerBound + 8)..<range.upperBound], into: &out) } }
+            for key in used.sorted() { if let range = reread.record(of: key) { Self.record(key, reread.bytes[(range.lowerBound + 8)..<range.upperBound], into: &out) } }
             let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return }
             let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
