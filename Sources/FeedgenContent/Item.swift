@@ -28,7 +28,7 @@ public struct Item: Sendable, Hashable {
         var html: ItemText
         var hasBody: Bool
         var fileName: String
-        var frontMatter: YAMLNode
+        var frontMatter: ItemYAML
         var markdownLinks: [MarkdownLink] = []
     }
 
@@ -226,12 +226,21 @@ public struct Item: Sendable, Hashable {
         }
     }
     public var frontMatter: YAMLNode {
-        get { box.fields.frontMatter }
+        get { box.fields.frontMatter.value }
         _modify {
             let box = unique()
             box.fingerprint = nil
-            yield &box.fields.frontMatter
+            var node = box.fields.frontMatter.value
+            yield &node
+            box.fields.frontMatter = .value(node)
         }
+    }
+
+    /// Sets the front matter to a node that the build cache holds (decoded when first read).
+    mutating func setFrontMatter(_ node: ItemYAML) {
+        let box = unique()
+        box.fingerprint = nil
+        box.fields.frontMatter = node
     }
     /// Links in the body to other content files, rewritten to `feedgen-md:` destinations in
     /// `html` until the build resolves them (see `MarkdownLink`).
@@ -273,7 +282,7 @@ public struct Item: Sendable, Hashable {
                 html: ItemText(html),
                 hasBody: hasBody,
                 fileName: fileName,
-                frontMatter: frontMatter
+                frontMatter: ItemYAML(frontMatter)
             ))
     }
 }

@@ -475,24 +475,25 @@ struct ByteWriter {
     }
 }
 
-/// An item's rendered body (``Item/html``): its text, or where the build cache's mapped log
-/// holds it, decoded the first time it is read. An unchanged item whose card and page come from
-/// the cache never needs its body, and decoding it (UTF-8 validation, a copy) was most of the
-/// cost of taking an item from the cache.
-enum ItemText: Sendable, Hashable {
-    case text(String)
-    case cached(CachedText)
+/// A value of an item (its rendered body, ``Item/html``; its front matter): made by the parser,
+/// or left where the build cache's mapped log holds it (``CachedValue``) and decoded the first
+/// time it is read. An unchanged item whose card and page come from the cache never needs its
+/// body, and decoding it (UTF-8 validation, a copy) was most of the cost of taking an item from
+/// the cache; its front matter is read only for a few diagnostics.
+enum LazyValue<Value: Hashable & Sendable>: Sendable, Hashable {
+    case value(Value)
+    case cached(CachedValue<Value>)
 
-    init(_ text: String) { self = .text(text) }
+    init(_ value: Value) { self = .value(value) }
 
-    var value: String {
+    var value: Value {
         switch self {
-        case .text(let text): text
+        case .value(let value): value
         case .cached(let cached): cached.value
         }
     }
 
-    static func == (a: ItemText, b: ItemText) -> Bool {
+    static func == (a: LazyValue, b: LazyValue) -> Bool {
         if case .cached(let x) = a, case .cached(let y) = b, x === y { return true }
         return a.value == b.value
     }
@@ -500,25 +501,50 @@ enum ItemText: Sendable, Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
-/// UTF-8 text at `range` of a mapped build-cache log (whose record passed its checksum), decoded
-/// once, when first read, on whichever thread reads it first.
-final class CachedText: Sendable {
+/// An item's rendered body.
+typealias ItemText = LazyValue<String>
+/// An item's front matter.
+typealias ItemYAML = LazyValue<YAMLNode>
+
+/// The encoding of a value at `range` of a mapped build-cache log (whose record passed its
+/// checksum or seal, and whose structure was checked when the item was read), decoded once,
+/// when first read, on whichever thread reads it first.
+final class CachedValue<Value: Sendable>: Sendable {
     /// Held so that the mapping outlives every item that points into it.
     let file: MappedFile
     let range: Range<Int>
-    private let decoded = Mutex<String?>(nil)
+    private let decode: @Sendable (UnsafeRawBufferPointer) -> Value
+    private let decoded = Mutex<Value?>(nil)
 
-    init(file: MappedFile, range: Range<Int>) {
+    init(file: MappedFile, range: Range<Int>, decode: @escaping @Sendable (UnsafeRawBufferPointer) -> Value) {
         self.file = file
         self.range = range
+        self.decode = decode
     }
 
-    var value: String {
+    var value: Value {
         decoded.withLock { decoded in
             if let decoded { return decoded }
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: file.bytes[range]), as: UTF8.self)
-            decoded = text
-            return text
+            let value = decode(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
+            decoded = value
+            return value
+        }
+    }
+}
+
+extension CachedValue where Value == String {
+    /// UTF-8 text.
+    convenience init(text file: MappedFile, range: Range<Int>) {
+        self.init(file: file, range: range) { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension CachedValue where Value == YAMLNode {
+    /// A node as ``ByteWriter/node(_:)`` wrote it (an empty mapping if it cannot be read).
+    convenience init(node file: MappedFile, range: Range<Int>) {
+        self.init(file: file, range: range) { bytes in
+            var reader = ByteReader(bytes: bytes, offset: 0, end: bytes.count)
+            return reader.node() ?? YAMLNode(.mapping([]), line: 1, column: 1)
         }
     }
 }
@@ -529,7 +555,7 @@ struct ByteReader {
     var offset: Int
     let end: Int
     /// The mapped file that `bytes` are, when they are: an item's body is then left there
-    /// (``ItemText/cached(_:)``) rather than decoded.
+    /// (``LazyValue/cached(_:)``) rather than decoded.
     var file: MappedFile? = nil
 
     mutating func byte() -> UInt8? {
@@ -553,7 +579,7 @@ struct ByteReader {
         guard let file else { return string().map(ItemText.init) }
         guard let count = int(), count >= 0, count <= end - offset else { return nil }
         defer { offset += count }
-        return .cached(CachedText(file: file, range: offset..<(offset + count)))
+        return .cached(CachedValue(text: file, range: offset..<(offset + count)))
     }
     /// `.some(nil)` for an absent value, nil on damage.
     mutating func optional<T>(_ body: (inout ByteReader) -> T?) -> T?? {
@@ -591,6 +617,38 @@ struct ByteReader {
         default: return nil
         }
     }
+    /// Steps over a node written by ``ByteWriter/node(_:)``, checking its structure but making
+    /// nothing; false on damage.
+    mutating func skipNode(depth: Int = 0) -> Bool {
+        func skipString() -> Bool {
+            guard let count = int(), count >= 0, count <= end - offset else { return false }
+            offset += count
+            return true
+        }
+        guard depth < 512, int() != nil, int() != nil, let hasTag = byte() else { return false }
+        if hasTag != 0, !skipString() { return false }
+        switch byte() {
+        case 0: return skipString() && bool() != nil
+        case 1:
+            guard let count = int(), count >= 0, count <= end - offset else { return false }
+            for _ in 0..<count where !skipNode(depth: depth + 1) { return false }
+            return true
+        case 2:
+            guard let count = int(), count >= 0, count <= end - offset else { return false }
+            for _ in 0..<(2 * count) where !skipNode(depth: depth + 1) { return false }
+            return true
+        default: return false
+        }
+    }
+    /// A node written by ``ByteWriter/node(_:)``, left in the mapped file when there is one
+    /// (decoded when first read: an unchanged item's front matter is read only for a few
+    /// diagnostics).
+    mutating func frontMatter() -> ItemYAML? {
+        guard let file else { return node().map(ItemYAML.init) }
+        let start = offset
+        guard skipNode() else { return nil }
+        return .cached(CachedValue(node: file, range: start..<offset))
+    }
     mutating func pairs(depth: Int = 0) -> [YAMLPair]? {
         guard let count = int(), count >= 0, count <= end - offset else { return nil }
         var pairs: [YAMLPair] = []
@@ -622,7 +680,7 @@ struct ByteReader {
             }),
             let link = optional({ $0.string() }), let type = string(), let tags = strings(),
             let lang = optional({ $0.string() }), let params = pairs(), let html = text(), let hasBody = bool(),
-            let fileName = string(), let frontMatter = node(), let linkCount = int(), linkCount >= 0, linkCount <= end - offset
+            let fileName = string(), let frontMatter = frontMatter(), let linkCount = int(), linkCount >= 0, linkCount <= end - offset
         else { return nil }
         var links: [MarkdownLink] = []
         for _ in 0..<linkCount {
@@ -639,8 +697,9 @@ struct ByteReader {
             id: id, sourcePath: sourcePath, location: itemLocation, title: title, description: description, date: date,
             publishDate: publishDate, expiryDate: expiryDate, draft: draft, weight: weight, image: image, link: link,
             type: type, tags: tags, lang: lang, params: params, hasBody: hasBody, fileName: fileName,
-            frontMatter: frontMatter)
+            frontMatter: YAMLNode(.mapping([]), line: 1, column: 1))
         item.markdownLinks = links
+        item.setFrontMatter(frontMatter)
         item.setHTML(html)
         return item
     }

@@ -48,6 +48,32 @@ import Testing
         #expect(ItemCache.fingerprint(same) == computed)
     }
 
+    /// A cached item's front matter is left in the mapped log (its structure checked when the
+    /// item is read) and decoded when first read: the same nodes, tags and positions as parsed;
+    /// changing it forgets the fingerprint.
+    @Test func cachedFrontMatterIsTheParsedOne() throws {
+        let site = try TestSite([:])
+        let path = site.root + "/cache/items.log"
+        let yaml = "title: Grüße\ntags: [a, b]\nparams:\n  n: !custom 3\n  deep: {x: [1, {y: z}]}\n"
+        let parsed = try #require(YAMLParser.parse(yaml, path: "content/s/a.md").node)
+        var original = Self.item()
+        original.frontMatter = parsed
+        let writer = ItemCache(path: path, salt: 42)
+        let computed = writer.store(7, item: original, diagnostics: [])
+        writer.save()
+
+        let reader = ItemCache(path: path, salt: 42)
+        var (loaded, _) = try #require(reader.lookup(7))
+        #expect(loaded.frontMatter == parsed)
+        #expect(loaded.frontMatter["params"]?["n"]?.tag == parsed["params"]?["n"]?.tag)
+        #expect(loaded.frontMatter["tags"]?.line == 2)
+        #expect(loaded == original)
+        #expect(ItemCache.fingerprint(loaded) == computed)
+        loaded.frontMatter = YAMLNode(.mapping([]), line: 1, column: 1)
+        #expect(loaded.knownFingerprint == nil)
+        #expect(ItemCache.fingerprint(loaded) != computed)
+    }
+
     /// A cached item's body is left in the mapped log until it is read (then decoded once); it
     /// outlives the cache that found it and a new log renamed over the file.
     @Test func cachedBodyIsDecodedWhenReadAndOutlivesTheLog() throws {
