@@ -284,27 +284,6 @@ public enum SiteBuilder {
     ) throws {
         let planner = SiteRenderer(site: site, templates: templates)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
-        // The precedence of `SiteRenderer.render()`: pages before assets. Pages stay in site
-        // order (no two have one path: `OutputCollisions` made that an error), which is also
-        // the order they are written in; sorting 100,000 paths was a serial step of its own.
-        let allPages = planner.pages()
-        var seen = Set<String>(minimumCapacity: allPages.count + 16)
-        let pages = allPages.map { (planner.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
-        // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
-        let previews = options.previews ? try planner.previews().map(post.process) : []
-        let assets = (planner.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
-        var paths = pages.map(\.0) + assets.map(\.path)
-        if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
-        // The session checks the back buffer against its manifest (listing the whole tree) on
-        // another thread: started while the content loaded (`opening`), else now, while this
-        // one reads the card cache.
-        let opening = output.map { output in
-            if let early = early, early.output == output { return early }
-            let late = SessionOpening(output: output)
-            late.start(useCache: options.useCache)
-            return late
-        }
-        timing.mark("plan")
 
         // Everything global that a detail page's bytes depend on besides its context.
         var global = StableHasher(seed: BuildCache.salt)
@@ -328,21 +307,68 @@ public enum SiteBuilder {
         configured.cardStore = cardCache
         configured.cardSalt = salt
         let renderer = configured
-        if options.exitsAfterBuild { ExitReclaimed.keep([renderer, pages, paths, cardCache as Any]) }
         timing.mark("card cache read")
-        let session = try opening?.session()
-        try session?.begin(paths: paths)
-        timing.mark("back buffer checked")
 
-        let hashes = ResultSlots<UInt64>(count: pages.count)
-        let rendered = Counter()
-        var problems: Set<Diagnostic> = []
         // Feed pages, one at a time, on a thread of their own, started first: each renders its
         // cards on every core (it is not a dispatch worker, whose nested `concurrentPerform`
         // would run on one thread), and its serial tail (deferred cards, assembling, hashing and
-        // writing a page of every card) overlaps the detail pages' keys and look-up, and the
-        // detail pages, which render meanwhile in batches on every core.
-        let feedPages = pages.indices.filter { if case .feed = pages[$0].1 { true } else { false } }
+        // writing a page of every card) overlaps the page plan, the back buffer's check and
+        // preparation, the detail pages' keys and look-up, and the detail pages, which render
+        // meanwhile in batches on every core. A feed page waits for the back buffer only to be
+        // written (`gate`).
+        let gate = SessionGate()
+        let feedCount = site.feeds.count
+        let feedHashes = ResultSlots<UInt64>(count: feedCount)
+        let rendered = Counter()
+        let feedsDone = DispatchGroup()
+        feedsDone.enter()
+        let feedThread = Thread {
+            for f in 0..<feedCount {
+                feedHashes.set(f, Result {
+                    rendered.increment()
+                    let file = post.process(try renderer.renderPage(.feed(f)))
+                    return try put(file, key: 0) { try gate.session() }
+                })
+            }
+            feedsDone.leave()
+        }
+        feedThread.stackSize = 8 << 20  // like the main thread's: templates may nest deeply
+        feedThread.start()
+        // The feed thread is always waited for (it reads this build's renderer and session),
+        // and never left waiting for a back buffer that a failure here will not bring.
+        defer {
+            gate.open(.failure(OutputWriter.WriteError(path: "", message: "the build stopped")))
+            feedsDone.wait()
+        }
+
+        // The precedence of `SiteRenderer.render()`: pages before assets. Pages stay in site
+        // order (no two have one path: `OutputCollisions` made that an error), which is also
+        // the order they are written in; sorting 100,000 paths was a serial step of its own.
+        let allPages = planner.pages()
+        var seen = Set<String>(minimumCapacity: allPages.count + 16)
+        let pages = allPages.map { (planner.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
+        // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
+        let previews = options.previews ? try planner.previews().map(post.process) : []
+        let assets = (planner.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        var paths = pages.map(\.0) + assets.map(\.path)
+        if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
+        if options.exitsAfterBuild { ExitReclaimed.keep([renderer, pages, paths, cardCache as Any]) }
+        timing.mark("plan")
+        // The session checks the back buffer against its manifest (listing the whole tree) on
+        // another thread: started while the content loaded (`early`), else now.
+        let opening = output.map { output in
+            if let early = early, early.output == output { return early }
+            let late = SessionOpening(output: output)
+            late.start(useCache: options.useCache)
+            return late
+        }
+        let session = try opening?.session()
+        try session?.begin(paths: paths)
+        gate.open(.success(session))
+        timing.mark("back buffer checked")
+
+        let hashes = ResultSlots<UInt64>(count: pages.count)
+        var problems: Set<Diagnostic> = []
         let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
         // A page's key (0: none, always rendered).
         let pageKey = { @Sendable (index: Int) -> UInt64 in
@@ -356,31 +382,11 @@ public enum SiteBuilder {
             return h.value
         }
         let renderOne = { @Sendable (index: Int, key: UInt64) in
-            let (_, page) = pages[index]
             hashes.set(index, Result {
                 rendered.increment()
-                let file = post.process(try renderer.renderPage(page))
-                let hash: UInt64
-                switch file.contents {
-                case .text(let text): hash = StableHasher.hash(text)
-                case .utf8(let bytes): hash = StableHasher.hash(bytes)
-                case .chunks(let chunks):
-                    // A feed page: hashed while it is written, when it cannot be unchanged.
-                    guard let session else { return chunks.stableHash }
-                    return try session.put(file, size: chunks.count, key: key) { chunks.stableHash }
-                case .copy: return 0
-                }
-                try session?.put(file, hash: hash, key: key)
-                return hash
+                return try put(post.process(try renderer.renderPage(pages[index].1)), key: key) { session }
             })
         }
-        let feedsDone = DispatchSemaphore(value: 0)
-        let feedThread = Thread {
-            for index in feedPages { renderOne(index, pageKey(index)) }
-            feedsDone.signal()
-        }
-        feedThread.stackSize = 8 << 20  // like the main thread's: templates may nest deeply
-        feedThread.start()
         // Each detail page's key, made on every core; the pages whose key the back buffer
         // already has are then taken in one look-up under the session's lock (per page, the
         // lock was contended by both cores for 10,000 unchanged pages).
@@ -399,6 +405,9 @@ public enum SiteBuilder {
             DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0].0, batch[$0].1) }
         }
         feedsDone.wait()
+        for (index, page) in pages.enumerated() {
+            if case .feed(let f) = page.1 { hashes.set(index, feedHashes.values[f]) }
+        }
         var manifest: [(String, UInt64)] = []
         for (index, r) in hashes.values.enumerated() {
             switch r {
@@ -444,6 +453,52 @@ public enum SiteBuilder {
         report.filesWritten = session.writes
         timing.mark("assets+commit")
         timing.note("\(report.pagesRendered) of \(pages.count) pages rendered, \(session.writes) files written, back buffer \(session.start)")
+    }
+
+    /// Hashes a rendered page and puts it into the back buffer of the session that `session`
+    /// gives (none: `check`, which only renders). A feed page (pieces) is hashed while it is
+    /// written when it cannot be unchanged (``OutputWriter/Session/put(_:size:key:hashing:)``).
+    /// - Returns: the page's hash.
+    static func put(
+        _ file: OutputFile, key: UInt64, session: () throws -> OutputWriter.Session?
+    ) throws -> UInt64 {
+        let hash: UInt64
+        switch file.contents {
+        case .text(let text): hash = StableHasher.hash(text)
+        case .utf8(let bytes): hash = StableHasher.hash(bytes)
+        case .chunks(let chunks):
+            guard let session = try session() else { return chunks.stableHash }
+            return try session.put(file, size: chunks.count, key: key) { chunks.stableHash }
+        case .copy: return 0
+        }
+        try session()?.put(file, hash: hash, key: key)
+        return hash
+    }
+
+    /// The output's session for the feed thread, once the main thread has prepared the back
+    /// buffer (or failed to).
+    final class SessionGate: @unchecked Sendable {
+        private let ready = DispatchGroup()
+        private let lock = NSLock()
+        private var result: Result<OutputWriter.Session?, any Error>?
+
+        init() { ready.enter() }
+
+        /// Gives the session (the first call only; later ones are ignored).
+        func open(_ result: Result<OutputWriter.Session?, any Error>) {
+            let first = lock.withLock {
+                guard self.result == nil else { return false }
+                self.result = result
+                return true
+            }
+            if first { ready.leave() }
+        }
+
+        /// Waits for ``open(_:)``. - Throws: the error it was given.
+        func session() throws -> OutputWriter.Session? {
+            ready.wait()
+            return try lock.withLock { result }?.get()
+        }
     }
 
     /// The content file an item's front-matter `link` names (`link: ../recipes/soup.md`), if any.
