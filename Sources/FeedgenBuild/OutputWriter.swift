@@ -109,8 +109,7 @@ extension OutputWriter {
     /// Nothing in the cache is trusted unless it checks out: the back buffer is used only when
     /// every file's size, modification time and inode are as its manifest records and it holds
     /// nothing else; else it is rebuilt, by hard-linking the output when the output checks out
-    /// (a file with another link is replaced by unlinking it first, so a shared inode is never
-    /// written; a file of the back buffer's own is overwritten in place), or
+    /// (files are always replaced by unlinking first, so a shared inode is never written), or
     /// from nothing. `useCache: false` (`feedgen build --clean`) starts from nothing.
     public final class Session: @unchecked Sendable {
         let output: String
