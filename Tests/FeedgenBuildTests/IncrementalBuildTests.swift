@@ -656,39 +656,6 @@ import Testing
         }
     }
 
-    /// A file of the back buffer's own is overwritten in place (its inode stays); one that has
-    /// another link (shared with the output) is replaced, and the other link keeps its bytes.
-    @Test func backBufferFilesAreOverwrittenOnlyWhenNotShared() throws {
-        let folder = NSTemporaryDirectory() + "feedgen-overwrite-\(getpid())"
-        try? FileManager.default.removeItem(atPath: folder)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        func write(_ path: String, _ text: String) -> feedgen_identity {
-            var identity = feedgen_identity()
-            let status = Array(text.utf8).withUnsafeBufferPointer { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
-            #expect(status == 0)
-            return identity
-        }
-        let own = folder + "/own.html"
-        let first = write(own, "a longer first version\n")
-        // A reader that opened the file before sees the new bytes: the same file was written.
-        let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: own))
-        defer { try? reader.close() }
-        let second = write(own, "short\n")
-        #expect(second.inode == first.inode)
-        #expect(String(decoding: try reader.readToEnd() ?? Data(), as: UTF8.self) == "short\n")
-        #expect(try String(contentsOfFile: own, encoding: .utf8) == "short\n")
-        #expect(second.size == 6)
-        let shared = folder + "/shared.html"
-        let other = folder + "/other.html"
-        let before = write(shared, "old bytes\n")
-        #expect(link(shared, other) == 0)
-        let after = write(shared, "new bytes\n")
-        #expect(after.inode != before.inode)
-        #expect(try String(contentsOfFile: shared, encoding: .utf8) == "new bytes\n")
-        #expect(try String(contentsOfFile: other, encoding: .utf8) == "old bytes\n")
-    }
-
     /// A fragment and its estimate survive the codec exactly.
     @Test func cardFragmentCodec() throws {
         let html = "<article class=\"card\"><img src=\"a.png\" width=\"40\" height=\"30\"><h3>Tïtle</h3><pre>a\nb</pre><p>text</p></article>"

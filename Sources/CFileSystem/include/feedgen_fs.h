@@ -26,10 +26,9 @@ struct feedgen_identity {
     unsigned long long inode;
 };
 
-/// Makes `path` a file holding `length` bytes. An existing regular file of that name with no
-/// other link is overwritten in place (and truncated); any other is unlinked first, so a file
-/// hard-linked from another tree (the build cache's other buffer) is never written through.
-/// Fills `identity` (when not NULL) from the written file.
+/// Replaces `path` by a new file holding `length` bytes: an existing file of that name is
+/// unlinked first, so a file hard-linked from another tree (the build cache's other buffer) is
+/// never written through. Fills `identity` (when not NULL) from the written file.
 /// Returns 0, or -1 with errno set.
 int feedgen_replace_file(const char *path, const void *bytes, size_t length, struct feedgen_identity *identity);
 
