@@ -22,7 +22,9 @@ public enum CompositionalLayout {
         resolved.reserveCapacity(sections.count)
         for (index, input) in sections.enumerated() {
             if index > 0 { y += environment.interSectionSpacing }
-            let section = solveSection(input, top: y, environment: environment, measurements: measurements)
+            let section = solveSection(
+                input, top: y, environment: environment, measurements: measurements,
+                indexed: measurements.indexedItems[index])
             y = section.frame.maxY
             resolved.append(section)
         }
@@ -49,8 +51,11 @@ public enum CompositionalLayout {
             height: env.viewportHeight - section.contentInsets.vertical)
     }
 
+    /// One section of ``solve(_:environment:measurements:)``; `indexed`: its measurements by
+    /// item index (``Measurements/indexedItems``), if any.
     static func solveSection(
-        _ input: SectionInput, top: Double, environment env: LayoutEnvironment, measurements: Measurements
+        _ input: SectionInput, top: Double, environment env: LayoutEnvironment, measurements: Measurements,
+        indexed: [Size?]? = nil
     ) -> ResolvedSection {
         let W = env.containerWidth
         let layout = section(input.layout, in: env)
@@ -85,7 +90,7 @@ public enum CompositionalLayout {
             let container = groupContainer(layout, in: env)
             var instances = InstanceSequence(
                 group: layout.group, container: container, ids: ids, measurements: measurements,
-                indexed: measurements.indexedItems[input.id],
+                indexed: indexed,
                 uniformHeight: layout.group.size.height.isUniform)
             groups.reserveCapacity(ids.count / max(instances.capacity, 1) + 1)
             items.reserveCapacity(ids.count)

@@ -61,12 +61,13 @@ public struct LayoutEnvironment: Hashable, Sendable {
 public struct Measurements: Sendable {
     /// Measured cell sizes, by item identifier.
     public var items: [String: Size]
-    /// Measured cell sizes by section identifier and item index (the item's place in the
-    /// section's snapshot, as UIKit measures a cell at an index path); nil where unmeasured. A
-    /// section listed here ignores ``items``: use it when item identifiers may compare equal
-    /// (Swift's `String` equality is Unicode canonical equivalence, so `"é"` precomposed and
-    /// decomposed are one dictionary key) or to skip hashing every identifier.
-    public var indexedItems: [String: [Size?]] = [:]
+    /// Measured cell sizes by index path, as UIKit measures a cell: keyed by the section's index
+    /// in the snapshot given to ``CompositionalLayout/solve(_:environment:measurements:)``, then
+    /// by the item's place in the section's snapshot; nil where unmeasured. A section listed here
+    /// ignores ``items``: use it when identifiers may compare equal (Swift's `String` equality is
+    /// Unicode canonical equivalence, so `"é"` precomposed and decomposed are one dictionary key:
+    /// two items' ids, or two sections' folder names) or to skip hashing every identifier.
+    public var indexedItems: [Int: [Size?]] = [:]
     /// Measured header heights, by section identifier.
     public var headers: [String: Double]
     /// Measured footer heights, by section identifier.

@@ -85,4 +85,42 @@ import Testing
             #expect(!page.contains("cl-cv"), "\(n) \(layout)")
         }
     }
+    /// Two sections whose folder names differ only in Unicode normalisation (`café` precomposed
+    /// and decomposed: one key of a Swift dictionary, two folders on Linux) keep their own
+    /// estimates: the decomposed section of long cards is estimated as when the other section
+    /// has another name, not with the precomposed section's short cards.
+    @Test func sectionsWhoseNamesAreCanonicallyEqualKeepTheirOwnEstimates() throws {
+        let long = Array(repeating: "word", count: 60).joined(separator: " ")
+        func page(otherSection: String) throws -> String {
+            let root = temporaryFolder()
+            var files: [String: String] = [:]
+            for i in 0..<40 {
+                let n = String(format: "%03d", i)
+                files["content/\(otherSection)/a\(n).md"] = "---\ntitle: Card \(i)\nweight: \(i + 1)\n---\n"
+                files["content/cafe\u{301}/b\(n).md"] = "---\ntitle: Card \(i)\ndescription: \(long)\nweight: \(i + 1)\n---\n"
+            }
+            #expect(files.count == 80)
+            writeSite(root, files)
+            let out = temporaryFolder() + "/public"
+            let report = build(root, output: out)
+            #expect(report.exitStatus == 0)
+            #expect(report.cards == 80)
+            return try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        }
+        // The style of the item whose id is `id` (ids in the two sections differ: a… and b…).
+        func style(_ page: String, _ id: String) -> String? {
+            let cells = page.components(separatedBy: "<div class=\"cl-cell\" data-item-id=\"")
+            guard let k = cells.dropFirst().firstIndex(where: { $0.hasPrefix(id + "\"") }) else { return nil }
+            return cells[k - 1].components(separatedBy: "<div class=\"cl-item").last
+        }
+        let equal = try page(otherSection: "caf\u{E9}")
+        let apart = try page(otherSection: "other")
+        for i in [20, 39] {
+            let id = "b0\(i)"
+            let expected = try #require(style(apart, "cafe\u{301}/" + id))
+            #expect(expected.contains("--cl-est:"))
+            #expect(style(equal, "cafe\u{301}/" + id) == expected, "\(id)")
+            #expect(style(equal, "caf\u{E9}/a0\(i)") != expected)
+        }
+    }
 }

@@ -44,7 +44,7 @@ import Testing
         #expect(ids[0] == ids[1])
         let input = SectionInput(id: "s", layout: list, itemIDs: ids, hasHeader: false, hasFooter: false)
         var m = Measurements(items: ["x": Size(width: 390, height: 500)])
-        m.indexedItems["s"] = [Size(width: 390, height: 100), Size(width: 390, height: 200), nil]
+        m.indexedItems[0] = [Size(width: 390, height: 100), Size(width: 390, height: 200), nil]
         let solved = CompositionalLayout.solve([input], environment: LayoutEnvironment(containerWidth: 390), measurements: m)
         #expect(solved.sections[0].items.map(\.frame.height) == [100, 200, 44])
         #expect(solved.sections[0].items.map(\.frame.y) == [0, 100, 300])
