@@ -2,9 +2,9 @@
 """Incremental builds: full build time vs. the build after one small edit, on bench.py's site.
 
 For N items (default 10,000) it generates bench.py's feedgen site, then measures:
-- full: a clean build into a fresh output folder (no build cache), after the generated site is
-  synced to disk; like bench.py, outputs are deleted only at the end, since deleting thousands
-  of files just before creating as many slows this machine's ext4 (see bench.py);
+- full: a clean build into a fresh output folder (no build cache); like bench.py, outputs are
+  deleted only at the end, since deleting thousands of files just before creating as many slows
+  this machine's ext4 (see bench.py);
 - unchanged: a build with nothing changed;
 - body / title / add / delete: a build after editing one item's body, one item's title (a card on
   the feed page changes), adding one item, deleting it again.
@@ -15,7 +15,6 @@ Usage: Benchmarks/incremental.py --feedgen .build/release/feedgen [--items 10000
        [--out-root DIR]
 """
 import argparse
-import os
 import resource
 import shutil
 import statistics
@@ -54,9 +53,6 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="feedgen-incremental-"))
     try:
         bench.generate(args.items, work / "gen")
-        # The generator's writes reach the disk first: the full builds below ran right after it
-        # and paid for its writeback (1.9-2.1 s here against bench.py's 1.4 s).
-        os.sync()
         site = work / "gen" / "feedgen"
         out_root = Path(args.out_root) if args.out_root else work
         out_root.mkdir(parents=True, exist_ok=True)
