@@ -16,40 +16,23 @@ import Synchronization
 /// parser produced it *and* its diagnostics, so the warnings of unchanged items are reported
 /// on every build.
 ///
-/// File format: `FGIC`, format version (UInt32), salt (UInt64), then records
-/// `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian. New entries are
-/// appended; a record that is cut short ends the log (a killed build), and the next save rewrites
-/// the file; a record is checked against its checksum when it is used (unless the log is
-/// sealed: ``LogSeal``), and a damaged one is ignored (its item is parsed again, and the record
-/// is not copied into a rewritten log). When most records are no longer used the log is rewritten
-/// with the used ones only (into a temporary file that is renamed over it).
+/// The file is a ``RecordLog`` (magic `FGIC`, format version 2). New entries are appended as
+/// they come; a record that is cut short ends the log (a killed build), and the next save
+/// rewrites the file; a record is checked against its checksum when it is used (unless the log
+/// is sealed: ``LogSeal``), and a damaged one is ignored (its item is parsed again, and the
+/// record is not copied into a rewritten log). When most records are no longer used the log is
+/// rewritten with the used ones only (into a temporary file that is renamed over it).
 public final class ItemCache: @unchecked Sendable {
     static let magic: [UInt8] = Array("FGIC".utf8)
     static let formatVersion: UInt32 = 2
 
     public let path: String
     let salt: UInt64
-    /// The log as read at the start of the build (mapped; nil: none).
-    private let file: MappedFile?
-    private var bytes: UnsafeRawBufferPointer { file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0) }
-    /// Entries of the log: key → the record's place in `ranges` (its checksum and payload in
-    /// `bytes`); not changed after `init`, so look-ups take no lock.
-    private let index: [UInt64: Int]
-    private let ranges: [Range<Int>]
-    private let validEnd: Int
-    private var records: Int { ranges.count }
-    /// The log is as the build that sealed it left it (``LogSeal``): checksums are not checked.
-    private let sealed: Bool
+    /// The log as read at the start of the build.
+    private let log: RecordLog
     /// A write of this build's records failed (the log is then not sealed).
     private var writeFailed = false
     private let lock = NSLockish()
-    /// What this build made of each record, by place: ``unused``, ``usedRecord`` or
-    /// ``damagedRecord`` (never copied into a new log). Set without the lock: 10,000 look-ups on
-    /// both cores contended for it.
-    private let states: UnsafeMutablePointer<Atomic<UInt8>>
-    private static let unused: UInt8 = 0
-    private static let usedRecord: UInt8 = 1
-    private static let damagedRecord: UInt8 = 2
     /// Keys stored by this build (under the lock).
     private var added = Set<UInt64>()
     private let hitCount = Atomic<Int>(0)
@@ -75,94 +58,11 @@ public final class ItemCache: @unchecked Sendable {
         self.salt = salt
         self.writable = writable
         sources = sourcesPath.map { SourceStats(path: $0, salt: salt) }
-        let file = MappedFile(path: path)
-        self.file = file
-        (index, ranges, validEnd) = Self.records(file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
-        sealed = validEnd > 0 && file.map { LogSeal.holds($0, path: path) } ?? false
-        states = .allocate(capacity: max(ranges.count, 1))
-        for k in 0..<max(ranges.count, 1) { (states + k).initialize(to: Atomic(Self.unused)) }
-    }
-
-    deinit {
-        states.deinitialize(count: max(ranges.count, 1))
-        states.deallocate()
-    }
-
-    /// The records of the log `data`: key → place in `ranges` (a later record replaces an
-    /// earlier one), each record's checksum and payload, and where the last whole record ends
-    /// (0: a missing or foreign log). Records are checked against their checksum when used (on
-    /// every core, and only those used); they are counted first, so the index is not rehashed
-    /// as it grows.
-    private static func records(
-        _ data: UnsafeRawBufferPointer, salt: UInt64
-    ) -> (index: [UInt64: Int], ranges: [Range<Int>], validEnd: Int) {
-        guard data.count >= 16, Array(data[0..<4]) == Self.magic,
-            Self.load(UInt32.self, data, 4) == Self.formatVersion, Self.load(UInt64.self, data, 8) == salt
-        else { return ([:], [], 0) }
-        var count = 0
-        forEachRecord(in: data) { _, _ in count += 1 }
-        var index: [UInt64: Int] = [:]
-        var ranges: [Range<Int>] = []
-        index.reserveCapacity(count)
-        ranges.reserveCapacity(count)
-        let end = forEachRecord(in: data) { key, record in
-            index[key] = ranges.count
-            ranges.append(record)
-        }
-        return (index, ranges, end)
-    }
-
-    /// The range (checksum and payload) of the record of `key` as read, unless this build found
-    /// it damaged.
-    private func record(of key: UInt64) -> Range<Int>? {
-        guard let slot = index[key], states[slot].load(ordering: .relaxed) != Self.damagedRecord else { return nil }
-        return ranges[slot]
+        log = RecordLog(path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
     }
 
     /// The keys of the records this build used, and of the entries it stored.
-    private var usedKeys: Set<UInt64> {
-        var keys = added
-        for (key, slot) in index where states[slot].load(ordering: .relaxed) == Self.usedRecord { keys.insert(key) }
-        return keys
-    }
-
-    /// Calls `body` with the key and the range (checksum and payload) of each whole record of
-    /// the log `data`, in order; returns where the last whole record ends.
-    @discardableResult
-    private static func forEachRecord(in data: UnsafeRawBufferPointer, _ body: (UInt64, Range<Int>) -> Void) -> Int {
-        var offset = 16
-        while offset + 20 <= data.count {
-            let length = Int(load(UInt32.self, data, offset + 8))
-            let start = offset + 20
-            guard length <= data.count - start else { break }
-            body(load(UInt64.self, data, offset), (offset + 12)..<(start + length))
-            offset = start + length
-        }
-        return offset
-    }
-
-    /// The payload of the record at `range` (checksum and payload) when it matches its checksum.
-    private func payload(_ range: Range<Int>) -> Range<Int>? {
-        let checksum = Self.load(UInt64.self, bytes, range.lowerBound)
-        let payload = (range.lowerBound + 8)..<range.upperBound
-        return sealed || StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[payload])) == checksum ? payload : nil
-    }
-
-    /// Whether every whole record of the log as read matches its checksum.
-    private func checksumsHold() -> Bool {
-        var good = true
-        Self.forEachRecord(in: bytes) { _, record in
-            if good {
-                let checksum = Self.load(UInt64.self, bytes, record.lowerBound)
-                good = StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[(record.lowerBound + 8)..<record.upperBound])) == checksum
-            }
-        }
-        return good
-    }
-
-    private static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
-        T(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: T.self))
-    }
+    private var usedKeys: Set<UInt64> { log.usedKeys.union(added) }
 
     /// The key of an item file: its bytes (`bytesHash`, their ``StableHasher/hash(_:)-([UInt8])``)
     /// and everything about its place that the parser reads: its section folder (site-relative;
@@ -183,21 +83,20 @@ public final class ItemCache: @unchecked Sendable {
     ///   - countingMiss: whether a miss counts in ``misses`` (not when the caller reads the file
     ///     and looks it up again).
     func lookup(_ key: UInt64, unread: Bool = false, countingMiss: Bool = true) -> (Item, [Diagnostic])? {
-        func miss(damaged slot: Int?) -> (Item, [Diagnostic])? {
-            // A damaged record is never copied into a new log.
-            if let slot { states[slot].store(Self.damagedRecord, ordering: .relaxed) }
+        func miss() -> (Item, [Diagnostic])? {
             if countingMiss { lock.withLock { missCount += 1 } }
             return nil
         }
-        guard let slot = index[key], states[slot].load(ordering: .relaxed) != Self.damagedRecord else { return miss(damaged: nil) }
-        guard let range = payload(ranges[slot]) else { return miss(damaged: slot) }
+        guard let (place, range) = log.payload(of: key) else { return miss() }
         // Payload: the item's fingerprint (UInt64), the item, its diagnostics.
-        var reader = ByteReader(bytes: bytes, offset: range.lowerBound + 8, end: range.upperBound, file: file)
-        guard range.count >= 8, var item = reader.item(), let diagnostics = reader.diagnostics(),
-            reader.offset == range.upperBound
-        else { return miss(damaged: slot) }
-        item.remember(fingerprint: Self.load(UInt64.self, bytes, range.lowerBound))
-        states[slot].store(Self.usedRecord, ordering: .relaxed)
+        var reader = ByteReader(bytes: log.bytes, offset: range.lowerBound + 8, end: range.upperBound, file: log.file)
+        guard range.count >= 8, var item = reader.item(), let diagnostics = reader.diagnostics(), reader.offset == range.upperBound
+        else {
+            log.markDamaged(place)  // never copied into a new log
+            return miss()
+        }
+        item.remember(fingerprint: RecordLog.load(UInt64.self, log.bytes, range.lowerBound))
+        log.markUsed(place)
         hitCount.add(1, ordering: .relaxed)
         if unread { unreadCount.add(1, ordering: .relaxed) }
         return (item, diagnostics)
@@ -217,7 +116,7 @@ public final class ItemCache: @unchecked Sendable {
         withUnsafeBytes(of: fingerprint.littleEndian) { writer.bytes.replaceSubrange(0..<8, with: $0) }
         writer.diagnostics(diagnostics)
         var record: [UInt8] = []
-        Self.record(key, writer.bytes, into: &record)
+        writer.bytes.withUnsafeBytes { RecordLog.append(key, $0, to: &record) }
         lock.withLock {
             added.insert(key)
             if sink < 0 {
@@ -235,7 +134,8 @@ public final class ItemCache: @unchecked Sendable {
     private var pending: [UInt8] = []
     private var temporaryPath: String { path + ".tmp-\(getpid())" }
 
-    private var isIntact: Bool { validEnd > 0 && FileSystem.fileSize(path) == validEnd }
+    /// Whether the log on disk is the one read, whole (this build has not appended yet).
+    private var isIntact: Bool { log.validEnd > 0 && FileSystem.fileSize(path) == log.validEnd }
 
     private func openSink() {
         // The cache folder may not exist yet (a first build creates it after loading).
@@ -249,7 +149,7 @@ public final class ItemCache: @unchecked Sendable {
         } else {
             sink = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             sinkIsNew = true
-            pending += Self.header(salt: salt)
+            pending += RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
         }
     }
 
@@ -261,13 +161,6 @@ public final class ItemCache: @unchecked Sendable {
         pending.removeAll(keepingCapacity: true)
     }
 
-    private static func header(salt: UInt64) -> [UInt8] {
-        var out = magic
-        withUnsafeBytes(of: formatVersion.littleEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: salt.littleEndian) { out.append(contentsOf: $0) }
-        return out
-    }
-
     /// Finishes the log: a new log gets the old entries this build used and replaces the old
     /// one; an appended log that is mostly stale is rewritten with the used entries only.
     /// Failures are ignored (it is a cache).
@@ -276,9 +169,7 @@ public final class ItemCache: @unchecked Sendable {
         sources?.save()
         lock.withLock {
             if sink >= 0 {
-                if sinkIsNew {
-                    for key in usedKeys.sorted() { if let range = record(of: key) { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
-                }
+                if sinkIsNew { copyUsedRecords(into: &pending) }
                 flush()
                 close(sink)
                 sink = -1
@@ -286,31 +177,30 @@ public final class ItemCache: @unchecked Sendable {
                     if rename(temporaryPath, path) == 0, !writeFailed { LogSeal.seal(path) }
                     return
                 }
-                // Appended: sealed again when every record is known good (the log was sealed,
-                // or each record's checksum holds, checked once).
-                if !writeFailed, sealed || checksumsHold() { LogSeal.seal(path) }
+                if !writeFailed { log.sealAfterAppending() }
             } else if !isIntact {
                 // Nothing new, but the log is damaged or foreign: rewrite it.
                 sink = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
                 guard sink >= 0 else { return }
                 sinkIsNew = true
-                pending = Self.header(salt: salt)
-                for key in usedKeys.sorted() { if let range = record(of: key) { Self.record(key, bytes[(range.lowerBound + 8)..<range.upperBound], into: &pending) } }
+                pending = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
+                copyUsedRecords(into: &pending)
                 flush()
                 close(sink)
                 sink = -1
                 if rename(temporaryPath, path) == 0, !writeFailed { LogSeal.seal(path) }
                 return
-            } else if !sealed, checksumsHold() {
-                LogSeal.seal(path)
+            } else if !log.sealed {
+                log.sealAfterAppending()  // nothing appended: sealed when every record holds
             }
-            // Compaction: most records of the log are no longer used.
+            // Compaction: most records of the log are no longer used. The log is read again:
+            // this build appended to it.
             let used = usedKeys
-            let stale = records - used.count { record(of: $0) != nil }
+            let stale = log.count - used.count { log.storedPayload(of: $0) != nil }
             guard stale > max(64, used.count) else { return }
-            let reread = ItemCache(path: path, salt: salt)
-            var out = Self.header(salt: salt)
-            for key in used.sorted() { if let range = reread.record(of: key) { Self.record(key, reread.bytes[(range.lowerBound + 8)..<range.upperBound], into: &out) } }
+            let reread = RecordLog(path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
+            var out = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
+            for key in used.sorted() { if let payload = reread.storedPayload(of: key) { RecordLog.append(key, payload, to: &out) } }
             let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return }
             let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -319,12 +209,9 @@ public final class ItemCache: @unchecked Sendable {
         }
     }
 
-    private static func record<C: Collection>(_ key: UInt64, _ payload: C, into out: inout [UInt8]) where C.Element == UInt8 {
-        let bytes = Array(payload)
-        withUnsafeBytes(of: key.littleEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: StableHasher.hash(bytes).littleEndian) { out.append(contentsOf: $0) }
-        out.append(contentsOf: bytes)
+    /// Appends the records this build used from the log as read (for a new log).
+    private func copyUsedRecords(into out: inout [UInt8]) {
+        for key in usedKeys.sorted() { if let payload = log.storedPayload(of: key) { RecordLog.append(key, payload, to: &out) } }
     }
 }
 

@@ -37,6 +37,8 @@ public enum LogSeal {
             return
         }
         let stamp = FileStamp(info)
+        let seal = Self.path(for: path)
+        if recorded(seal) == stamp { return }
         var out = magic
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
         append(formatVersion)
@@ -46,8 +48,6 @@ public enum LogSeal {
         append(stamp.inode)
         append(stamp.device)
         append(StableHasher.hash(out))
-        let seal = Self.path(for: path)
-        if recorded(seal) == stamp { return }
         let fd = open(seal, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
         let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -1,0 +1,163 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A build-cache log of keyed, checksummed records, as read at the start of a build: the
+/// format shared by `items.log` (``ItemCache``) and `cards.log` (the card cache in
+/// FeedgenBuild), and what a build made of each record.
+///
+/// File format: a 4-byte magic, format version (UInt32), salt (UInt64), then records
+/// `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian; a later record
+/// of a key replaces an earlier one, and a record that is cut short ends the log (a killed
+/// build). The file is mapped (``MappedFile``); the index is made once and not changed, so
+/// look-ups take no lock. A record's checksum (``StableHasher``) is checked when it is used,
+/// unless the log is sealed (``LogSeal``); a record that fails, or that its owner cannot decode,
+/// is marked damaged and never copied into a rewritten log.
+public final class RecordLog: @unchecked Sendable {
+    public let path: String
+    /// The log as mapped (nil: none, or not read).
+    public let file: MappedFile?
+    /// Key → the record's place in `ranges`.
+    private let index: [UInt64: Int]
+    /// Each record's checksum and payload in ``bytes``.
+    private let ranges: [Range<Int>]
+    /// Where the last whole record ends; 0 for a missing or foreign log.
+    public let validEnd: Int
+    /// The log is as the build that sealed it left it: checksums are not checked.
+    public let sealed: Bool
+    /// What this build made of each record, by place; set from any thread.
+    private let states: UnsafeMutablePointer<Atomic<UInt8>>
+    private static let unused: UInt8 = 0
+    private static let used: UInt8 = 1
+    private static let damaged: UInt8 = 2
+
+    /// Maps and indexes the log at `path`; a missing or foreign file (other `magic`,
+    /// `formatVersion` or `salt`), or `read: false`, gives an empty log.
+    public init(path: String, magic: [UInt8], formatVersion: UInt32, salt: UInt64, read: Bool = true) {
+        self.path = path
+        let file = read ? MappedFile(path: path) : nil
+        self.file = file
+        let data = file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        var index: [UInt64: Int] = [:]
+        var ranges: [Range<Int>] = []
+        var end = 0
+        if data.count >= 16, Array(data[0..<4]) == magic, Self.load(UInt32.self, data, 4) == formatVersion,
+            Self.load(UInt64.self, data, 8) == salt
+        {
+            // Counted first, so the index is not rehashed as it grows.
+            var count = 0
+            Self.forEachRecord(in: data) { _, _ in count += 1 }
+            index.reserveCapacity(count)
+            ranges.reserveCapacity(count)
+            end = Self.forEachRecord(in: data) { key, record in
+                index[key] = ranges.count
+                ranges.append(record)
+            }
+        }
+        (self.index, self.ranges, validEnd) = (index, ranges, end)
+        sealed = end > 0 && file.map { LogSeal.holds($0, path: path) } ?? false
+        states = .allocate(capacity: max(ranges.count, 1))
+        for k in 0..<max(ranges.count, 1) { (states + k).initialize(to: Atomic(Self.unused)) }
+    }
+
+    deinit {
+        states.deinitialize(count: max(ranges.count, 1))
+        states.deallocate()
+    }
+
+    /// The mapped bytes (empty without a file).
+    public var bytes: UnsafeRawBufferPointer { file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0) }
+
+    /// The number of whole records read, superseded ones included.
+    public var count: Int { ranges.count }
+
+    /// The header of a new log.
+    public static func header(magic: [UInt8], formatVersion: UInt32, salt: UInt64) -> [UInt8] {
+        var out = magic
+        withUnsafeBytes(of: formatVersion.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: salt.littleEndian) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Appends a record of `payload` under `key` to `out`.
+    public static func append(_ key: UInt64, _ payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        withUnsafeBytes(of: key.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: StableHasher.hash(bytes: payload).littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: payload)
+    }
+
+    /// Where the payload of the record of `key` is in ``bytes``, and the record's place for
+    /// ``markUsed(_:)`` and ``markDamaged(_:)``; nil when there is none, it was found damaged,
+    /// or its checksum fails (it is then marked damaged).
+    public func payload(of key: UInt64) -> (place: Int, range: Range<Int>)? {
+        guard let place = index[key], states[place].load(ordering: .relaxed) != Self.damaged else { return nil }
+        let record = ranges[place]
+        let range = (record.lowerBound + 8)..<record.upperBound
+        guard sealed || StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[range])) == Self.load(UInt64.self, bytes, record.lowerBound)
+        else {
+            markDamaged(place)
+            return nil
+        }
+        return (place, range)
+    }
+
+    /// The record at `place` was used by this build (it is kept in a rewritten log).
+    public func markUsed(_ place: Int) { states[place].store(Self.used, ordering: .relaxed) }
+
+    /// The record at `place` could not be decoded (it is never copied into a rewritten log).
+    public func markDamaged(_ place: Int) { states[place].store(Self.damaged, ordering: .relaxed) }
+
+    /// The payload of the record of `key` as read, unless this build found it damaged (its
+    /// checksum is not checked again: for copying into a rewritten log).
+    public func storedPayload(of key: UInt64) -> UnsafeRawBufferPointer? {
+        guard let place = index[key], states[place].load(ordering: .relaxed) != Self.damaged else { return nil }
+        let range = ranges[place]
+        return UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound + 8)..<range.upperBound])
+    }
+
+    /// The keys of the records this build used.
+    public var usedKeys: Set<UInt64> {
+        var keys = Set<UInt64>()
+        for (key, place) in index where states[place].load(ordering: .relaxed) == Self.used { keys.insert(key) }
+        return keys
+    }
+
+    /// Seals the log after this build appended to it, when every record is known good: the log
+    /// was sealed, or each record read matches its checksum (checked once).
+    public func sealAfterAppending() {
+        guard sealed || checksumsHold() else { return }
+        LogSeal.seal(path)
+    }
+
+    /// Whether every record read matches its checksum.
+    func checksumsHold() -> Bool {
+        ranges.allSatisfy { range in
+            StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound + 8)..<range.upperBound]))
+                == Self.load(UInt64.self, bytes, range.lowerBound)
+        }
+    }
+
+    /// Calls `body` with the key and the range (checksum and payload) of each whole record of
+    /// the log `data`, in order; returns where the last whole record ends.
+    @discardableResult
+    private static func forEachRecord(in data: UnsafeRawBufferPointer, _ body: (UInt64, Range<Int>) -> Void) -> Int {
+        var offset = 16
+        while offset + 20 <= data.count {
+            let length = Int(load(UInt32.self, data, offset + 8))
+            let start = offset + 20
+            guard length <= data.count - start else { break }
+            body(load(UInt64.self, data, offset), (offset + 12)..<(start + length))
+            offset = start + length
+        }
+        return offset
+    }
+
+    static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
+        T(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}
