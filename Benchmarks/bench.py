@@ -146,8 +146,8 @@ def main():
         return 0
     feedgen = args.feedgen
     if not feedgen:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "feedgen"], cwd=REPO, check=True)
-        feedgen = str(Path(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=REPO,
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "feedgen"], cwd=REPO, check=True)
+        feedgen = str(Path(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=REPO,
                                           capture_output=True, text=True, check=True).stdout.strip()) / "feedgen")
     cmark = shutil.which("cmark")
     hugo = shutil.which("hugo")

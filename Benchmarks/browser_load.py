@@ -81,8 +81,8 @@ def main():
         return 0
     feedgen = args.feedgen
     if not feedgen:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "feedgen"], cwd=bench.REPO, check=True)
-        feedgen = str(Path(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=bench.REPO,
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "feedgen"], cwd=bench.REPO, check=True)
+        feedgen = str(Path(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=bench.REPO,
                                           capture_output=True, text=True, check=True).stdout.strip()) / "feedgen")
     from playwright.sync_api import sync_playwright
 
