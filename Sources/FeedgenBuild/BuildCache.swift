@@ -126,22 +126,47 @@ struct CacheState {
     /// A tree's lines as read (every line after its `tree` line, each ending in a line feed):
     /// ``write(_:salt:)`` copies them instead of formatting the tree again. Whoever changes a
     /// tree's manifest or order must drop its lines.
-    var lines: [UInt64: [UInt8]] = [:]
+    var lines: [UInt64: ArraySlice<UInt8>] = [:]
+
+    /// The whole file at `path` in one read (nil: missing, unreadable, or not a regular file).
+    static func readWhole(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }  // an error, or the file shrank meanwhile
+                done += n
+            }
+            complete = done == size
+            count = done
+        }
+        guard complete else { return nil }
+        return bytes
+    }
 
     static func read(_ path: String, salt: UInt64) -> CacheState {
-        guard let data = FileManager.default.contents(atPath: path) else { return CacheState() }
-        let bytes = [UInt8](data)
+        // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
+        guard let bytes = readWhole(path) else { return CacheState() }
         // The last line is `end <checksum of everything before it>`.
         guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return CacheState() }
-        let body = Array(bytes[...lastNewline])
-        let last = String(decoding: bytes[(lastNewline + 1)...], as: UTF8.self).trimmingCharacters(in: .newlines)
-        guard last == "end \(StableHasher.hash(body))" else { return CacheState() }
+        let bodyEnd = lastNewline + 1
+        let last = String(decoding: bytes[bodyEnd...], as: UTF8.self).trimmingCharacters(in: .newlines)
+        let checksum = bytes.withUnsafeBytes { StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[..<bodyEnd])) }
+        guard last == "end \(checksum)" else { return CacheState() }
         let header = Array("feedgen-cache-state \(salt)\n".utf8)
-        guard body.starts(with: header) else { return CacheState() }
+        guard bytes[..<bodyEnd].starts(with: header) else { return CacheState() }
         var state = CacheState()
-        let parsed = body.withUnsafeBufferPointer { buffer -> Bool in
+        let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
             var p = header.count
-            let end = buffer.count
+            let end = bodyEnd
             func number() -> UInt64? {
                 var value: UInt64 = 0
                 let start = p
@@ -162,7 +187,7 @@ struct CacheState {
             func finishTree() {
                 guard let tree else { return }
                 state.orders[tree] = order
-                state.lines[tree] = Array(buffer[linesStart..<p])
+                state.lines[tree] = bytes[linesStart..<p]
             }
             while p < end {
                 if buffer[p] == UInt8(ascii: "t") {  // tree <inode>
@@ -171,7 +196,16 @@ struct CacheState {
                     p += 5
                     guard p < end, let ino = number() else { return false }
                     tree = ino
-                    state.trees[ino] = [:]
+                    // Room for the tree's lines up front (its dictionary grew by doubling).
+                    var lines = 0
+                    var q = p
+                    while q < end, buffer[q] != UInt8(ascii: "t") {
+                        guard let newline = memchr(buffer.baseAddress! + q, 10, end - q) else { break }
+                        q = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+                        lines += 1
+                    }
+                    state.trees[ino] = Dictionary(minimumCapacity: lines)
+                    order.reserveCapacity(lines)
                     linesStart = p
                     continue
                 }

@@ -131,7 +131,7 @@ extension OutputWriter {
         private let liveOrder: [String]
         /// The output's state lines as read: the output is not changed by a build (it becomes
         /// the next back buffer as it is), so its lines are written back as they were.
-        private let liveLines: [UInt8]?
+        private let liveLines: ArraySlice<UInt8>?
         private let lock = NSLock()
         /// Files written (the others were already right in the back buffer).
         public private(set) var writes = 0
