@@ -279,7 +279,11 @@ struct CacheState {
         }
         append("end \(StableHasher.hash(out))\n")
         let temp = path + ".tmp-\(getpid())"
-        try Data(out).write(to: URL(fileURLWithPath: temp))
+        guard out.withUnsafeBytes({ feedgen_write_file(temp, $0.baseAddress, $0.count) }) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(temp)
+            throw OutputWriter.WriteError(path: temp, message: message)
+        }
         guard rename(temp, path) == 0 else {
             unlink(temp)
             throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
