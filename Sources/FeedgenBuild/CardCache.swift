@@ -65,9 +65,8 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
         lock.withLock {
             let fresh = added.sorted { $0.key < $1.key }
             let intact = log.validEnd > 0 && log.validEnd == log.bytes.count
-            let used = log.usedKeys.union(added.keys)
-            let stale = log.count - used.count { log.storedPayload(of: $0) != nil }
-            if intact, stale <= max(64, used.count) {
+            let usage = log.usage(adding: added.keys)
+            if intact, usage.stale <= max(64, usage.used) {
                 guard !fresh.isEmpty else {
                     if !log.sealed { log.sealAfterAppending() }  // nothing appended: sealed when every record holds
                     return
@@ -83,7 +82,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
             }
             var out = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
             out.reserveCapacity(log.bytes.count + added.values.reduce(0) { $0 + $1.count + 20 })
-            for key in used.sorted() {
+            for key in log.usedKeys.union(added.keys).sorted() {
                 if let bytes = added[key] {
                     bytes.withUnsafeBytes { RecordLog.append(key, $0, to: &out) }
                 } else if let payload = log.storedPayload(of: key) {

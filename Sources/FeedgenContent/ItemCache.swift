@@ -195,9 +195,9 @@ public final class ItemCache: @unchecked Sendable {
             }
             // Compaction: most records of the log are no longer used. The log is read again:
             // this build appended to it.
+            let usage = log.usage(adding: added)
+            guard usage.stale > max(64, usage.used) else { return }
             let used = usedKeys
-            let stale = log.count - used.count { log.storedPayload(of: $0) != nil }
-            guard stale > max(64, used.count) else { return }
             let reread = RecordLog(path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
             var out = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
             for key in used.sorted() { if let payload = reread.storedPayload(of: key) { RecordLog.append(key, payload, to: &out) } }

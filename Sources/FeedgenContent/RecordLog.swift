@@ -120,6 +120,25 @@ public final class RecordLog: @unchecked Sendable {
         return UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound + 8)..<range.upperBound])
     }
 
+    /// For deciding whether to compact the log, without building ``usedKeys``: `used` is the
+    /// number of keys this build used (records marked used, and `added` keys), `stale` the
+    /// number of whole records (superseded ones included) that are neither marked used nor
+    /// stored under an `added` key and undamaged. Equal to `usedKeys ∪ added` and
+    /// `count - (that set's keys with a ``storedPayload(of:)``)`.
+    public func usage(adding added: some Sequence<UInt64>) -> (used: Int, stale: Int) {
+        var marked = 0
+        for place in 0..<ranges.count where states[place].load(ordering: .relaxed) == Self.used { marked += 1 }
+        var used = marked
+        var stored = marked
+        for key in added {
+            let state = index[key].map { states[$0].load(ordering: .relaxed) }
+            guard state != Self.used else { continue }
+            used += 1
+            if let state, state != Self.damaged { stored += 1 }
+        }
+        return (used, ranges.count - stored)
+    }
+
     /// The keys of the records this build used.
     public var usedKeys: Set<UInt64> {
         var keys = Set<UInt64>()
