@@ -13,7 +13,8 @@ enum TemplateCommand {
         USAGE: feedgen template render FILE --data DATA.(json|yaml) [--partials DIR] [--strict]
 
         OPTIONS:
-          --data FILE               The context: a JSON or YAML file (by extension)
+          --data FILE               The context: a JSON or YAML file (by extension);
+                                    numbers render as written (1.50 stays 1.50)
           --partials DIR            Folder of partials: {{> name}} reads DIR/name.mustache
           --strict                  An unknown partial is an error, and so is every warning
           -h, --help                Show this help
@@ -48,8 +49,9 @@ enum TemplateCommand {
     }
 
     /// The core of `feedgen template render`: reads the template `file`, the `data` file
-    /// (`.json`, or `.yaml`/`.yml` read as front matter is, so `1.10` stays `1.10`) and the
-    /// partials `DIR/name.mustache` of the `partials` folder, and renders.
+    /// (`.json`, or `.yaml`/`.yml` read as front matter is; in both a number renders as written,
+    /// so `1.10` stays `1.10`) and the partials `DIR/name.mustache` of the `partials` folder,
+    /// and renders.
     ///
     /// - Returns: The rendered text, or nil when there are errors; and the diagnostics:
     ///   errors (`path:line:column: error: …`: JSON or YAML syntax, template compile errors
@@ -70,7 +72,8 @@ enum TemplateCommand {
         var context: MustacheValue = .null
         if dataFile.hasSuffix(".json") {
             do {
-                context = try MustacheValue(json: dataText, name: dataFile)
+                // Numbers as written, as YAML plain scalars are (`1.50` stays `1.50`).
+                context = try MustacheValue(json: dataText, name: dataFile, numbers: .asWritten)
             } catch {
                 diagnostics.error(SourceLocation(path: dataFile, line: error.line, column: error.column), error.message)
             }

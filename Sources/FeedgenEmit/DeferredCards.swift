@@ -66,8 +66,9 @@ public enum DeferredCards {
         for (k, s) in first.sections.enumerated() {
             let section = sections[k]
             let items = section.section.items
-            // By position, of the section and of the item (two ids may compare equal: Unicode
-            // canonical equivalence, also of two sections' folder names). The model
+            // By position, of the section and of the item, and the header by the section's
+            // position (two ids may compare equal: Unicode canonical equivalence, also of two
+            // sections' folder names). The model
             // places a section's items in snapshot order: a card is found at its position, and
             // by its identifier otherwise.
             var sizes = [Size?](repeating: nil, count: items.count)
@@ -89,7 +90,7 @@ public enum DeferredCards {
             }
             m.indexedItems[k] = sizes
             if let title = section.section.title, let header = s.headerFrame {
-                m.headers[section.section.id] = headerHeight(title: title, text: section.section.headerHTML, width: header.width)
+                m.indexedHeaders[k] = headerHeight(title: title, text: section.section.headerHTML, width: header.width)
             }
         }
         return m

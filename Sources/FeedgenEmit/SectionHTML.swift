@@ -11,10 +11,12 @@ enum SectionHTML {
     ///   - focusable: whether any card holds a link (a scroller without one gets `tabindex`).
     ///   - scrollerID: the `id` of an orthogonal section's scroller (the target of the
     ///     Previous/Next buttons' `aria-controls`); ignored in a section that never scrolls.
-    ///   - slideshow: write the items as the slides of a WAI-ARIA APG carousel (the `hero`
-    ///     preset): each item `role="group"` with `aria-roledescription="slide"` and the label
-    ///     "N of M", the scroller their unnamed `aria-live="polite"` container; otherwise the items
-    ///     are a list (`role="list"` named by the heading, items `role="listitem"`).
+    ///   - slideLabels: nil, or one label per item (plain text: escaped here) to write the items
+    ///     as the slides of a WAI-ARIA APG carousel (the `hero` preset): each item `role="group"`
+    ///     with `aria-roledescription="slide"` and its label ("2 of 5",
+    ///     `partials/slide-label.mustache`), the scroller their unnamed `aria-live="polite"`
+    ///     container; ignored in a section that never scrolls. Otherwise the items are a list
+    ///     (`role="list"` named by the heading, items `role="listitem"`).
     ///   - deferred: empty, or per card its reserved height when it renders lazily
     ///     (``DeferredCards``): its item element gets the class `cl-cv` and the estimate in
     ///     `style` (flat structures only).
@@ -23,21 +25,21 @@ enum SectionHTML {
     ///   rule of the layout has a background decoration).
     static func groups(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
-        focusable: Bool, scrollerID: String? = nil, slideshow: Bool = false, deferred: [DeferredCards.Estimate?] = []
+        focusable: Bool, scrollerID: String? = nil, slideLabels: [String]? = nil, deferred: [DeferredCards.Estimate?] = []
     ) -> String {
         var out: [UInt8] = []
         groups(
             layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
-            scrollerID: scrollerID, slideshow: slideshow, deferred: deferred, into: &out)
+            scrollerID: scrollerID, slideLabels: slideLabels, deferred: deferred, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
+    /// ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideLabels:deferred:)``
     /// as UTF-8 appended to `out` (a feed page being assembled: each card's bytes are copied once,
     /// from where they are, ``CardHTML``, into the page).
     static func groups<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
-        focusable: Bool, scrollerID: String?, slideshow: Bool, deferred: [DeferredCards.Estimate?], into out: inout Out
+        focusable: Bool, scrollerID: String?, slideLabels: [String]?, deferred: [DeferredCards.Estimate?], into out: inout Out
     ) {
         let variants = [layout.base] + layout.rules.map(\.section)
         let start = out.count
@@ -45,7 +47,7 @@ enum SectionHTML {
             groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
                 orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal }, scrollerID: scrollerID,
-                slideshow: slideshow, deferred: deferred, into: &out)
+                slideLabels: slideLabels, deferred: deferred, into: &out)
         }
         if variants.contains(where: { $0.footer != nil }) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
@@ -59,7 +61,7 @@ enum SectionHTML {
         }
     }
 
-    /// The bytes ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideshow:deferred:)``
+    /// The bytes ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideLabels:deferred:)``
     /// writes, about: every card and its wrapping.
     static func estimatedSize(ids: [String], cards: [CardHTML]) -> Int {
         cards.reduce(0) { $0 + $1.utf8Count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024
@@ -67,12 +69,13 @@ enum SectionHTML {
 
     static func groupsElement<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
-        focusable: Bool, orthogonal: Bool, scrollerID: String?, slideshow: Bool,
+        focusable: Bool, orthogonal: Bool, scrollerID: String?, slideLabels: [String]?,
         deferred: [DeferredCards.Estimate?], into out: inout Out
     ) {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
         // The slides' container is named only when it must be a focus stop (below).
-        let slides = slideshow && orthogonal
+        let labels = orthogonal ? slideLabels : nil
+        let slides = labels != nil
         let named = !slides || !focusable
         out.reserveRoom(ids: ids, cards: cards)
         out.append("  <div class=\"cl-groups\"")
@@ -104,8 +107,10 @@ enum SectionHTML {
             out.append(classes)
             let estimate = index < deferred.count ? deferred[index] : nil
             if estimate != nil { out.append(" cl-cv") }
-            if slides {
-                out.append("\" role=\"group\" aria-roledescription=\"slide\" aria-label=\"\(index + 1) of \(ids.count)\"")
+            if let labels {
+                out.append("\" role=\"group\" aria-roledescription=\"slide\" aria-label=\"")
+                if index < labels.count { out.append(HTML.escape(labels[index])) }
+                out.append("\"")
             } else {
                 out.append("\" role=\"listitem\"")
             }

@@ -242,7 +242,7 @@ public struct SiteRenderer: Sendable {
             ? DeferredCards.plan(feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates)) : []
         var sections: [MustacheValue] = []
         for (k, s) in feed.sections.enumerated() {
-            let context = sectionContext(
+            let context = try sectionContext(
                 s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k], groups: groups)
             sections.append(["id": .string(s.section.id), "html": .string(try render("section.mustache", context))])
         }
@@ -289,7 +289,7 @@ public struct SiteRenderer: Sendable {
     func sectionContext(
         _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
     ) throws(TemplateErrors) -> MustacheValue {
-        sectionContext(s, rendered: try renderCards(s, feed: feed, page: page, imagesBefore: imagesBefore), deferred: [])
+        try sectionContext(s, rendered: try renderCards(s, feed: feed, page: page, imagesBefore: imagesBefore), deferred: [])
     }
 
     /// A section's rendered cards, in item order, and whether any of them holds a link.
@@ -427,15 +427,20 @@ public struct SiteRenderer: Sendable {
 
     /// The context of `section.mustache` for rendered cards; `deferred` (empty, or one entry per
     /// card) marks the cards that render lazily.
+    ///
+    /// - Throws: ``TemplateErrors`` when a slideshow's `partials/slide-label.mustache` does not
+    ///   render (``slideLabels(count:)``).
     func sectionContext(
         _ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?], groups pending: FeedGroups? = nil
-    ) -> MustacheValue {
+    ) throws(TemplateErrors) -> MustacheValue {
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
         let scroll = Self.scrolling(s)
+        // Only slideshows have slide labels: no other section renders the partial.
+        let labels = scroll.slideshow ? try slideLabels(count: s.section.items.count) : nil
         let section = FeedGroups.Section(
             layout: s.layout, ids: s.section.items.map(\.id), cards: rendered.cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
-            slideshow: scroll.slideshow, deferred: deferred)
+            slideLabels: labels, deferred: deferred)
         let groups = pending.map { $0.placeholder(for: section) } ?? section.html
         return [
             "section": [
@@ -466,6 +471,43 @@ public struct SiteRenderer: Sendable {
         return DeferredCards.measurements(
             sections: feed.sections, profiles: DeferredCards.profiles(sections: feed.sections, cards: cards),
             environment: environment)
+    }
+
+    /// The accessible names of the `count` slides of a slideshow (WAI-ARIA APG carousel: "3 of
+    /// 10"), in order: `partials/slide-label.mustache` rendered with the context
+    /// ``TemplateContext/slideLabel(index:count:)`` (`index` from 1), its leading and trailing
+    /// HTML whitespace (space, tab, line feed, form feed, carriage return) removed. Plain text:
+    /// ``SectionHTML`` escapes it as the attribute value.
+    ///
+    /// - Throws: ``TemplateErrors`` when the partial does not render (an unknown dynamic partial
+    ///   inside it), at its position.
+    func slideLabels(count: Int) throws(TemplateErrors) -> [String] {
+        guard count > 0 else { return [] }
+        guard let template = templates.template(at: Self.slideLabelTemplate) else {
+            throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates/" + Self.slideLabelTemplate), "missing template")])
+        }
+        var labels: [String] = []
+        labels.reserveCapacity(count)
+        for index in 1...count {
+            let text = try Self.render(template, TemplateContext.slideLabel(index: index, count: count), partials: templates)
+            labels.append(Self.trimmingHTMLWhitespace(text))
+        }
+        return labels
+    }
+
+    /// The template of a slide's label (``slideLabels(count:)``), relative to `Templates/`.
+    static let slideLabelTemplate = "partials/slide-label.mustache"
+
+    /// `text` without leading and trailing ASCII whitespace (HTML: U+0009, U+000A, U+000C,
+    /// U+000D, U+0020), such as the line feed that ends a template file.
+    static func trimmingHTMLWhitespace(_ text: String) -> String {
+        let isSpace = { (c: UInt8) in c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D }
+        let bytes = Array(text.utf8)
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        if first == 0, last == bytes.count - 1 { return text }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     /// How a section scrolls sideways, for its HTML and its template:

@@ -27,6 +27,12 @@ public enum TemplateContext {
         return .string(s)
     }
 
+    /// The context of `partials/slide-label.mustache` (``Kind/slideLabel``): the slide's place,
+    /// from 1, and the number of slides.
+    static func slideLabel(index: Int, count: Int) -> MustacheValue {
+        ["index": .int(index), "count": .int(count)]
+    }
+
     static func date(_ d: ContentDate?) -> MustacheValue {
         guard let d else { return .null }
         return ["iso": .string(d.iso), "display": .string(d.display)]
@@ -136,14 +142,18 @@ extension TemplateContext {
         case item
         /// `cards/<type>.mustache`: one card.
         case card
+        /// `partials/slide-label.mustache`: the accessible name of one slide of a hero slideshow,
+        /// rendered by feedgen itself (not included by another template).
+        case slideLabel
 
-        /// The kind of the template at `path` (relative to `Templates/`); nil for partials and
-        /// any other file, whose context is that of the templates that include them.
+        /// The kind of the template at `path` (relative to `Templates/`); nil for other partials
+        /// and any other file, whose context is that of the templates that include them.
         public init?(path: String) {
             switch path {
             case "feed.mustache": self = .feed
             case "section.mustache": self = .section
             case "item.mustache": self = .item
+            case "partials/slide-label.mustache": self = .slideLabel
             default:
                 guard path.hasPrefix("cards/"), path.hasSuffix(".mustache") else { return nil }
                 self = .card
@@ -191,6 +201,8 @@ extension TemplateContext {
                 openPrefixes: ["item.params"])
         case .card:
             return ContextSchema(paths: cardKeys, openPrefixes: ["params"])
+        case .slideLabel:
+            return ContextSchema(paths: ["index", "count"])
         }
     }
 }

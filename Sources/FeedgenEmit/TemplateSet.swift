@@ -109,7 +109,8 @@ public struct TemplateSet: Sendable, PartialProvider {
     /// Warnings about the templates, for `--strict` (which makes them errors):
     ///
     /// - a name that no context ever provides: each variable and section name of `feed`,
-    ///   `section`, `item` and `cards/*` templates is checked against the keys of its kind
+    ///   `section`, `item`, `cards/*` and `partials/slide-label` templates is checked against
+    ///   the keys of its kind
     ///   (``TemplateContext/schema(for:)``, documented in docs/templates.md; any name below
     ///   `params` is allowed), taking the enclosing sections into account (`{{#image}}{{src}}`
     ///   is `image.src`, Mustache spec `sections.json`); partials and parents are checked in the
@@ -198,7 +199,11 @@ public struct TemplateSet: Sendable, PartialProvider {
         where !finding.provided {
             let whose: String
             if let kind = TemplateContext.Kind(path: tag.template) {
-                whose = "the context of \(kind == .card ? "a card" : "the \(kind.rawValue)") template"
+                switch kind {
+                case .card: whose = "the context of a card template"
+                case .slideLabel: whose = "the context of a slide label"
+                default: whose = "the context of the \(kind.rawValue) template"
+                }
             } else {
                 whose = "any context where this partial is used"
             }

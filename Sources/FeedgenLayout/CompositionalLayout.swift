@@ -24,7 +24,7 @@ public enum CompositionalLayout {
             if index > 0 { y += environment.interSectionSpacing }
             let section = solveSection(
                 input, top: y, environment: environment, measurements: measurements,
-                indexed: measurements.indexedItems[index])
+                indexed: measurements.indexedItems[index], indexedHeader: measurements.indexedHeaders[index])
             y = section.frame.maxY
             resolved.append(section)
         }
@@ -52,10 +52,11 @@ public enum CompositionalLayout {
     }
 
     /// One section of ``solve(_:environment:measurements:)``; `indexed`: its measurements by
-    /// item index (``Measurements/indexedItems``), if any.
+    /// item index (``Measurements/indexedItems``), if any; `indexedHeader`: its header's measured
+    /// height by section index (``Measurements/indexedHeaders``), which wins over the one by id.
     static func solveSection(
         _ input: SectionInput, top: Double, environment env: LayoutEnvironment, measurements: Measurements,
-        indexed: [Size?]? = nil
+        indexed: [Size?]? = nil, indexedHeader: Double? = nil
     ) -> ResolvedSection {
         let W = env.containerWidth
         let layout = section(input.layout, in: env)
@@ -75,7 +76,7 @@ public enum CompositionalLayout {
         }
         var headerFrame: Rect?
         if input.hasHeader {
-            let frame = supplementary(layout.header, measured: measurements.headers[input.id])
+            let frame = supplementary(layout.header, measured: indexedHeader ?? measurements.headers[input.id])
             headerFrame = frame
             y += frame.height
         }

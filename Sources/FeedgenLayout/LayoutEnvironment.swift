@@ -70,6 +70,10 @@ public struct Measurements: Sendable {
     public var indexedItems: [Int: [Size?]] = [:]
     /// Measured header heights, by section identifier.
     public var headers: [String: Double]
+    /// Measured header heights by the section's index in the snapshot given to
+    /// ``CompositionalLayout/solve(_:environment:measurements:)``, as ``indexedItems`` for cells;
+    /// a section listed here ignores ``headers`` (two sections' identifiers may compare equal).
+    public var indexedHeaders: [Int: Double] = [:]
     /// Measured footer heights, by section identifier.
     public var footers: [String: Double]
 

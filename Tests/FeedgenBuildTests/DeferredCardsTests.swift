@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+import FeedgenLayout
 @testable import FeedgenEmit
 
 /// The text-length estimate of a card's height (`CardHeightEstimate`) and the cards a long
@@ -122,5 +123,35 @@ import Testing
             #expect(style(equal, "cafe\u{301}/" + id) == expected, "\(id)")
             #expect(style(equal, "caf\u{E9}/a0\(i)") != expected)
         }
+    }
+
+    /// Two titled sections whose folder names differ only in Unicode normalisation keep their
+    /// own header estimates (by section index, as the cards'): a one-line title and a title that
+    /// wraps, at 390 px. Keyed by section id, both got the height of the last one estimated.
+    @Test func canonicallyEqualSectionsKeepTheirOwnHeaderEstimates() throws {
+        let root = temporaryFolder()
+        let long = Array(repeating: "Lengthy", count: 12).joined(separator: " ")
+        // Two calls: the two `_section.md` paths are one key of a Swift dictionary.
+        writeSite(root, [
+            "content/caf\u{E9}/_section.md": "---\ntitle: Short\nweight: 1\n---\n", "content/caf\u{E9}/a.md": "---\ntitle: A\n---\n",
+        ])
+        writeSite(root, [
+            "content/cafe\u{301}/_section.md": "---\ntitle: \(long)\nweight: 2\n---\nSome supporting text.\n",
+            "content/cafe\u{301}/b.md": "---\ntitle: B\n---\n",
+        ])
+        var report = BuildReport()
+        let (prepared, templates) = SiteBuilder.prepare(BuildOptions(siteRoot: root, now: 0), report: &report)
+        let site = try #require(prepared)
+        let feed = try #require(site.feeds.first { $0.feed.path.isEmpty })
+        #expect(feed.sections.map { Array($0.section.id.unicodeScalars) } == [Array("caf\u{E9}".unicodeScalars), Array("cafe\u{301}".unicodeScalars)])
+        let env = site.layoutEnvironment(feed, width: 390, viewportHeight: 844)
+        let m = try SiteRenderer(site: site, templates: try #require(templates)).textEstimates(feed: feed, environment: env)
+        // 16 px padding + 26 px (one 20 px line at line height 1.3); the long title wraps to
+        // three lines (78 px), and its text adds 4 px and one 15.2 px line at 1.4 (21.28 px).
+        // Keyed by section id, both headers were 119.28 px.
+        #expect(m.indexedHeaders.mapValues { ($0 * 1000).rounded() / 1000 } == [0: 42, 1: 119.28])
+        #expect(m.headers.isEmpty)
+        let solved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: m)
+        #expect(solved.sections.map { $0.headerFrame.map { ($0.height * 1000).rounded() / 1000 } } == [42, 119.28])
     }
 }

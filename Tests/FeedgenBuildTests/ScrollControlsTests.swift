@@ -81,6 +81,64 @@ import FeedgenDiagnostics
         #expect(!s.contains("role=\"list"))
     }
 
+    /// The slide labels come from `partials/slide-label.mustache`, which a site overrides to
+    /// translate them: rendered once per slide with `index` (from 1) and `count`, trimmed, and
+    /// escaped as the attribute value.
+    @Test func slideLabelsComeFromTheOverridablePartial() throws {
+        var items: [String: String] = [:]
+        for (i, name) in ["a", "b", "c", "d", "e"].enumerated() { items[name] = "title: \(name.uppercased())\nweight: \(i + 1)" }
+        let (html, report) = try home(
+            "---\ntitle: \u{C0} la une\nlayout: hero\n---\n", items: items,
+            files: ["Templates/partials/slide-label.mustache": "{{index}} sur {{count}}\n"])
+        #expect(report.diagnostics.sorted.filter { $0.severity != .note } == [])
+        let s = try section(html, "s")
+        for (i, name) in ["a", "b", "c", "d", "e"].enumerated() {
+            #expect(s.contains(
+                #"<div class="cl-item" role="group" aria-roledescription="slide" aria-label="\#(i + 1) sur 5"><div class="cl-cell" data-item-id="s/\#(name)">"#))
+        }
+        #expect(s.contains(#"aria-label="2 sur 5""#))
+        #expect(!s.contains(" of 5"))
+
+        // Plain text, escaped once; whitespace around it (a standalone comment line) trimmed.
+        let (quoted, _) = try home(
+            "---\ntitle: T\nlayout: hero\n---\n", items: cards,
+            files: ["Templates/partials/slide-label.mustache": "{{! translated }}\n  Slide \"{{index}}\" <of> {{count}} & more\t\n\n"])
+        #expect(try section(quoted, "s").contains(
+            #"aria-roledescription="slide" aria-label="Slide &quot;1&quot; &lt;of&gt; 2 &amp; more"><div class="cl-cell" data-item-id="s/a">"#))
+    }
+
+    /// Only slideshows render the partial: a label that cannot render (a dynamic partial that
+    /// names no template) stops a hero's build at its position, and leaves a carousel's alone.
+    @Test func onlySlideshowsRenderTheSlideLabel() throws {
+        let broken = ["Templates/partials/slide-label.mustache": "{{index}} {{>*index}}\n"]
+        let (carousel, ok) = try home("---\ntitle: T\nlayout: carousel\n---\n", items: cards, files: broken)
+        #expect(ok.exitStatus == 0)
+        #expect(carousel.contains(#"<div class="cl-item" role="listitem"><div class="cl-cell" data-item-id="s/a">"#))
+        let (_, failed) = try home("---\ntitle: T\nlayout: hero\n---\n", items: cards, files: broken)
+        #expect(failed.exitStatus == 1)
+        #expect(failed.diagnostics.sorted.map(\.description) == ["Templates/partials/slide-label.mustache:1:11: error: unknown partial '1'"])
+    }
+
+    /// `--strict` checks the partial against its own context (`index`, `count`), not against
+    /// the section's.
+    @Test func slideLabelIsLintedAgainstItsOwnContext() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/s/a.md": "---\ntitle: A\n---\n",
+            "Templates/partials/slide-label.mustache": "{{index}}/{{count}} {{indx}} {{section.title}}\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public", strict: true)
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == [
+            "Templates/partials/slide-label.mustache:1:21: warning: no value 'indx' in the context of a slide label; it renders as nothing (did you mean 'index'?)",
+            "Templates/partials/slide-label.mustache:1:30: warning: no value 'section.title' in the context of a slide label; it renders as nothing",
+        ])
+        writeSite(root, ["Templates/partials/slide-label.mustache": "{{#count}}{{index}} / {{count}}{{/count}}\n"])
+        let clean = build(root, output: temporaryFolder() + "/public", strict: true)
+        #expect(clean.exitStatus == 0)
+        #expect(clean.diagnostics.sorted.filter { $0.severity != .note } == [])
+    }
+
     @Test func heroWithoutLinksIsANamedFocusableGroup() throws {
         let (html, _) = try home("---\ntitle: Banner\nlayout: hero\n---\n", items: ["a": "title: A", "b": "title: B"])
         #expect(try section(html, "s").contains("""

@@ -39,6 +39,9 @@ import FeedgenMustache
             paths(try renderer.feedContext(feed), into: &keys[.feed, default: []])
             for s in feed.sections {
                 paths(try renderer.sectionContext(s, feed: feed, page: feed.pagePath), into: &keys[.section, default: []])
+                if SiteRenderer.scrolling(s).slideshow {
+                    paths(TemplateContext.slideLabel(index: 1, count: s.section.items.count), into: &keys[.slideLabel, default: []])
+                }
                 for item in s.section.items {
                     let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
                     paths(TemplateContext.item(item, feed: feed, page: feed.pagePath, image: image, eager: false),

@@ -131,6 +131,29 @@ func jsonText(_ value: MustacheValue) -> String {
                                      "--partials", folder + "/partials"]) == 0)
     }
 
+    /// JSON numbers render exactly as the data file writes them, as YAML plain scalars do:
+    /// integers, trailing zeros, exponents, negatives, in lists and objects. (Before, numbers
+    /// with a fraction or exponent were reparsed: `1.50` rendered `1.5`, `1e3` `1000`, `1e400`
+    /// `inf`.)
+    @Test func jsonNumbersRenderAsWritten() throws {
+        let folder = temporaryFolder("feedgen-render")
+        writeSite(folder, [
+            "t.mustache": "{{price}} {{count}} {{big}} {{e}} {{E}} {{neg}} {{zero}} {{huge}}\n{{#list}}[{{.}}]{{/list}}\n{{o.a}} {{#o}}{{b.c}}{{/o}}\n",
+            "d.json": """
+                {"price": 1.50, "count": 10, "big": 12345678901234567890, "e": 1e3, "E": -2.5E-7, "neg": -12.30,
+                 "zero": -0, "huge": 1e400, "list": [0.10, 10.0, -3, 6.02e+23], "o": {"a": 3.140, "b": {"c": 100.000}}}
+                """,
+            "d.yaml": "price: 1.50\ncount: 10\nbig: 12345678901234567890\ne: 1e3\nE: -2.5E-7\nneg: -12.30\nzero: -0\n"
+                + "huge: 1e400\nlist: [0.10, 10.0, -3, 6.02e+23]\no: {a: 3.140, b: {c: 100.000}}\n",
+        ])
+        let expected = "1.50 10 12345678901234567890 1e3 -2.5E-7 -12.30 -0 1e400\n[0.10][10.0][-3][6.02e+23]\n3.140 100.000\n"
+        for data in ["d.json", "d.yaml"] {
+            let result = try TemplateCommand.render(file: folder + "/t.mustache", data: folder + "/" + data, partials: nil, strict: true)
+            #expect(result.diagnostics.items == [], "\(data)")
+            #expect(result.output == expected, "\(data)")
+        }
+    }
+
     @Test func errorsAndWarnings() throws {
         let folder = temporaryFolder("feedgen-render")
         writeSite(folder, [

@@ -39,7 +39,7 @@ func errors(_ report: BuildReport) -> [String] {
         #expect(TemplateSet.builtinFiles.keys.sorted() == [
             "cards/card.mustache", "cards/chip.mustache", "cards/weather.mustache", "feed.mustache", "item.mustache",
             "partials/base.mustache", "partials/head.mustache", "partials/scroll-controls-script.mustache",
-            "partials/scroll-controls.mustache", "section.mustache", "theme.css",
+            "partials/scroll-controls.mustache", "partials/slide-label.mustache", "section.mustache", "theme.css",
         ])
         let root = smallSite([
             "feed.mustache": "FEED {{feed.title}}\n{{#sections}}{{{html}}}{{/sections}}\n",

@@ -57,6 +57,22 @@ import Testing
         #expect(merged.sections[0].items[0].frame.height == merged.sections[0].items[1].frame.height)
     }
 
+    /// A header's height by section index wins over the one by section id, so two sections
+    /// whose ids compare equal get their own (the other section keeps its height by id).
+    @Test func indexedHeaderHeightsWinOverHeightsByID() {
+        let list = section(
+            .horizontal(LayoutSize(width: .fractionalWidth(1), height: .estimated(44)), repeating: item(.fractionalWidth(1), .estimated(44)), count: 1),
+            header: BoundarySupplementaryItem(height: .estimated(30)))
+        let inputs = ["caf\u{E9}", "cafe\u{301}"].map {
+            SectionInput(id: $0, layout: list, itemIDs: [], hasHeader: true, hasFooter: false)
+        }
+        var m = Measurements(headers: ["caf\u{E9}": 90])
+        m.indexedHeaders[1] = 50
+        let solved = CompositionalLayout.solve(inputs, environment: LayoutEnvironment(containerWidth: 390), measurements: m)
+        #expect(solved.sections.map { $0.headerFrame?.height } == [90, 50])
+        #expect(solved.sections.map { $0.headerFrame?.y } == [0, 90])
+    }
+
     // MARK: - Groups
 
     @Test func countSlotsIncludeTheItemsEdgeSpacing() {

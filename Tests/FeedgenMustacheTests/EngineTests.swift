@@ -123,6 +123,34 @@ struct EngineTests {
         #expect(text == "z=1,a=1.21,e=1000,neg=0,big=12345678901234567890,tiny=1.5e-07,s=café 😀 \"q\" \n,dup=2")
     }
 
+    /// `.asWritten` keeps every number's source text, in lists and objects too; the same
+    /// document read the default way is in shortest form (`1e400` overflows a Double: `inf`).
+    @Test func jsonNumbersAsWritten() throws {
+        let json = """
+            {"i": 10, "d": 10.0, "z": 1.50, "neg": -0, "negd": -0.0, "e": 1e3, "E": 1E+3, "tiny": 2.5e-7, "huge": 1e400,
+             "big": 12345678901234567890, "long": 123456789.123456789, "list": [0.10, -12.30e2], "o": {"p": 3.140}}
+            """
+        func text(_ value: MustacheValue) -> String {
+            switch value {
+            case .array(let items): "[" + items.map(text).joined(separator: " ") + "]"
+            case .object(let object): "{" + object.map { "\($0.key)=\(text($0.value))" }.joined(separator: ",") + "}"
+            default: value.interpolationText
+            }
+        }
+        #expect(text(try MustacheValue(json: json, numbers: .asWritten)) == """
+            {i=10,d=10.0,z=1.50,neg=-0,negd=-0.0,e=1e3,E=1E+3,tiny=2.5e-7,huge=1e400,big=12345678901234567890,\
+            long=123456789.123456789,list=[0.10 -12.30e2],o={p=3.140}}
+            """)
+        #expect(text(try MustacheValue(json: json)) == """
+            {i=10,d=10,z=1.5,neg=0,negd=0,e=1000,E=1000,tiny=2.5e-07,huge=inf,big=12345678901234567890,\
+            long=123456789.12345679,list=[0.1 -1230],o={p=3.14}}
+            """)
+        // Invalid numbers are errors either way.
+        for bad in ["01", "1.", "-", "1e", ".5", "+1"] {
+            #expect(throws: MustacheError.self) { try MustacheValue(json: "[\(bad)]", numbers: .asWritten) }
+        }
+    }
+
     // MARK: Lambdas
 
     @Test func sectionLambdaTextExcludesStandaloneTagLines() throws {

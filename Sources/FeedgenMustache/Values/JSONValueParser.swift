@@ -1,16 +1,28 @@
 extension MustacheValue {
+    /// How ``init(json:name:numbers:)`` keeps a JSON number's text (what `{{x}}` renders).
+    public enum JSONNumbers: Sendable {
+        /// Integers as written (`85`, `12345678901234567890`; `-0` is `0`); a number with a
+        /// fraction or exponent in its shortest form, as a JavaScript engine prints it
+        /// (`1.210` → `1.21`, `1.0` → `1`, `1e3` → `1000`): what the spec's `data` expects
+        /// (`interpolation.json` "Basic Decimal Interpolation").
+        case shortest
+        /// Every number exactly as written in the source (`1.50`, `1e3`, `-0`, `1e400`), as
+        /// feedgen keeps a YAML plain scalar: no digit is lost or added.
+        case asWritten
+    }
+
     /// Reads a JSON document (RFC 8259) into a value.
     ///
     /// Objects keep their key order (a repeated key keeps its first position and its last
-    /// value). Integers keep their exact source text (`85`, `12345678901234567890`); numbers
-    /// with a fraction or exponent are written in their shortest form, as a JavaScript engine
-    /// would print them (`1.210` → `1.21`, `1.0` → `1`, `1e3` → `1000`), which is what the
-    /// spec's `data` expects (`interpolation.json` "Basic Decimal Interpolation").
+    /// value). Numbers are kept as text (``MustacheValue/number(_:)``), as `numbers` says.
     ///
-    /// - Parameter name: Shown in errors, e.g. the file path.
+    /// - Parameters:
+    ///   - name: Shown in errors, e.g. the file path.
+    ///   - numbers: ``JSONNumbers/shortest`` (the spec's reading, the default) or
+    ///     ``JSONNumbers/asWritten``.
     /// - Throws: ``MustacheError/Kind/invalidJSON`` with the line and column of the problem.
-    public init(json: String, name: String = "") throws(MustacheError) {
-        var parser = JSONValueParser(text: json, name: name)
+    public init(json: String, name: String = "", numbers: JSONNumbers = .shortest) throws(MustacheError) {
+        var parser = JSONValueParser(text: json, name: name, numbers: numbers)
         self = try parser.parseDocument()
     }
 }
@@ -19,13 +31,15 @@ extension MustacheValue {
 struct JSONValueParser {
     private let bytes: [UInt8]
     private let name: String
+    private let numbers: MustacheValue.JSONNumbers
     private var i = 0
     private var depth = 0
     private static let maximumDepth = 512
 
-    init(text: String, name: String) {
+    init(text: String, name: String, numbers: MustacheValue.JSONNumbers = .shortest) {
         self.bytes = Array(text.utf8)
         self.name = name
+        self.numbers = numbers
     }
 
     mutating func parseDocument() throws(MustacheError) -> MustacheValue {
@@ -206,6 +220,7 @@ struct JSONValueParser {
             while i < bytes.count && isDigit(bytes[i]) { i += 1 }
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        if numbers == .asWritten { return .number(text) }
         if isInteger { return .number(text == "-0" ? "0" : text) }
         guard let value = Double(text) else { return .number(text) }
         return .number(MustacheValue.formatNumber(value))
