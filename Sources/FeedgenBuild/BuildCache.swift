@@ -19,6 +19,10 @@ import Foundation
 /// - `images/`: image variants (``ImageVariants``; the session leaves it alone);
 /// - `lock`: held by the build using the cache (``BuildLock``).
 ///
+/// Its files are read only when they are regular files, without waiting or following a link, and
+/// anything else of their names is replaced when written (`CacheFile`); a mapped log that another
+/// process truncates ends the build with a clear error (`MappedFile`), not SIGBUS.
+///
 /// `OutputWriter`'s clean-up of killed builds removes only `.<name>.feedgen-tmp-<pid>` and
 /// `.<name>.feedgen-old-<pid>` beside the output and `*.tmp-<pid>` files of dead processes at the
 /// top of this folder; deleting the whole folder only makes the next build slower.
@@ -71,7 +75,7 @@ final class BuildLock: @unchecked Sendable {
         mutex.withLock {
             guard fd < 0 else { return }
             try? FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-            let file = open(cacheFolder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            let file = feedgen_open_lock_file(cacheFolder + "/lock")  // a FIFO, folder or link there is replaced
             guard file >= 0 else { return }
             if flock(file, LOCK_EX | LOCK_NB) != 0 {
                 guard errno == EWOULDBLOCK else {
@@ -129,8 +133,7 @@ struct CacheState {
     var lines: [UInt64: [UInt8]] = [:]
 
     static func read(_ path: String, salt: UInt64) -> CacheState {
-        guard let data = FileManager.default.contents(atPath: path) else { return CacheState() }
-        let bytes = [UInt8](data)
+        guard let bytes = CacheFile.read(path) else { return CacheState() }
         // The last line is `end <checksum of everything before it>`.
         guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return CacheState() }
         let body = Array(bytes[...lastNewline])
@@ -245,8 +248,12 @@ struct CacheState {
         }
         append("end \(StableHasher.hash(out))\n")
         let temp = path + ".tmp-\(getpid())"
-        try Data(out).write(to: URL(fileURLWithPath: temp))
-        guard rename(temp, path) == 0 else {
+        guard CacheFile.write(out, to: temp) else {
+            let error = OutputWriter.WriteError(path: temp, message: String(cString: strerror(errno)))
+            unlink(temp)
+            throw error
+        }
+        guard CacheFile.rename(temp, over: path) else {
             unlink(temp)
             throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
         }

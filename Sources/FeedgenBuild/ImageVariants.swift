@@ -1,3 +1,4 @@
+import CFileSystem
 import CVipsShim
 import Dispatch
 import FeedgenContent
@@ -159,7 +160,9 @@ public enum ImageVariants {
         let version = String(cString: versionText)
         let folder = cacheFolder + "/images"
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+            // Anything else named `images` (a file, a link) is replaced by a folder.
+            guard feedgen_ensure_folder(folder) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
             return stats

@@ -135,6 +135,12 @@ public enum SiteBuilder {
             report.exitStatus = 2
         }
         if options.write, report.exitStatus == 0 { itemCache.value?.save() }
+        if options.write {
+            // Seals written within their log's last clock tick are made trustworthy (LogSeal).
+            let (racy, waited) = LogSeal.settle()
+            timing.mark("seals settled")
+            timing.note("seals: \(racy) written within their log's clock tick, settled in \(waited / 1000) µs")
+        }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
             report.diagnostics.append(.note(
