@@ -139,6 +139,25 @@ import CFileSystem
         }
     }
 
+    /// Image variants kept in the cache's `images` folder, each replaced by a FIFO: made again,
+    /// not waited on.
+    @Test func aFIFOInPlaceOfACachedImageVariantIsMadeAgain() throws {
+        let root = temporaryFolder("images-fifo")
+        try Self.makeSite(root + "/site", image: true)
+        #expect(try Self.build(root + "/site", root + "/clean", clean: true).status == 0)
+        #expect(try Self.build(root + "/site", root + "/out").status == 0)
+        let images = BuildCache.folder(forOutput: root + "/out") + "/images"
+        let variants = try FileManager.default.contentsOfDirectory(atPath: images)
+        #expect(variants.count >= 2, "the picture has variants: \(variants)")
+        for variant in variants {
+            unlink(images + "/" + variant)
+            try #require(mkfifo(images + "/" + variant, 0o644) == 0)
+        }
+        let result = try Self.build(root + "/site", root + "/out")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(snapshot(root + "/out") == snapshot(root + "/clean"))
+    }
+
     /// Opening a FIFO, a folder or a link as a cache file neither blocks nor follows the link,
     /// and writing one replaces it by a regular file (the build's own temporary files included).
     @Test func cacheFilesNeverWaitOnAFIFO() throws {
