@@ -58,6 +58,9 @@ public enum OutputWriter {
     struct WriteError: Error, CustomStringConvertible {
         var path: String
         var message: String
+        /// The bytes to write could not be read (EFAULT): they were in a build-cache log that
+        /// another process cut short (a mapped card's HTML); not a problem of the output folder.
+        var cacheCutShort = false
         var description: String { "cannot write \(path): \(message)" }
     }
 
@@ -339,7 +342,7 @@ extension OutputWriter {
                     ? feedgen_file_identity(path, &identity.size, &identity.mtime_ns, &identity.inode) : -1
             }
             guard status == 0 else {
-                throw WriteError(path: file.path, message: String(cString: strerror(errno)))
+                throw WriteError(path: file.path, message: String(cString: strerror(errno)), cacheCutShort: errno == EFAULT)
             }
             return identity
         }

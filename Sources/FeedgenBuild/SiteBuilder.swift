@@ -128,6 +128,13 @@ public enum SiteBuilder {
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
+        } catch let error as OutputWriter.WriteError where error.cacheCutShort {
+            // A card's HTML, in the mapped cards.log, could not be read by write(): the log was
+            // truncated meanwhile (reading it directly would have been SIGBUS: MappedFile).
+            report.diagnostics.error(
+                SourceLocation(path: output),
+                "\(BuildCache.folder(forOutput: output))/cards.log was cut short by another process while this build read it (writing \(error.path)); nothing was written to the output; run the build again")
+            report.exitStatus = 1
         } catch {
             // The output folder could not be created or written: a configuration problem (exit 2).
             let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"

@@ -166,6 +166,12 @@ public final class ItemCache: @unchecked Sendable {
     /// Failures are ignored (it is a cache).
     public func save() {
         guard writable else { return }
+        // Test hook (Tests/FeedgenBuildTests/CacheRobustnessTests): the log cut short after the
+        // output was exchanged, while this build still reads it.
+        if let cut = getenv("FEEDGEN_TEST_CUT_LOG"), String(cString: cut) == "items.log after commit", log.count > 0 {
+            truncate(path, 0)
+            _ = log.checksumsHold()
+        }
         sources?.save()
         lock.withLock {
             if sink >= 0 {

@@ -210,6 +210,29 @@ import CFileSystem
         #expect(snapshot(output) == snapshot(root + "/clean"))
     }
 
+    /// The same after the output was exchanged (the build still reads `items.log` to save the
+    /// cache): exit 1, the message says the output was written whole, and it is this build's.
+    @Test func aLogCutShortAfterTheOutputWasExchangedSaysSo() throws {
+        let root = temporaryFolder("cache-sigbus-late")
+        let site = root + "/site"
+        let output = root + "/out"
+        try Self.makeSite(site)
+        #expect(try Self.build(site, output).status == 0)
+        writeSite(site, ["content/cards/card-5.md": "---\ntitle: Card 5, edited\nweight: 5\n---\nAnother body.\n"])
+        let cut = try Self.build(site, output, environment: ["FEEDGEN_TEST_CUT_LOG": "items.log after commit"])
+        let path = BuildCache.folder(forOutput: output) + "/items.log"
+        #expect(cut.status == 1)
+        #expect(
+            cut.stderr
+                == "feedgen: error: \(path) was cut short by another process while this build read it; the output was already written whole, but the build cache was not saved; run the build again\n"
+        )
+        #expect(try Self.build(site, root + "/clean", clean: true).status == 0)
+        let clean = snapshot(root + "/clean")
+        #expect(snapshot(output) == clean, "the output is this build's, whole")
+        #expect(try Self.build(site, output).status == 0)
+        #expect(snapshot(output) == clean)
+    }
+
     // MARK: - Racy seals
 
     /// A log of two records, written and sealed; returns its path and the second record's key.
