@@ -299,7 +299,8 @@ int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, siz
     return 0;
 }
 
-static void fill_stamp(struct feedgen_file_stamp *stamp, const struct stat *info) {
+/// Also used by feedgen_cache_files.c (not in the public header).
+void feedgen_fill_stamp(struct feedgen_file_stamp *stamp, const struct stat *info) {
     stamp->size = (long long)info->st_size;
     stamp->mtime_ns = (long long)info->st_mtim.tv_sec * 1000000000LL + (long long)info->st_mtim.tv_nsec;
     stamp->ctime_ns = (long long)info->st_ctim.tv_sec * 1000000000LL + (long long)info->st_ctim.tv_nsec;
@@ -323,7 +324,7 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
             errno = saved;
             return -1;
         }
-        fill_stamp(folder, &info);
+        feedgen_fill_stamp(folder, &info);
     }
     size_t capacity = 64, used = 0, names_capacity = 4096, names_length = 0;
     struct feedgen_folder_entry *list = malloc(capacity * sizeof *list);
@@ -341,7 +342,7 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
         } else if (type == DT_REG) {
             e.kind = 'f';
             if (stamp_files && fstatat(dirfd(dir), name, &info, 0) == 0) {
-                fill_stamp(&e.stamp, &info);
+                feedgen_fill_stamp(&e.stamp, &info);
                 e.has_stamp = 1;
             }
         } else if (type == DT_LNK || type == DT_UNKNOWN) {
@@ -351,7 +352,7 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
             } else {
                 e.kind = S_ISDIR(info.st_mode) ? 'd' : 'f';
                 if (e.kind == 'f') {
-                    fill_stamp(&e.stamp, &info);
+                    feedgen_fill_stamp(&e.stamp, &info);
                     e.has_stamp = 1;
                 }
             }

@@ -19,6 +19,10 @@ import Foundation
 /// - `images/`: image variants (``ImageVariants``; the session leaves it alone);
 /// - `lock`: held by the build using the cache (``BuildLock``).
 ///
+/// Its files are read only when they are regular files, without waiting or following a link, and
+/// anything else of their names is replaced when written (`CacheFile`); a mapped log that another
+/// process truncates ends the build with a clear error (`MappedFile`), not SIGBUS.
+///
 /// `OutputWriter`'s clean-up of killed builds removes only `.<name>.feedgen-tmp-<pid>` and
 /// `.<name>.feedgen-old-<pid>` beside the output and `*.tmp-<pid>` files of dead processes at the
 /// top of this folder; deleting the whole folder only makes the next build slower.
@@ -71,7 +75,7 @@ final class BuildLock: @unchecked Sendable {
         mutex.withLock {
             guard fd < 0 else { return }
             try? FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-            let file = open(cacheFolder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            let file = feedgen_open_lock_file(cacheFolder + "/lock")  // a FIFO, folder or link there is replaced
             guard file >= 0 else { return }
             if flock(file, LOCK_EX | LOCK_NB) != 0 {
                 guard errno == EWOULDBLOCK else {
@@ -128,33 +132,9 @@ struct CacheState {
     /// tree's manifest or order must drop its lines.
     var lines: [UInt64: ArraySlice<UInt8>] = [:]
 
-    /// The whole file at `path` in one read (nil: missing, unreadable, or not a regular file).
-    static func readWhole(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(info.st_size)
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var done = 0
-            while done < size {
-                let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }  // an error, or the file shrank meanwhile
-                done += n
-            }
-            complete = done == size
-            count = done
-        }
-        guard complete else { return nil }
-        return bytes
-    }
-
     static func read(_ path: String, salt: UInt64) -> CacheState {
         // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
-        guard let bytes = readWhole(path) else { return CacheState() }
+        guard let bytes = CacheFile.read(path) else { return CacheState() }
         // The last line is `end <checksum of everything before it>`.
         guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return CacheState() }
         let bodyEnd = lastNewline + 1
@@ -279,12 +259,12 @@ struct CacheState {
         }
         append("end \(StableHasher.hash(out))\n")
         let temp = path + ".tmp-\(getpid())"
-        guard out.withUnsafeBytes({ feedgen_write_file(temp, $0.baseAddress, $0.count) }) == 0 else {
-            let message = String(cString: strerror(errno))
+        guard CacheFile.write(out, to: temp) else {
+            let error = OutputWriter.WriteError(path: temp, message: String(cString: strerror(errno)))
             unlink(temp)
-            throw OutputWriter.WriteError(path: temp, message: message)
+            throw error
         }
-        guard rename(temp, path) == 0 else {
+        guard CacheFile.rename(temp, over: path) else {
             unlink(temp)
             throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
         }

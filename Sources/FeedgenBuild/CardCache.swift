@@ -73,7 +73,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
                 }
                 var out: [UInt8] = []
                 for (key, bytes) in fresh { bytes.withUnsafeBytes { RecordLog.append(key, $0, to: &out) } }
-                let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+                let fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
                 guard fd >= 0 else { return }
                 let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 close(fd)
@@ -95,18 +95,11 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
                 mkdir(folder, 0o755)
             }
             let temporary = path + ".tmp-\(getpid())"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { return }
-            var written = 0
-            out.withUnsafeBytes { buffer in
-                while written < buffer.count {
-                    let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                    if n <= 0 { break }
-                    written += n
-                }
+            if CacheFile.write(out, to: temporary), CacheFile.rename(temporary, over: path) {
+                LogSeal.seal(path)
+            } else {
+                unlink(temporary)
             }
-            close(fd)
-            if written == out.count, rename(temporary, path) == 0 { LogSeal.seal(path) } else { unlink(temporary) }
         }
     }
 }

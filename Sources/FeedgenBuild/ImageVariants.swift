@@ -1,3 +1,4 @@
+import CFileSystem
 import CVipsShim
 import Dispatch
 import FeedgenContent
@@ -159,7 +160,9 @@ public enum ImageVariants {
         let version = String(cString: versionText)
         let folder = cacheFolder + "/images"
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+            // Anything else named `images` (a file, a link) is replaced by a folder.
+            guard feedgen_ensure_folder(folder) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
             return stats
@@ -176,7 +179,12 @@ public enum ImageVariants {
             }
         }
         // libvips starts only when something is not cached (starting it loads its modules).
-        if jobs.contains(where: { access($0.cachePath, R_OK) != 0 }) {
+        // A cached variant is a regular file (a FIFO, folder or link of its name is made again).
+        let cached = { @Sendable (path: String) -> Bool in
+            var info = stat()
+            return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
+        }
+        if jobs.contains(where: { !cached($0.cachePath) }) {
             var error = [CChar](repeating: 0, count: 512)
             guard feedgen_vips_init(&error, error.count) == 0 else {
                 diagnostics.error(SourceLocation(path: "feedgen"), "libvips could not start: \(text(error))")
@@ -188,7 +196,7 @@ public enum ImageVariants {
         let pid = ProcessInfo.processInfo.processIdentifier
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
             let job = jobList[i]
-            if access(job.cachePath, R_OK) == 0 {
+            if cached(job.cachePath) {
                 outcomes.set(i, .reused)
                 return
             }
@@ -197,7 +205,7 @@ public enum ImageVariants {
             if feedgen_vips_resize_save(job.source, temp, Int32(job.width), job.format.vips, Int32(job.format.quality), &message, message.count) != 0 {
                 unlink(temp)
                 outcomes.set(i, .failed(text(message)))
-            } else if rename(temp, job.cachePath) != 0 {
+            } else if !CacheFile.rename(temp, over: job.cachePath) {
                 let reason = String(cString: strerror(errno))
                 unlink(temp)
                 outcomes.set(i, .failed("cannot store it in the build cache: \(reason)"))

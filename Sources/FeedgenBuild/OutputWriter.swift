@@ -58,6 +58,9 @@ public enum OutputWriter {
     struct WriteError: Error, CustomStringConvertible {
         var path: String
         var message: String
+        /// The bytes to write could not be read (EFAULT): they were in a build-cache log that
+        /// another process cut short (a mapped card's HTML); not a problem of the output folder.
+        var cacheCutShort = false
         var description: String { "cannot write \(path): \(message)" }
     }
 
@@ -157,11 +160,12 @@ extension OutputWriter {
             try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
             recoverAndClean(parent: parent, name: outURL.lastPathComponent)
             cacheFolder = BuildCache.folder(forOutput: output)
+            feedgen_set_output_committed(0)
             try fm.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
             // Temporary files of killed builds (`state.tmp-<pid>`, `items.log.tmp-<pid>`).
             for entry in (try? fm.contentsOfDirectory(atPath: cacheFolder)) ?? [] {
                 guard let range = entry.range(of: ".tmp-"), let pid = Int32(entry[range.upperBound...]) else { continue }
-                if kill(pid, 0) != 0 { unlink(cacheFolder + "/" + entry) }  // not this build's items.log.tmp
+                if kill(pid, 0) != 0 { CacheFile.remove(cacheFolder + "/" + entry) }  // not this build's items.log.tmp
             }
             backPath = cacheFolder + "/back"
             statePath = cacheFolder + "/state"
@@ -169,10 +173,13 @@ extension OutputWriter {
             dirtyPath = cacheFolder + "/dirty"
             var state = useCache ? CacheState.read(statePath, salt: salt) : CacheState()
             // A tree whose changing was interrupted (see below) is not what its manifest says.
-            if let text = try? String(contentsOfFile: dirtyPath, encoding: .utf8) {
+            if let bytes = CacheFile.read(dirtyPath) {
+                let text = String(decoding: bytes, as: UTF8.self)
                 let dirty = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
                 state.trees[dirty] = nil
                 state.lines[dirty] = nil
+            } else if CacheFile.exists(dirtyPath) {
+                state = CacheState()  // something unreadable named `dirty` (a FIFO, a folder): no tree is trusted
             }
             liveInode = Self.inode(self.output)
             let liveManifest = liveInode.flatMap { state.trees[$0] } ?? [:]
@@ -213,7 +220,9 @@ extension OutputWriter {
             written.reserveCapacity(set.count)
             // From here until `commit` the back buffer is being changed: `dirty` names it, and a
             // build killed meanwhile leaves it untrusted.
-            try Data("\(Self.inode(backPath) ?? 0)\n".utf8).write(to: URL(fileURLWithPath: dirtyPath))
+            guard CacheFile.write(Array("\(Self.inode(backPath) ?? 0)\n".utf8), to: dirtyPath) else {
+                throw WriteError(path: dirtyPath, message: String(cString: strerror(errno)))
+            }
             try removeStale()
         }
 
@@ -333,7 +342,7 @@ extension OutputWriter {
                     ? feedgen_file_identity(path, &identity.size, &identity.mtime_ns, &identity.inode) : -1
             }
             guard status == 0 else {
-                throw WriteError(path: file.path, message: String(cString: strerror(errno)))
+                throw WriteError(path: file.path, message: String(cString: strerror(errno)), cacheCutShort: errno == EFAULT)
             }
             return identity
         }
@@ -369,13 +378,19 @@ extension OutputWriter {
                 state.lines[liveInode] = liveLines
             }
             try state.write(statePath, salt: salt)
-            unlink(dirtyPath)
+            CacheFile.remove(dirtyPath)
             let fm = FileManager.default
+            // From the exchange on, a log cut short by another process (SIGBUS) no longer stops
+            // this build before its output is in place (`feedgen_watch_mapping`).
             guard fm.fileExists(atPath: output) else {
                 guard rename(backPath, output) == 0 else { throw WriteError(path: output, message: String(cString: strerror(errno))) }
+                feedgen_set_output_committed(1)
                 return
             }
-            if feedgen_rename_exchange(backPath, output) == 0 { return }
+            if feedgen_rename_exchange(backPath, output) == 0 {
+                feedgen_set_output_committed(1)
+                return
+            }
             // No exchange on this file system: two renames; a kill between them leaves the
             // previous output in `.<name>.feedgen-old-<pid>`, which the next build restores.
             let outURL = URL(fileURLWithPath: output)
@@ -387,6 +402,7 @@ extension OutputWriter {
                 rename(old, output)
                 throw error
             }
+            feedgen_set_output_committed(1)
             if rename(old, backPath) != 0 { _ = feedgen_remove_tree(old) }
         }
     }

@@ -128,6 +128,13 @@ public enum SiteBuilder {
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
             return finish(&report, options)
+        } catch let error as OutputWriter.WriteError where error.cacheCutShort {
+            // A card's HTML, in the mapped cards.log, could not be read by write(): the log was
+            // truncated meanwhile (reading it directly would have been SIGBUS: MappedFile).
+            report.diagnostics.error(
+                SourceLocation(path: output),
+                "\(BuildCache.folder(forOutput: output))/cards.log was cut short by another process while this build read it (writing \(error.path)); nothing was written to the output; run the build again")
+            report.exitStatus = 1
         } catch {
             // The output folder could not be created or written: a configuration problem (exit 2).
             let reason = (error as? OutputWriter.WriteError).map { "\($0.path): \($0.message)" } ?? "\(error.localizedDescription)"
@@ -135,6 +142,12 @@ public enum SiteBuilder {
             report.exitStatus = 2
         }
         if options.write, report.exitStatus == 0 { itemCache.value?.save() }
+        if options.write {
+            // Seals written within their log's last clock tick are made trustworthy (LogSeal).
+            let (racy, waited) = LogSeal.settle()
+            timing.mark("seals settled")
+            timing.note("seals: \(racy) written within their log's clock tick, settled in \(waited / 1000) µs")
+        }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
             report.diagnostics.append(.note(

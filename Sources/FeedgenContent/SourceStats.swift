@@ -191,11 +191,7 @@ final class SourceStats: @unchecked Sendable {
         }
         append(StableHasher.hash(out))
         let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
-        let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        if written == out.count { rename(temporary, path) } else { unlink(temporary) }
+        if !CacheFile.write(out, to: temporary) || !CacheFile.rename(temporary, over: path) { unlink(temporary) }
     }
 
     /// The records of a table, in its order (none when anything is unexpected).

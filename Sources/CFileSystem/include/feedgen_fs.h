@@ -105,4 +105,59 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
 /// Returns 0, or -1 with errno set (`to` may then be partly filled).
 int feedgen_link_tree(const char *from, const char *to);
 
+// MARK: - The build cache's files (feedgen_cache_files.c)
+
+/// Opens the regular file `path` for reading, never blocking and never following a final link
+/// (O_NONBLOCK | O_NOFOLLOW, then fstat): a FIFO, socket, device, folder or symbolic link in its
+/// place is not opened (-1, errno EINVAL for a non-regular file). `stamp` (when not NULL) receives
+/// the file's stat. Returns the descriptor (blocking again), or -1 with errno set.
+int feedgen_open_regular(const char *path, struct feedgen_file_stamp *stamp);
+
+/// Removes whatever is at `path`, not following links: a folder with everything below it, any
+/// other kind of file by unlink. Returns 0 (also when nothing was there), or -1 with errno set.
+int feedgen_remove_any(const char *path);
+
+/// Creates `path` as a new, empty regular file for writing (mode 0644), removing whatever was
+/// there first (feedgen_remove_any): O_CREAT | O_EXCL | O_NOFOLLOW, so a FIFO, folder or link of
+/// that name is never written through nor waited on. Returns the descriptor, or -1 with errno.
+int feedgen_create_regular(const char *path);
+
+/// feedgen_create_regular, then writes `length` bytes and closes. Returns 0, or -1 with errno.
+int feedgen_write_regular(const char *path, const void *bytes, size_t length);
+
+/// Reads the regular file `path` (feedgen_open_regular) whole into a malloc'd buffer (free it with
+/// free()): `*bytes`, `*length`. Returns 0, or -1 with errno set (nothing to free then).
+int feedgen_read_regular(const char *path, char **bytes, size_t *length);
+
+/// Renames `from` to `to`; when a folder is in the way (`to` is a folder), removes it and tries
+/// again. Returns 0, or -1 with errno set.
+int feedgen_rename_over(const char *from, const char *to);
+
+/// Makes sure `path` is a folder (not a link to one): anything else of that name is removed
+/// (feedgen_remove_any) and the folder created (mode 0755). Returns 0, or -1 with errno set.
+int feedgen_ensure_folder(const char *path);
+
+/// Opens (creating it if needed) the regular file `path` for reading and writing, for a lock:
+/// anything else of that name (a FIFO, socket, folder or link) is removed and replaced by an empty
+/// regular file. Returns the descriptor, or -1 with errno set.
+int feedgen_open_lock_file(const char *path);
+
+// MARK: - Mapped files cut short (SIGBUS)
+
+/// Watches the mapping of `length` bytes at `base`, mapped from the file `path`: when a read of
+/// it faults because another process truncated the file (SIGBUS), the process writes
+/// `feedgen: error: <path> was cut short by another process while this build read it; …` to
+/// standard error and exits with status 1 (`_exit`: nothing more is written; the build's output
+/// is exchanged whole or not at all). Installs the SIGBUS handler the first time; a fault
+/// anywhere else goes to the handler that was there before. Returns a slot for
+/// feedgen_unwatch_mapping, or -1 when every slot is taken (the mapping is then not watched).
+int feedgen_watch_mapping(const void *base, size_t length, const char *path);
+
+/// Stops watching a mapping (before it is unmapped). Does nothing for -1.
+void feedgen_unwatch_mapping(int slot);
+
+/// Whether this build's output was already exchanged into place (1) or not yet (0): chooses
+/// what the SIGBUS message says about the output.
+void feedgen_set_output_committed(int committed);
+
 #endif
