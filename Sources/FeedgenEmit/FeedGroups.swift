@@ -16,7 +16,7 @@ import FeedgenLayout
 /// into `&amp;`: the cards are escaped as many times. A template may use the placeholder any
 /// number of times, or not at all.
 final class FeedGroups {
-    /// One section's groups element, footer and background (``SectionHTML/groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideLabels:deferred:)``).
+    /// One section's groups element, footer and background (``SectionHTML/groups(layout:ids:cards:headingID:label:focusable:scrollerID:slides:footer:deferred:)``).
     struct Section {
         var layout: AdaptiveSection
         var ids: [String]
@@ -25,14 +25,16 @@ final class FeedGroups {
         var label: String
         var focusable: Bool
         var scrollerID: String?
-        /// Each slide's label (plain text) in a slideshow, else nil.
-        var slideLabels: [String]?
+        /// The slides' labels and role description in a slideshow, else nil.
+        var slides: SectionHTML.Slides?
+        /// The footer's text (the item count) when the layout has a footer, else nil.
+        var footer: String?
         var deferred: [DeferredCards.Estimate?]
 
         func write<Out: HTMLByteSink>(into out: inout Out) {
             SectionHTML.groups(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
-                scrollerID: scrollerID, slideLabels: slideLabels, deferred: deferred, into: &out)
+                scrollerID: scrollerID, slides: slides, footer: footer, deferred: deferred, into: &out)
         }
 
         var html: String {

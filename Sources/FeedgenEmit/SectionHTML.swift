@@ -11,12 +11,14 @@ enum SectionHTML {
     ///   - focusable: whether any card holds a link (a scroller without one gets `tabindex`).
     ///   - scrollerID: the `id` of an orthogonal section's scroller (the target of the
     ///     Previous/Next buttons' `aria-controls`); ignored in a section that never scrolls.
-    ///   - slideLabels: nil, or one label per item (plain text: escaped here) to write the items
-    ///     as the slides of a WAI-ARIA APG carousel (the `hero` preset): each item `role="group"`
-    ///     with `aria-roledescription="slide"` and its label ("2 of 5",
-    ///     `partials/slide-label.mustache`), the scroller their unnamed `aria-live="polite"`
-    ///     container; ignored in a section that never scrolls. Otherwise the items are a list
-    ///     (`role="list"` named by the heading, items `role="listitem"`).
+    ///   - slides: nil, or the slides' labels and role description (``Slides``) to write the
+    ///     items as the slides of a WAI-ARIA APG carousel (the `hero` preset): each item
+    ///     `role="group"` with `aria-roledescription="slide"` and its label ("2 of 5"), the
+    ///     scroller their unnamed `aria-live="polite"` container; ignored in a section that never
+    ///     scrolls. Otherwise the items are a list (`role="list"` named by the heading, items
+    ///     `role="listitem"`).
+    ///   - footer: the footer's text (plain text: escaped here; "3 items",
+    ///     `partials/item-count.mustache`), written when the layout has a footer (nil: empty).
     ///   - deferred: empty, or per card its reserved height when it renders lazily
     ///     (``DeferredCards``): its item element gets the class `cl-cv` and the estimate in
     ///     `style` (flat structures only).
@@ -25,21 +27,23 @@ enum SectionHTML {
     ///   rule of the layout has a background decoration).
     static func groups(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
-        focusable: Bool, scrollerID: String? = nil, slideLabels: [String]? = nil, deferred: [DeferredCards.Estimate?] = []
+        focusable: Bool, scrollerID: String? = nil, slides: Slides? = nil, footer: String? = nil,
+        deferred: [DeferredCards.Estimate?] = []
     ) -> String {
         var out: [UInt8] = []
         groups(
             layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
-            scrollerID: scrollerID, slideLabels: slideLabels, deferred: deferred, into: &out)
+            scrollerID: scrollerID, slides: slides, footer: footer, deferred: deferred, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideLabels:deferred:)``
+    /// ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slides:footer:deferred:)``
     /// as UTF-8 appended to `out` (a feed page being assembled: each card's bytes are copied once,
     /// from where they are, ``CardHTML``, into the page).
     static func groups<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
-        focusable: Bool, scrollerID: String?, slideLabels: [String]?, deferred: [DeferredCards.Estimate?], into out: inout Out
+        focusable: Bool, scrollerID: String?, slides: Slides?, footer: String?, deferred: [DeferredCards.Estimate?],
+        into out: inout Out
     ) {
         let variants = [layout.base] + layout.rules.map(\.section)
         let start = out.count
@@ -47,13 +51,14 @@ enum SectionHTML {
             groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
                 orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal }, scrollerID: scrollerID,
-                slideLabels: slideLabels, deferred: deferred, into: &out)
+                slides: slides, deferred: deferred, into: &out)
         }
-        if variants.contains(where: { $0.footer != nil }) {
+        if hasFooter(layout) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
             if out.count > start { out.append("\n") }
-            let count = ids.count == 1 ? "1 item" : "\(ids.count) items"
-            out.append("  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">\(count)</p></footer>")
+            out.append("  <footer class=\"cl-footer\"><p class=\"cl-footer-text\">")
+            out.append(HTML.escape(footer ?? ""))
+            out.append("</p></footer>")
         }
         if variants.contains(where: \.background) {
             if out.count > start { out.append("\n") }
@@ -61,7 +66,21 @@ enum SectionHTML {
         }
     }
 
-    /// The bytes ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slideLabels:deferred:)``
+    /// The slides of a WAI-ARIA APG carousel: plain text, escaped where it is written.
+    struct Slides {
+        /// Each slide's `aria-label`, in item order ("2 of 5", `partials/slide-label.mustache`).
+        var labels: [String]
+        /// Every slide's `aria-roledescription` ("slide", `partials/slide-roledescription.mustache`).
+        var roleDescription: String
+    }
+
+    /// Whether `layout` has a footer: its base or any adaptive rule sets `footer` (docs/layout.md,
+    /// "Headers, footers and the background").
+    static func hasFooter(_ layout: AdaptiveSection) -> Bool {
+        layout.base.footer != nil || layout.rules.contains { $0.section.footer != nil }
+    }
+
+    /// The bytes ``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slides:footer:deferred:)``
     /// writes, about: every card and its wrapping.
     static func estimatedSize(ids: [String], cards: [CardHTML]) -> Int {
         cards.reduce(0) { $0 + $1.utf8Count } + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024
@@ -69,13 +88,19 @@ enum SectionHTML {
 
     static func groupsElement<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
-        focusable: Bool, orthogonal: Bool, scrollerID: String?, slideLabels: [String]?,
+        focusable: Bool, orthogonal: Bool, scrollerID: String?, slides slideshow: Slides?,
         deferred: [DeferredCards.Estimate?], into out: inout Out
     ) {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
+        let slideshow = orthogonal ? slideshow : nil
+        let labels = slideshow?.labels
+        // The attributes every slide's element starts with, its role description escaped once
+        // per section.
+        let slideAttributes = slideshow.map {
+            "\" role=\"group\" aria-roledescription=\"\(HTML.escape($0.roleDescription))\" aria-label=\""
+        } ?? ""
+        let slides = slideshow != nil
         // The slides' container is named only when it must be a focus stop (below).
-        let labels = orthogonal ? slideLabels : nil
-        let slides = labels != nil
         let named = !slides || !focusable
         out.reserveRoom(ids: ids, cards: cards)
         out.append("  <div class=\"cl-groups\"")
@@ -108,7 +133,7 @@ enum SectionHTML {
             let estimate = index < deferred.count ? deferred[index] : nil
             if estimate != nil { out.append(" cl-cv") }
             if let labels {
-                out.append("\" role=\"group\" aria-roledescription=\"slide\" aria-label=\"")
+                out.append(slideAttributes)
                 if index < labels.count { out.append(HTML.escape(labels[index])) }
                 out.append("\"")
             } else {

@@ -428,19 +428,34 @@ public struct SiteRenderer: Sendable {
     /// The context of `section.mustache` for rendered cards; `deferred` (empty, or one entry per
     /// card) marks the cards that render lazily.
     ///
-    /// - Throws: ``TemplateErrors`` when a slideshow's `partials/slide-label.mustache` does not
-    ///   render (``slideLabels(count:)``).
+    /// The section's UI text comes from partials rendered here, only where the section shows it:
+    /// a slideshow's slide labels (`partials/slide-label.mustache`, once per slide) and role
+    /// descriptions (`partials/slide-roledescription.mustache`,
+    /// `partials/carousel-roledescription.mustache`, once per section each), a footer's item
+    /// count (`partials/item-count.mustache`, once per section).
+    ///
+    /// - Throws: ``TemplateErrors`` when one of those partials does not render (``slideLabels(count:)``,
+    ///   ``uiText(_:_:)``).
     func sectionContext(
         _ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?], groups pending: FeedGroups? = nil
     ) throws(TemplateErrors) -> MustacheValue {
         let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
         let scroll = Self.scrolling(s)
-        // Only slideshows have slide labels: no other section renders the partial.
-        let labels = scroll.slideshow ? try slideLabels(count: s.section.items.count) : nil
+        let count = s.section.items.count
+        // Only slideshows have slide labels and role descriptions, only sections with a footer an
+        // item count: no other section renders these partials.
+        var slides: SectionHTML.Slides?
+        var carousel: MustacheValue = .null
+        if scroll.slideshow {
+            slides = SectionHTML.Slides(
+                labels: try slideLabels(count: count), roleDescription: try uiText(Self.slideRoleTemplate, [:]))
+            carousel = .string(try uiText(Self.carouselRoleTemplate, [:]))
+        }
+        let footer = SectionHTML.hasFooter(s.layout) ? try uiText(Self.itemCountTemplate, TemplateContext.itemCount(count)) : nil
         let section = FeedGroups.Section(
             layout: s.layout, ids: s.section.items.map(\.id), cards: rendered.cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
-            slideLabels: labels, deferred: deferred)
+            slides: slides, footer: footer, deferred: deferred)
         let groups = pending.map { $0.placeholder(for: section) } ?? section.html
         return [
             "section": [
@@ -456,6 +471,7 @@ public struct SiteRenderer: Sendable {
                 "scrollerID": scroll.scrollerID.map { .string($0) } ?? .null,
                 "controls": .bool(scroll.controls),
                 "slideshow": .bool(scroll.slideshow),
+                "roleDescription": carousel,
             ],
             "groupsHTML": .string(groups),
         ]
@@ -483,9 +499,7 @@ public struct SiteRenderer: Sendable {
     ///   inside it), at its position.
     func slideLabels(count: Int) throws(TemplateErrors) -> [String] {
         guard count > 0 else { return [] }
-        guard let template = templates.template(at: Self.slideLabelTemplate) else {
-            throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates/" + Self.slideLabelTemplate), "missing template")])
-        }
+        let template = try uiTemplate(Self.slideLabelTemplate)
         var labels: [String] = []
         labels.reserveCapacity(count)
         for index in 1...count {
@@ -497,6 +511,30 @@ public struct SiteRenderer: Sendable {
 
     /// The template of a slide's label (``slideLabels(count:)``), relative to `Templates/`.
     static let slideLabelTemplate = "partials/slide-label.mustache"
+    /// The template of a slide's `aria-roledescription` ("slide"), relative to `Templates/`.
+    static let slideRoleTemplate = "partials/slide-roledescription.mustache"
+    /// The template of a slideshow section's `aria-roledescription` ("carousel"), relative to
+    /// `Templates/`.
+    static let carouselRoleTemplate = "partials/carousel-roledescription.mustache"
+    /// The template of a section footer's text ("3 items"), relative to `Templates/`.
+    static let itemCountTemplate = "partials/item-count.mustache"
+
+    /// A piece of UI text: the partial at `path` (relative to `Templates/`) rendered with
+    /// `context`, its leading and trailing HTML whitespace removed (``trimmingHTMLWhitespace(_:)``).
+    /// Plain text: the caller escapes it where it writes it.
+    ///
+    /// - Throws: ``TemplateErrors`` when the partial does not render (an unknown dynamic partial
+    ///   inside it), at its position.
+    func uiText(_ path: String, _ context: MustacheValue) throws(TemplateErrors) -> String {
+        Self.trimmingHTMLWhitespace(try Self.render(try uiTemplate(path), context, partials: templates))
+    }
+
+    private func uiTemplate(_ path: String) throws(TemplateErrors) -> MustacheTemplate {
+        guard let template = templates.template(at: path) else {
+            throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates/" + path), "missing template")])
+        }
+        return template
+    }
 
     /// `text` without leading and trailing ASCII whitespace (HTML: U+0009, U+000A, U+000C,
     /// U+000D, U+0020), such as the line feed that ends a template file.

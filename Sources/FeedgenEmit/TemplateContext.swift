@@ -33,6 +33,12 @@ public enum TemplateContext {
         ["index": .int(index), "count": .int(count)]
     }
 
+    /// The context of `partials/item-count.mustache` (``Kind/itemCount``): the number of items of
+    /// the section, and whether it is 1 (for `{{#one}}item{{/one}}{{^one}}items{{/one}}`).
+    static func itemCount(_ count: Int) -> MustacheValue {
+        ["count": .int(count), "one": .bool(count == 1)]
+    }
+
     static func date(_ d: ContentDate?) -> MustacheValue {
         guard let d else { return .null }
         return ["iso": .string(d.iso), "display": .string(d.display)]
@@ -145,6 +151,13 @@ extension TemplateContext {
         /// `partials/slide-label.mustache`: the accessible name of one slide of a hero slideshow,
         /// rendered by feedgen itself (not included by another template).
         case slideLabel
+        /// `partials/item-count.mustache`: the text of a section's footer, its item count ("3
+        /// items"), rendered by feedgen itself.
+        case itemCount
+        /// `partials/carousel-roledescription.mustache` and `partials/slide-roledescription.mustache`:
+        /// the `aria-roledescription` of a hero slideshow and of its slides, rendered by feedgen
+        /// itself with an empty context.
+        case roleDescription
 
         /// The kind of the template at `path` (relative to `Templates/`); nil for other partials
         /// and any other file, whose context is that of the templates that include them.
@@ -154,6 +167,9 @@ extension TemplateContext {
             case "section.mustache": self = .section
             case "item.mustache": self = .item
             case "partials/slide-label.mustache": self = .slideLabel
+            case "partials/item-count.mustache": self = .itemCount
+            case "partials/carousel-roledescription.mustache", "partials/slide-roledescription.mustache":
+                self = .roleDescription
             default:
                 guard path.hasPrefix("cards/"), path.hasSuffix(".mustache") else { return nil }
                 self = .card
@@ -193,7 +209,7 @@ extension TemplateContext {
             return ContextSchema(paths: [
                 "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang", "section.dir",
                 "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "section.scrollerID",
-                "section.controls", "section.slideshow", "groupsHTML",
+                "section.controls", "section.slideshow", "section.roleDescription", "groupsHTML",
             ])
         case .item:
             return ContextSchema(
@@ -203,6 +219,10 @@ extension TemplateContext {
             return ContextSchema(paths: cardKeys, openPrefixes: ["params"])
         case .slideLabel:
             return ContextSchema(paths: ["index", "count"])
+        case .itemCount:
+            return ContextSchema(paths: ["count", "one"])
+        case .roleDescription:
+            return ContextSchema(paths: [])
         }
     }
 }

@@ -109,8 +109,9 @@ public struct TemplateSet: Sendable, PartialProvider {
     /// Warnings about the templates, for `--strict` (which makes them errors):
     ///
     /// - a name that no context ever provides: each variable and section name of `feed`,
-    ///   `section`, `item`, `cards/*` and `partials/slide-label` templates is checked against
-    ///   the keys of its kind
+    ///   `section`, `item`, `cards/*` templates and of the partials feedgen renders itself
+    ///   (`slide-label`, `item-count`, `carousel-roledescription`, `slide-roledescription`) is
+    ///   checked against the keys of its kind
     ///   (``TemplateContext/schema(for:)``, documented in docs/templates.md; any name below
     ///   `params` is allowed), taking the enclosing sections into account (`{{#image}}{{src}}`
     ///   is `image.src`, Mustache spec `sections.json`); partials and parents are checked in the
@@ -202,6 +203,8 @@ public struct TemplateSet: Sendable, PartialProvider {
                 switch kind {
                 case .card: whose = "the context of a card template"
                 case .slideLabel: whose = "the context of a slide label"
+                case .itemCount: whose = "the context of an item count"
+                case .roleDescription: whose = "the context of a role description"
                 default: whose = "the context of the \(kind.rawValue) template"
                 }
             } else {

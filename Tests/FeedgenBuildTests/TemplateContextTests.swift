@@ -41,7 +41,11 @@ import FeedgenMustache
                 paths(try renderer.sectionContext(s, feed: feed, page: feed.pagePath), into: &keys[.section, default: []])
                 if SiteRenderer.scrolling(s).slideshow {
                     paths(TemplateContext.slideLabel(index: 1, count: s.section.items.count), into: &keys[.slideLabel, default: []])
+                    // Role descriptions are rendered with an empty context.
+                    paths([:], into: &keys[.roleDescription, default: []])
                 }
+                // Every section's, as if it had a footer (the sample site may have none).
+                paths(TemplateContext.itemCount(s.section.items.count), into: &keys[.itemCount, default: []])
                 for item in s.section.items {
                     let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
                     paths(TemplateContext.item(item, feed: feed, page: feed.pagePath, image: image, eager: false),

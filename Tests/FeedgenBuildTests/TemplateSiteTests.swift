@@ -38,8 +38,10 @@ func errors(_ report: BuildReport) -> [String] {
     @Test func everyBuiltinCanBeOverridden() throws {
         #expect(TemplateSet.builtinFiles.keys.sorted() == [
             "cards/card.mustache", "cards/chip.mustache", "cards/weather.mustache", "feed.mustache", "item.mustache",
-            "partials/base.mustache", "partials/head.mustache", "partials/scroll-controls-script.mustache",
-            "partials/scroll-controls.mustache", "partials/slide-label.mustache", "section.mustache", "theme.css",
+            "partials/base.mustache", "partials/carousel-roledescription.mustache", "partials/head.mustache",
+            "partials/item-count.mustache", "partials/scroll-controls-script.mustache",
+            "partials/scroll-controls.mustache", "partials/slide-label.mustache",
+            "partials/slide-roledescription.mustache", "section.mustache", "theme.css",
         ])
         let root = smallSite([
             "feed.mustache": "FEED {{feed.title}}\n{{#sections}}{{{html}}}{{/sections}}\n",
