@@ -86,9 +86,14 @@ public enum SiteBuilder {
         // The cache's lock, taken once the output is known (while loading, or below), is
         // released last: after the session opened early is finished with.
         defer { itemCache.lock.release() }
+        // Whatever this build writes into the cache is written before its lock is released.
+        defer { itemCache.value?.waitForSources() }
         // A session opened early is finished with before the build returns, used or not (a
         // failed build must not leave it changing the cache under the next one: watch mode).
-        defer { _ = try? itemCache.opening?.session() }
+        defer {
+            _ = try? itemCache.opening?.session()
+            _ = itemCache.opening?.cardCache()
+        }
         let (prepared, templates, links) = prepare(options, report: &report, itemCache: itemCache)
         if options.exitsAfterBuild { ExitReclaimed.keep([prepared as Any, templates as Any, links as Any, itemCache]) }
         timing.mark("load+prepare")
@@ -104,6 +109,7 @@ public enum SiteBuilder {
         // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
         // the output, so the output folder is checked first.
         let output = outputPath(options, site: prepared.site, root: root)
+        if options.write { itemCache.value?.saveSourcesEarly() }
         if options.write {
             report.outputPath = output
             if let problem = OutputWriter.check(output: output, siteRoot: root) {
@@ -313,8 +319,9 @@ public enum SiteBuilder {
         let salt = global.value
         // Cards of earlier builds (only when writing: `check` renders everything; `--clean`
         // renders everything and starts a new log).
-        let cardCache = output.map {
-            CardCache(path: BuildCache.folder(forOutput: $0) + "/cards.log", salt: BuildCache.salt, read: options.useCache)
+        let cardCache = output.map { output in
+            if let early, early.output == output, options.useCache, let cards = early.cardCache() { return cards }
+            return CardCache(path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: options.useCache)
         }
         var configured = planner
         configured.cardStore = cardCache
@@ -545,10 +552,28 @@ public enum SiteBuilder {
 
         init(output: String) { self.output = output }
 
+        private var cards: CardCache?
+        private let cardsRead = DispatchGroup()
+
+        /// Opens the session, then reads the output's card cache (`cards.log`), which the feed
+        /// pages need first: on this thread, which is done with the session before the content
+        /// is loaded, rather than on the build's critical path.
         func start(useCache: Bool) {
+            cardsRead.enter()
             DispatchQueue.global().async(group: group) {
                 self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) }
+                DispatchQueue.global().async {
+                    self.cards = CardCache(
+                        path: BuildCache.folder(forOutput: self.output) + "/cards.log", salt: BuildCache.salt, read: useCache)
+                    self.cardsRead.leave()
+                }
             }
+        }
+
+        /// Waits for the card cache read after the session was opened.
+        func cardCache() -> CardCache? {
+            cardsRead.wait()
+            return cards
         }
 
         /// Waits for the session. - Throws: what opening it threw.

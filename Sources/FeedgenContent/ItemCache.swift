@@ -1,3 +1,4 @@
+import Dispatch
 import FeedgenDiagnostics
 import Synchronization
 
@@ -46,6 +47,9 @@ public final class ItemCache: @unchecked Sendable {
 
     /// Whether new entries are stored (false for `feedgen check`, which writes nothing).
     let writable: Bool
+    /// The `sources` table being saved on another thread (``saveSourcesEarly()``).
+    private let sourcesSaving = DispatchGroup()
+    private let sourcesSavedEarly = Atomic<Bool>(false)
 
     /// The `stat` of each item file and the key of its bytes (nil: every file is read).
     let sources: SourceStats?
@@ -164,6 +168,18 @@ public final class ItemCache: @unchecked Sendable {
     /// Finishes the log: a new log gets the old entries this build used and replaces the old
     /// one; an appended log that is mostly stale is rewritten with the used entries only.
     /// Failures are ignored (it is a cache).
+    /// Starts saving the `sources` table on another thread, for a build that writes: the table
+    /// is complete once the content is loaded (it records what each file's `stat` and bytes
+    /// were, true whatever the rest of the build does), so its write need not wait for the
+    /// pages. ``save()`` and ``waitForSources()`` wait for it.
+    public func saveSourcesEarly() {
+        guard writable, let sources, !sourcesSavedEarly.exchange(true, ordering: .relaxed) else { return }
+        DispatchQueue.global().async(group: sourcesSaving) { sources.save() }
+    }
+
+    /// Waits for a save started by ``saveSourcesEarly()`` (before the build releases the cache).
+    public func waitForSources() { sourcesSaving.wait() }
+
     public func save() {
         guard writable else { return }
         // Test hook (Tests/FeedgenBuildTests/CacheRobustnessTests): the log cut short after the
@@ -172,7 +188,7 @@ public final class ItemCache: @unchecked Sendable {
             truncate(path, 0)
             _ = log.checksumsHold()
         }
-        sources?.save()
+        if sourcesSavedEarly.load(ordering: .relaxed) { waitForSources() } else { sources?.save() }
         lock.withLock {
             if sink >= 0 {
                 if sinkIsNew { copyUsedRecords(into: &pending) }
