@@ -46,14 +46,30 @@ enum ScaffoldCommand {
         guard args.positionals.count == 1, let dir = args.positionals.first else {
             throw UsageError("'init' needs one folder: feedgen init DIR")
         }
+        // An empty name would be the current folder, which the check below could not list.
+        guard !dir.isEmpty else { throw UsageError("'init' needs one folder: feedgen init DIR") }
         let fm = FileManager.default
-        if let entries = try? fm.contentsOfDirectory(atPath: dir), !entries.isEmpty {
-            throw UsageError("'\(dir)' is not empty; 'init' only writes into a new or empty folder")
+        var isFolder: ObjCBool = false
+        if fm.fileExists(atPath: dir, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw UsageError("'\(dir)' exists and is not a folder; 'init' only writes into a new or empty folder")
+            }
+            guard let entries = try? fm.contentsOfDirectory(atPath: dir) else {
+                throw UsageError("cannot list the folder '\(dir)'")
+            }
+            guard entries.isEmpty else {
+                throw UsageError("'\(dir)' is not empty; 'init' only writes into a new or empty folder")
+            }
         }
         for (path, text) in starter {
             let url = URL(fileURLWithPath: dir).appendingPathComponent(path)
-            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
+            do {
+                try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                // Never over a file that appeared meanwhile.
+                try Data(text.utf8).write(to: url, options: .withoutOverwriting)
+            } catch {
+                throw UsageError("cannot write '\(url.path)': \((error as NSError).localizedDescription)")
+            }
         }
         terminal.err("feedgen: created a site in \(dir); build it with 'feedgen build \(dir)' and open \(dir)/public/index.html\n")
         return 0

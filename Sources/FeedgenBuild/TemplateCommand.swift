@@ -130,7 +130,8 @@ enum TemplateCommand {
     /// `diagnostics` (nil is returned).
     static func read(_ path: String, what: String, into diagnostics: inout Diagnostics) throws(UsageError) -> String? {
         guard FileManager.default.isReadableFile(atPath: path) else { throw UsageError("cannot read \(what) '\(path)'") }
-        switch SourceFile.readText(path, shownAs: path) {
+        // Files named on the command line may be pipes (`--data <(…)`).
+        switch SourceFile.readText(path, shownAs: path, regularOnly: false) {
         case .success(let text):
             return text
         case .failure(let problem):

@@ -119,18 +119,29 @@ enum FileSystem {
     }
 
     /// The whole file, or the `strerror` text of the failure.
-    static func readFile(_ path: String, limit: Int = Limits.maxFileSize) -> Result<[UInt8], ReadError> {
+    static func readFile(_ path: String, limit: Int = Limits.maxFileSize, regularOnly: Bool = true) -> Result<[UInt8], ReadError> {
         var info = stat()
-        return readFile(path, limit: limit, info: &info)
+        return readFile(path, limit: limit, regularOnly: regularOnly, info: &info)
     }
 
     /// Reads the file at `path`; `info` receives its `fstat` as opened (before reading).
-    static func readFile(_ path: String, limit: Int = Limits.maxFileSize, info: inout stat) -> Result<[UInt8], ReadError> {
-        let fd = open(path, O_RDONLY)
+    ///
+    /// With `regularOnly` (a site's own files), anything but a regular file is a failure, found
+    /// without waiting: opening a FIFO for reading would block until a writer came (a FIFO named
+    /// `feedgen.yaml` or `Templates/cards/card.mustache` hung the build). Without it (files named
+    /// on the command line, such as `--data <(…)`), pipes are read to their end.
+    static func readFile(
+        _ path: String, limit: Int = Limits.maxFileSize, regularOnly: Bool = true, info: inout stat
+    ) -> Result<[UInt8], ReadError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { return .failure(ReadError(message: String(cString: strerror(errno)))) }
         defer { close(fd) }
         var capacity = 4096
-        if fstat(fd, &info) == 0, info.st_size > 0 { capacity = Int(info.st_size) + 1 }
+        let described = fstat(fd, &info) == 0
+        if regularOnly, !described || (info.st_mode & S_IFMT) != S_IFREG {
+            return .failure(ReadError(message: "not a regular file (a FIFO, socket or device)"))
+        }
+        if described, info.st_size > 0 { capacity = Int(info.st_size) + 1 }
         if Int(info.st_size) > limit {
             return .failure(
                 ReadError(message: "the file is \(Int(info.st_size)) bytes, over the limit of \(Limits.maxFileSize >> 20) MiB"))
@@ -148,6 +159,9 @@ enum FileSystem {
             }
             if n == 0 { break }
             count += n
+            if count > limit {
+                return .failure(ReadError(message: "the file is over the limit of \(limit >> 20) MiB"))
+            }
         }
         bytes.removeSubrange(count...)
         return .success(bytes)

@@ -135,13 +135,15 @@ public enum SourceFile {
     /// - Parameters:
     ///   - path: the file to read (absolute or relative to the working folder).
     ///   - shownAs: the path diagnostics name (site-relative for site files).
+    ///   - regularOnly: anything but a regular file (a FIFO, socket, device) is an error, found
+    ///     without waiting for a writer; false for files named on the command line (pipes).
     /// - Returns: the text, or one error: `path: error: cannot read: <strerror>` or, for bad
     ///   bytes, `path:line:column: error: file is not valid UTF-8 …`.
     ///
     /// Unlike content files, the text is kept byte for byte (a BOM included): a template's
     /// line endings are its output's (the Mustache spec has CRLF cases).
-    public static func readText(_ path: String, shownAs shown: String) -> Result<String, Diagnostic> {
-        switch FileSystem.readFile(path) {
+    public static func readText(_ path: String, shownAs shown: String, regularOnly: Bool = true) -> Result<String, Diagnostic> {
+        switch FileSystem.readFile(path, regularOnly: regularOnly) {
         case .failure(let error):
             return .failure(.error(SourceLocation(path: shown), "cannot read: \(error.message)"))
         case .success(let bytes):
