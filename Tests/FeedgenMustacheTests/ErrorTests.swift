@@ -26,6 +26,25 @@ struct ErrorTests {
         }
     }
 
+    /// Positions are counted on from the last one asked for on the same line (a line of many
+    /// tags was quadratic); asked in any order they stay exact, in Unicode scalars.
+    @Test func positionsOnALongLineInAnyOrder() throws {
+        let line = String(repeating: "é{{x}}", count: 2_000)
+        let source = SourceText(name: "t", text: "a\n" + line + "\n")
+        let lineStart = 2
+        // Each `é` is 2 bytes and 1 scalar; each `{{x}}` 5 bytes and 5 scalars.
+        func offset(ofTag k: Int) -> Int { lineStart + k * 7 + 2 }
+        func column(ofTag k: Int) -> Int { k * 6 + 2 }
+        for k in [0, 1, 2, 1_999, 5, 1_000, 999, 1_000, 0] {
+            #expect(source.position(of: offset(ofTag: k)) == Position(line: 2, column: column(ofTag: k)))
+        }
+        #expect(source.position(of: 1) == Position(line: 1, column: 2))
+        #expect(source.position(of: offset(ofTag: 7)) == Position(line: 2, column: column(ofTag: 7)))
+        // An error in the last of 20,000 tags on one line, at its exact column.
+        let error = try #require(compileError(String(repeating: "{{a}}", count: 20_000) + "{{/b}}"))
+        #expect("\(error)".contains("1:100001"))
+    }
+
     @Test func unclosedSection() throws {
         let error = try #require(compileError("<ul>\n  {{#items}}\n  <li>{{name}}</li>\n</ul>\n"))
         #expect(error.kind == .unclosedSection)
