@@ -60,12 +60,15 @@ public final class RecordLog: @unchecked Sendable {
         }
         (self.index, self.ranges, validEnd) = (index, ranges, end)
         sealed = end > 0 && file.map { LogSeal.holds($0, path: path) } ?? false
-        // Test hook: `FEEDGEN_TEST_CUT_LOG=items.log` (or `cards.log`) truncates that log right
-        // after it is mapped, as another process could, so that the tests can see the build end
-        // with a clear error instead of SIGBUS (Tests/FeedgenBuildTests/CacheRobustnessTests).
-        if file != nil, let cut = getenv("FEEDGEN_TEST_CUT_LOG"), path.hasSuffix("/" + String(cString: cut)) {
-            truncate(path, 0)
-        }
+        #if DEBUG
+            // Test hook (debug builds only): `FEEDGEN_TEST_CUT_LOG=items.log` (or `cards.log`)
+            // truncates that log right after it is mapped, as another process could, so that
+            // the tests can see the build end with a clear error instead of SIGBUS
+            // (Tests/FeedgenBuildTests/CacheRobustnessTests).
+            if file != nil, let cut = getenv("FEEDGEN_TEST_CUT_LOG"), path.hasSuffix("/" + String(cString: cut)) {
+                truncate(path, 0)
+            }
+        #endif
         states = .allocate(capacity: max(ranges.count, 1))
         for k in 0..<max(ranges.count, 1) { (states + k).initialize(to: Atomic(Self.unused)) }
     }
