@@ -350,14 +350,14 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
                 if (!e.is_link) continue;
                 e.kind = 'b';
             } else {
-                e.kind = S_ISDIR(info.st_mode) ? 'd' : 'f';
+                e.kind = S_ISDIR(info.st_mode) ? 'd' : S_ISREG(info.st_mode) ? 'f' : 'o';
                 if (e.kind == 'f') {
                     feedgen_fill_stamp(&e.stamp, &info);
                     e.has_stamp = 1;
                 }
             }
         } else {
-            continue;
+            e.kind = 'o';  // a FIFO, socket or device: listed, so that the caller can say so
         }
         size_t n = strlen(name);
         if (used == capacity) {

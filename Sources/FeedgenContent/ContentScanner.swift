@@ -66,6 +66,20 @@ struct ContentScanner {
 
     static func isIgnored(_ name: String) -> Bool { name.hasPrefix(".") || name.hasPrefix("_") }
 
+    /// The error for a FIFO, socket or device in a site's folders (`shownAs`: site-relative):
+    /// it cannot be read, and skipping it would drop content without a word.
+    static func specialFileError(shownAs path: String) -> Diagnostic {
+        .error(
+            SourceLocation(path: path),
+            "cannot read: not a regular file (a FIFO, socket or device); replace it with a file or remove it")
+    }
+
+    /// Whether a FIFO, socket or device by this name is reported: any name but a hidden one
+    /// (`.…`, `_…`), and the section and feed files whatever their name.
+    static func isReported(special name: String) -> Bool {
+        !isIgnored(name) || name == sectionFileName || name == feedFileName
+    }
+
     private func absolute(_ relative: String) -> String { root + "/" + relative }
 
     /// The error for a file or folder whose name is not valid UTF-8 (it is shown with U+FFFD
@@ -95,6 +109,12 @@ struct ContentScanner {
         }
         // Containment: a symbolic link that leads outside the site folder is not followed.
         return entries.filter { entry in
+            if entry.isSpecial {
+                if Self.isReported(special: entry.name) {
+                    plan.diagnostics.append(Self.specialFileError(shownAs: folder + "/" + entry.name))
+                }
+                return false
+            }
             if entry.hasInvalidName, !Self.isIgnored(entry.name) {
                 plan.diagnostics.append(Self.invalidNameError(shownAs: folder + "/" + entry.name))
                 return false

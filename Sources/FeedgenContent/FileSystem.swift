@@ -42,6 +42,9 @@ enum FileSystem {
         var isLink = false
         /// A symbolic link whose target does not exist (`isDirectory` is then false).
         var isBrokenLink = false
+        /// Neither a regular file nor a folder (a FIFO, socket or device, or a link to one): it
+        /// cannot be read as content, and the caller reports it.
+        var isSpecial = false
         /// The name's bytes are not valid UTF-8: `name` shows them repaired (U+FFFD), so it
         /// cannot be opened by that name, and the caller reports it.
         var hasInvalidName = false
@@ -101,6 +104,7 @@ enum FileSystem {
             switch UInt8(bitPattern: e.kind) {
             case UInt8(ascii: "d"): entry = Entry(name: name, isDirectory: true, isLink: isLink)
             case UInt8(ascii: "b"): entry = Entry(name: name, isDirectory: false, isLink: true, isBrokenLink: true)
+            case UInt8(ascii: "o"): entry = Entry(name: name, isDirectory: false, isLink: isLink, isSpecial: true)
             default:
                 entry = Entry(name: name, isDirectory: false, isLink: isLink, stamp: e.has_stamp != 0 ? FileStamp(e.stamp) : nil)
             }

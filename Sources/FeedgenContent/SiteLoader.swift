@@ -140,6 +140,11 @@ public enum SiteLoader {
                     diagnostics.append(ContentScanner.brokenLinkWarning(base + "/" + child, shownAs: "static/" + child))
                     continue
                 }
+                if entry.isSpecial {
+                    // Every file of `static/` is copied, so none is skipped without a word.
+                    diagnostics.append(ContentScanner.specialFileError(shownAs: "static/" + child))
+                    continue
+                }
                 if entry.isLink {
                     let target = FileSystem.realPath(base + "/" + child) ?? ""
                     guard target == realRoot || target.hasPrefix(realRoot + "/") else {

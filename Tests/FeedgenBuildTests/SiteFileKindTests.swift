@@ -7,13 +7,9 @@ import Testing
 /// their path, found without waiting: opening a FIFO for reading blocks until a writer comes, and
 /// a FIFO named `feedgen.yaml` or a template hung `feedgen build` forever.
 @Suite struct SiteFileKindTests {
-    /// The build finishes within its limit, fails with `status`, names the file, and leaves the
-    /// previous output as it was.
-    @Test(arguments: [
-        ("feedgen.yaml", Int32(2)), ("Templates/cards/card.mustache", Int32(1)),
-        ("Templates/partials/slide-label.mustache", Int32(1)),
-    ])
-    func aFIFOInTheSiteIsAnErrorNotAHang(name: String, status: Int32) throws {
+    /// A small site built once into `root/out` (its feed page's HTML is `before`), then a FIFO
+    /// put at `name` (site-relative) in place of whatever was there.
+    static func siteBuiltThenFIFO(at name: String) throws -> (root: String, output: String, before: String) {
         let root = temporaryFolder()
         try CacheRobustnessTests.makeSite(root)
         let output = root + "/out"
@@ -23,11 +19,40 @@ import Testing
             atPath: (root + "/" + name as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = unlink(root + "/" + name)
         try #require(mkfifo(root + "/" + name, 0o644) == 0)
+        return (root, output, before)
+    }
+
+    /// The build finishes within its limit, fails with `status`, names the file, and leaves the
+    /// previous output as it was.
+    @Test(arguments: [
+        ("feedgen.yaml", Int32(2)), ("Templates/cards/card.mustache", Int32(1)),
+        ("Templates/partials/slide-label.mustache", Int32(1)),
+    ])
+    func aFIFOInTheSiteIsAnErrorNotAHang(name: String, status: Int32) throws {
+        let (root, output, before) = try Self.siteBuiltThenFIFO(at: name)
         let result = try CacheRobustnessTests.run(["build", root, "--output", output, "--quiet"], limit: 30)
         #expect(!result.timedOut)
         #expect(result.status == status)
         #expect(result.stderr.hasPrefix(name + ": error: cannot read"), "\(result.stderr)")
         #expect(result.stderr.contains("not a regular file"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: output + "/index.html", encoding: .utf8) == before)
+    }
+
+    /// A FIFO in `content/` or `static/` is an error at its path (it was skipped without a
+    /// word, so a section lost its `_section.md` title and an item its card); a hidden one is
+    /// ignored like any hidden file.
+    @Test(arguments: ["content/cards/_section.md", "content/cards/pipe.md", "content/cards/notes.txt", "static/p.txt"])
+    func aFIFOInContentOrStaticIsAnError(name: String) throws {
+        let (root, output, before) = try Self.siteBuiltThenFIFO(at: name)
+        try #require(mkfifo(root + "/content/cards/.hidden.md", 0o644) == 0)
+        let result = try CacheRobustnessTests.run(["build", root, "--output", output, "--quiet"], limit: 30)
+        #expect(!result.timedOut)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix(
+                name + ": error: cannot read: not a regular file (a FIFO, socket or device); replace it with a file or remove it\n"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains(".hidden.md"))
         #expect(try String(contentsOfFile: output + "/index.html", encoding: .utf8) == before)
     }
 

@@ -80,8 +80,9 @@ struct feedgen_folder_entry {
     /// The entry's name, NUL-terminated, inside the listing's names buffer.
     const char *name;
     size_t name_length;
-    /// `f`: a file, or a link to anything that is not a folder; `d`: a folder, or a link to one;
-    /// `b`: a symbolic link whose target does not exist.
+    /// `f`: a regular file, or a link to one; `d`: a folder, or a link to one; `b`: a symbolic
+    /// link whose target does not exist; `o`: anything else (a FIFO, socket or device, or a link
+    /// to one).
     char kind;
     /// Whether the entry is a symbolic link (followed for `kind` and `stamp`).
     char is_link;
