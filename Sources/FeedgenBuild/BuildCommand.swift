@@ -99,7 +99,7 @@ enum BuildCommand {
         let errors = report.diagnostics.errorCount + (strict ? report.diagnostics.warningCount : 0)
         let warnings = strict ? 0 : report.diagnostics.warningCount
         let time = String(format: "%.2f s", report.seconds)
-        let problems = "\(warnings) warning\(warnings == 1 ? "" : "s")" + (errors > 0 ? ", \(errors) error\(errors == 1 ? "" : "s")" : "")
+        let problems = Terminal.count(warnings, "warning") + (errors > 0 ? ", " + Terminal.count(errors, "error") : "")
         if report.exitStatus != 0 {
             return "feedgen: \(write ? "build" : "check") failed in \(time): \(problems)\(write ? "; previous output left untouched" : "")"
         }

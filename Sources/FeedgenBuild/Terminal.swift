@@ -4,6 +4,9 @@ import Foundation
 /// Where the CLI writes: diagnostics and summaries to stderr, data (JSON, rendered templates)
 /// to stdout. Colour only on a terminal and never with `NO_COLOR` set (no-color.org).
 public struct Terminal: Sendable {
+    /// `1 error`, `2 errors`: a count and an English noun, plural when the count is not 1.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
     public enum ErrorFormat: String, Sendable { case text, github }
 
     public var errorFormat: ErrorFormat = .text
@@ -59,7 +62,7 @@ public struct Terminal: Sendable {
         let all = diagnostics.sorted.filter { !(quiet && $0.severity == .note) }
         for var d in all {
             if shown == Self.diagnosticLimit {
-                text += "feedgen: \(all.count - shown) more problems not shown (\(diagnostics.errorCount) errors and \(diagnostics.warningCount) warnings in all)\n"
+                text += "feedgen: \(all.count - shown) more problems not shown (\(Self.count(diagnostics.errorCount, "error")) and \(Self.count(diagnostics.warningCount, "warning")) in all)\n"
                 break
             }
             shown += 1

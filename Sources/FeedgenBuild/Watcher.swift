@@ -60,8 +60,7 @@ struct Watcher {
                 ? "rebuilt in \(String(format: "%.2f", report.seconds)) s"
                 : "rebuild failed in \(String(format: "%.2f", report.seconds)) s (previous output kept)"
             terminal.err(
-                "feedgen: \(first)\(more) changed; \(outcome): \(report.pages) pages, \(report.diagnostics.warningCount) warnings, \(report.diagnostics.errorCount) errors\n")
+                "feedgen: \(first)\(more) changed; \(outcome): \(report.pages) pages, \(Terminal.count(report.diagnostics.warningCount, "warning")), \(Terminal.count(report.diagnostics.errorCount, "error"))\n")
         }
         return report.exitStatus
-    }
-}
+    }}
