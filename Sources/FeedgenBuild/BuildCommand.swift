@@ -42,6 +42,18 @@ enum BuildCommand {
         USAGE: feedgen check [SITE] [--drafts] [--future] [--expired] [--strict]
                              [--error-format text|github] [--quiet]
 
+        ARGUMENTS:
+          SITE                      The site folder (default: the current folder)
+
+        OPTIONS:
+          --drafts                  Include items with draft: true
+          --future                  Include items whose publishDate is in the future
+          --expired                 Include items whose expiryDate has passed
+          --strict                  Treat warnings as errors
+          --error-format FORMAT     text (default) or github (also GitHub Actions annotations)
+          --quiet                   Print only warnings and errors, no summary
+          -h, --help                Show this help
+
         EXIT STATUS: 0 no errors; 1 content errors; 2 usage or configuration errors.
 
         """

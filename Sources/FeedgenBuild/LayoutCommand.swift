@@ -26,6 +26,9 @@ enum LayoutCommand {
           --json                    JSON on stdout (default: a readable table)
           -h, --help                Show this help
 
+        EXIT STATUS: 0 printed; 1 content errors (path:line:column: error: …); 2 usage errors or no
+        site.
+
         """
 
     static func run(_ arguments: [String], terminal: inout Terminal) throws -> Int32 {

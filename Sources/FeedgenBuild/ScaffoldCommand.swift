@@ -8,6 +8,9 @@ enum ScaffoldCommand {
 
         USAGE: feedgen init DIR
 
+        EXIT STATUS: 0 created; 2 usage errors (DIR missing or empty, not an empty folder, or not
+        writable: nothing is overwritten).
+
         """
 
     static let newHelp = """
@@ -20,6 +23,8 @@ enum ScaffoldCommand {
 
         OPTIONS:
           --site SITE               The site folder (default: the current folder)
+
+        EXIT STATUS: 0 created; 2 usage errors (no site, a bad name, or the file already exists).
 
         """
 

@@ -99,6 +99,23 @@ import Testing
         #expect(report.exitStatus == 2)
     }
 
+    /// Every command's help says what its exit statuses mean, and describes every option its
+    /// usage lines name.
+    @Test func everyHelpHasExitStatusesAndDescribesItsOptions() {
+        let helps = [
+            ("build", BuildCommand.buildHelp), ("check", BuildCommand.checkHelp), ("layout", LayoutCommand.help),
+            ("init", ScaffoldCommand.initHelp), ("new", ScaffoldCommand.newHelp), ("template", TemplateCommand.help),
+        ]
+        for (command, help) in helps {
+            #expect(help.contains("EXIT STATUS: 0 "), "\(command)")
+            let usage = help.components(separatedBy: "\n\n").first { $0.hasPrefix("USAGE:") } ?? ""
+            let options = usage.split(whereSeparator: { " []|".contains($0) }).filter { $0.hasPrefix("--") }
+            for option in options {
+                #expect(help.contains("\n  " + option + " ") || help.contains("\n  " + option + "\n"), "\(command) \(option)")
+            }
+        }
+    }
+
     @Test func cliExitStatuses() {
         #expect(CommandLineTool.run(["--help"]) == 0)
         #expect(CommandLineTool.run(["build", "--help"]) == 0)
