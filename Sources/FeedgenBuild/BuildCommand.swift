@@ -3,6 +3,16 @@ import Foundation
 
 /// `feedgen build` and `feedgen check`.
 enum BuildCommand {
+    /// The options `build` and `check` share (help lines, indented as an OPTIONS list).
+    static let contentOptions = """
+          --drafts                  Include items with draft: true
+          --future                  Include items whose publishDate is in the future
+          --expired                 Include items whose expiryDate has passed
+          --strict                  Treat warnings as errors
+          --error-format FORMAT     text (default) or github (also GitHub Actions annotations)
+          --quiet                   Print only warnings and errors, no summary
+        """
+
     static let buildHelp = """
         OVERVIEW: Build the site: every feed page, every item's detail page, the stylesheets and
         assets, written atomically into the output folder.
@@ -16,12 +26,7 @@ enum BuildCommand {
 
         OPTIONS:
           --output DIR              Output folder (default: feedgen.yaml's output, else SITE/public)
-          --drafts                  Include items with draft: true
-          --future                  Include items whose publishDate is in the future
-          --expired                 Include items whose expiryDate has passed
-          --strict                  Treat warnings as errors
-          --error-format FORMAT     text (default) or github (also GitHub Actions annotations)
-          --quiet                   Print only warnings and errors, no summary
+        \(contentOptions)
           --watch                   Rebuild when content, templates or static files change; open
                                     pages reload themselves (file://, no server)
           --previews                Also write _previews/index.html: every section of every
@@ -46,12 +51,7 @@ enum BuildCommand {
           SITE                      The site folder (default: the current folder)
 
         OPTIONS:
-          --drafts                  Include items with draft: true
-          --future                  Include items whose publishDate is in the future
-          --expired                 Include items whose expiryDate has passed
-          --strict                  Treat warnings as errors
-          --error-format FORMAT     text (default) or github (also GitHub Actions annotations)
-          --quiet                   Print only warnings and errors, no summary
+        \(contentOptions)
           -h, --help                Show this help
 
         EXIT STATUS: 0 no errors; 1 content errors; 2 usage or configuration errors.
