@@ -15,8 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/// feedgen_fs.c: a stat as a stamp.
+/// feedgen_fs.c: a stat as a stamp; all of a buffer written to a descriptor.
 void feedgen_fill_stamp(struct feedgen_file_stamp *stamp, const struct stat *info);
+int feedgen_write_all(int fd, const char *p, size_t length);
 
 int feedgen_open_regular(const char *path, struct feedgen_file_stamp *stamp) {
     // O_NONBLOCK: opening a FIFO for reading would wait for a writer; O_NOFOLLOW: a link fails.
@@ -56,18 +57,7 @@ int feedgen_create_regular(const char *path) {
 int feedgen_write_regular(const char *path, const void *bytes, size_t length) {
     int fd = feedgen_create_regular(path);
     if (fd < 0) return -1;
-    const char *p = bytes;
-    int result = 0;
-    while (length > 0) {
-        ssize_t n = write(fd, p, length);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            result = -1;
-            break;
-        }
-        p += n;
-        length -= (size_t)n;
-    }
+    int result = feedgen_write_all(fd, bytes, length);
     int saved = errno;
     if (close(fd) != 0 && result == 0) return -1;
     errno = saved;

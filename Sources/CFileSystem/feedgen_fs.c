@@ -27,7 +27,9 @@ int feedgen_rename_exchange(const char *from, const char *to) {
 #endif
 }
 
-static int write_all(int fd, const char *p, size_t length) {
+/// Writes all `length` bytes to `fd` (retrying short writes and EINTR). Also used by
+/// feedgen_cache_files.c (not in the public header). Returns 0, or -1 with errno set.
+int feedgen_write_all(int fd, const char *p, size_t length) {
     while (length > 0) {
         ssize_t n = write(fd, p, length);
         if (n < 0) {
@@ -38,20 +40,6 @@ static int write_all(int fd, const char *p, size_t length) {
         length -= (size_t)n;
     }
     return 0;
-}
-
-static int write_new(const char *path, int flags, const void *bytes, size_t length) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
-    if (fd < 0) return -1;
-    int result = write_all(fd, (const char *)bytes, length);
-    int saved = errno;
-    if (close(fd) != 0 && result == 0) return -1;
-    errno = saved;
-    return result;
-}
-
-int feedgen_write_file(const char *path, const void *bytes, size_t length) {
-    return write_new(path, O_TRUNC, bytes, length);
 }
 
 int feedgen_copy_file(const char *from, const char *to) {
@@ -74,7 +62,7 @@ int feedgen_copy_file(const char *from, const char *to) {
             break;
         }
         if (n == 0) break;
-        if (write_all(out, buffer, (size_t)n) != 0) {
+        if (feedgen_write_all(out, buffer, (size_t)n) != 0) {
             result = -1;
             break;
         }

@@ -48,11 +48,10 @@ enum ScaffoldCommand {
             terminal.out(initHelp)
             return 0
         }
-        guard args.positionals.count == 1, let dir = args.positionals.first else {
+        // An empty name would be the current folder, which the check below could not list.
+        guard args.positionals.count == 1, let dir = args.positionals.first, !dir.isEmpty else {
             throw UsageError("'init' needs one folder: feedgen init DIR")
         }
-        // An empty name would be the current folder, which the check below could not list.
-        guard !dir.isEmpty else { throw UsageError("'init' needs one folder: feedgen init DIR") }
         let fm = FileManager.default
         var isFolder: ObjCBool = false
         if fm.fileExists(atPath: dir, isDirectory: &isFolder) {

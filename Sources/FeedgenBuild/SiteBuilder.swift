@@ -109,8 +109,8 @@ public enum SiteBuilder {
         // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
         // the output, so the output folder is checked first.
         let output = outputPath(options, site: prepared.site, root: root)
-        if options.write { itemCache.value?.saveSourcesEarly() }
         if options.write {
+            itemCache.value?.saveSourcesEarly()
             report.outputPath = output
             if let problem = OutputWriter.check(output: output, siteRoot: root) {
                 report.diagnostics.error(SourceLocation(path: output), problem)

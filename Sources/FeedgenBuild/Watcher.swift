@@ -63,4 +63,5 @@ struct Watcher {
                 "feedgen: \(first)\(more) changed; \(outcome): \(report.pages) pages, \(Terminal.count(report.diagnostics.warningCount, "warning")), \(Terminal.count(report.diagnostics.errorCount, "error"))\n")
         }
         return report.exitStatus
-    }}
+    }
+}

@@ -13,7 +13,7 @@ enum SectionHTML {
     ///     Previous/Next buttons' `aria-controls`); ignored in a section that never scrolls.
     ///   - slides: nil, or the slides' labels and role description (``Slides``) to write the
     ///     items as the slides of a WAI-ARIA APG carousel (the `hero` preset): each item
-    ///     `role="group"` with `aria-roledescription="slide"` and its label ("2 of 5"), the
+    ///     `role="group"` with the slides' `aria-roledescription` ("slide") and its label ("2 of 5"), the
     ///     scroller their unnamed `aria-live="polite"` container; ignored in a section that never
     ///     scrolls. Otherwise the items are a list (`role="list"` named by the heading, items
     ///     `role="listitem"`).
