@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TOLERANCE = 0.5  # CSS px
 
@@ -85,3 +89,59 @@ def page_url(path: Path) -> str:
 
 def close(a: float, b: float, tol: float = TOLERANCE) -> bool:
     return abs(a - b) <= tol
+
+
+class BrowserStall(RuntimeError):
+    """Chromium stopped producing animation frames in the middle of a measurement, or the
+    measuring script never finished. Headless Chromium on this machine occasionally stops
+    running requestAnimationFrame callbacks mid-scroll on a long page, while its timers still
+    run; nothing the page does brings the frames back. A stalled run measures nothing:
+    scripts/test reruns the whole test on a fresh page (pytest-rerunfailures,
+    `--only-rerun BrowserStall`), so a test never counts a stalled run."""
+
+
+_STALL_MARKER = "feedgen-test: no animation frame"
+
+# Starts `run(arg, frame)` without awaiting it; its outcome lands in window.__feedgenRun.
+# frame(n = 2) resolves after n animation frames, or rejects when they do not come in time.
+_START_JS = """
+async ([arg, frameTimeoutMs]) => {
+  const frame = (n = 2) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(__MARKER__ + ' within ' + frameTimeoutMs + ' ms')), frameTimeoutMs);
+    const step = (k) => requestAnimationFrame(() => { if (k > 1) return step(k - 1); clearTimeout(timer); resolve(); });
+    step(n);
+  });
+  const run = (__FUNCTION__);
+  const slot = window.__feedgenRun = {done: false};
+  Promise.resolve().then(() => run(arg, frame)).then(
+    (value) => Object.assign(slot, {done: true, value}),
+    (error) => Object.assign(slot, {done: true, error: String((error && error.stack) || error)}));
+}
+"""
+
+
+def evaluate_with_frames(page, function: str, arg=None, *, frame_timeout_ms: int = 10_000,
+                         timeout_ms: int = 300_000):
+    """Runs `function`, the source of a JavaScript function `async (arg, frame) => value`, in
+    `page` and returns its value (as `page.evaluate` would). `frame(n = 2)` resolves after `n`
+    animation frames and rejects when they have not come within `frame_timeout_ms`.
+
+    The run is started by one evaluate and awaited by polling on a timer every 100 ms, not on
+    animation frames, so a page that stops producing frames raises `BrowserStall` after
+    `frame_timeout_ms`, and a script that never finishes raises it after `timeout_ms`, instead of
+    blocking until pytest-timeout ends the whole test. (A renderer whose main thread hangs answers
+    nothing, not even the poll: pytest-timeout is the only guard there.) Any other error in the
+    script is raised as a RuntimeError with the script's stack."""
+    script = _START_JS.replace("__MARKER__", json.dumps(_STALL_MARKER)).replace("__FUNCTION__", function)
+    page.evaluate(script, [arg, frame_timeout_ms])
+    try:
+        page.wait_for_function("() => window.__feedgenRun && window.__feedgenRun.done", polling=100,
+                               timeout=timeout_ms)
+    except PlaywrightTimeoutError as error:
+        raise BrowserStall(f"the page did not finish its script within {timeout_ms} ms: {error}") from None
+    outcome = page.evaluate("() => window.__feedgenRun")
+    if "error" in outcome:
+        if _STALL_MARKER in outcome["error"]:
+            raise BrowserStall(outcome["error"].splitlines()[0])
+        raise RuntimeError(f"page script failed: {outcome['error']}")
+    return outcome.get("value")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import page_url
+from browser_support import evaluate_with_frames, page_url
 
 SCROLL_TOLERANCE = 1.0  # CSS px
 
@@ -111,11 +111,10 @@ _STATE_JS = """
 
 # Waits until a scroll that may start on the next frame has come to rest (6 frames unchanged).
 _SETTLE_JS = """
-async (id) => {
+async (id, frame) => {
   const s = document.getElementById(id);
-  const frame = () => new Promise(r => requestAnimationFrame(r));
   let last = s.scrollLeft, same = 0;
-  while (same < 6) { await frame(); if (s.scrollLeft === last) same++; else { same = 0; last = s.scrollLeft; } }
+  while (same < 6) { await frame(1); if (s.scrollLeft === last) same++; else { same = 0; last = s.scrollLeft; } }
   return s.scrollLeft;
 }
 """
@@ -124,7 +123,7 @@ async (id) => {
 def _press(page, scroller: str, step: int) -> dict:
     """Clicks Previous (-1) or Next (1) of `scroller` the way a pointer does and waits for rest."""
     page.locator(f'[aria-controls="{scroller}"][data-step="{step}"]').click()
-    page.evaluate(_SETTLE_JS, scroller)
+    evaluate_with_frames(page, _SETTLE_JS, scroller)
     return page.evaluate(_STATE_JS, scroller)
 
 
@@ -237,7 +236,7 @@ def test_next_and_previous_move_a_shelf_by_whole_cards(browser, feedgen, repo_ro
         # At the end: Next is disabled (aria-disabled, so it keeps focus) and does nothing.
         assert state["next"] == "true" and state["focus"] == "next"
         page.locator('[aria-controls="scroller-picks"][data-step="1"]').dispatch_event("click")
-        assert abs(page.evaluate(_SETTLE_JS, "scroller-picks") - end) <= SCROLL_TOLERANCE
+        assert abs(evaluate_with_frames(page, _SETTLE_JS, "scroller-picks") - end) <= SCROLL_TOLERANCE
         # Back to the start, one page at a time.
         x = state["x"]
         while x > SCROLL_TOLERANCE:
@@ -369,7 +368,7 @@ def test_reduced_motion_scrolls_instantly(browser, feedgen, slides_root, motion)
             assert abs(now - snaps[1]) <= SCROLL_TOLERANCE, (now, snaps)
         else:
             assert now == snaps[0], "a smooth scroll should still be at its start in the same task"
-        assert abs(page.evaluate(_SETTLE_JS, "scroller-featured") - snaps[1]) <= SCROLL_TOLERANCE
+        assert abs(evaluate_with_frames(page, _SETTLE_JS, "scroller-featured") - snaps[1]) <= SCROLL_TOLERANCE
         assert problems == []
     finally:
         context.close()
@@ -440,17 +439,17 @@ def test_keyboard_reaches_and_operates_the_buttons(browser, feedgen, repo_root, 
         outline = page.evaluate("() => parseFloat(getComputedStyle(document.activeElement).outlineWidth)")
         assert outline >= 2, "the focused button shows a focus ring"
         page.keyboard.press("Enter")
-        assert abs(page.evaluate(_SETTLE_JS, "scroller-picks") - step) <= SCROLL_TOLERANCE
+        assert abs(evaluate_with_frames(page, _SETTLE_JS, "scroller-picks") - step) <= SCROLL_TOLERANCE
         page.keyboard.press("Space")
         state = page.evaluate(_STATE_JS, "scroller-picks")
-        x = page.evaluate(_SETTLE_JS, "scroller-picks")
+        x = evaluate_with_frames(page, _SETTLE_JS, "scroller-picks")
         assert abs(x - min(2 * step, state["max"])) <= SCROLL_TOLERANCE
         assert page.evaluate(_STATE_JS, "scroller-picks")["focus"] == "next"
         # Shift+Tab to Previous, now enabled; Enter goes back one page.
         page.keyboard.press("Shift+Tab")
         assert page.evaluate(_STATE_JS, "scroller-picks")["focus"] == "prev"
         page.keyboard.press("Enter")
-        assert abs(page.evaluate(_SETTLE_JS, "scroller-picks") - max(0.0, x - step)) <= SCROLL_TOLERANCE
+        assert abs(evaluate_with_frames(page, _SETTLE_JS, "scroller-picks") - max(0.0, x - step)) <= SCROLL_TOLERANCE
         assert problems == []
     finally:
         context.close()
@@ -480,7 +479,7 @@ def test_axe_finds_nothing_with_the_buttons_shown(browser, request, fixture, rel
         box = page.locator("[data-controls]").first
         assert box.is_visible()
         box.locator('[data-step="1"]').click()
-        page.evaluate(_SETTLE_JS, box.locator("button").first.get_attribute("aria-controls"))
+        evaluate_with_frames(page, _SETTLE_JS, box.locator("button").first.get_attribute("aria-controls"))
         violations = Axe().run(page, options={"resultTypes": ["violations"]}).response["violations"]
         assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
     finally:

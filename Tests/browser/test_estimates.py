@@ -24,15 +24,14 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import page_url
+from browser_support import evaluate_with_frames, page_url
 from long_feed import CORPUS, corpus_texts, write_long_feed
 
 WIDTHS = [390, 1280]
 MEDIAN_BOUND = 0.10
 
 _RENDER_ALL_JS = """
-async () => {
-  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+async (_, frame) => {
   for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight * 0.8) {
     window.scrollTo({top: y, behavior: 'instant'});
     await frame();
@@ -71,7 +70,7 @@ def _report(browser, feedgen: Path, root: Path, public: Path, feeds: dict[str, s
         try:
             for feed, rel in feeds.items():
                 page.goto(page_url(public / rel), wait_until="load")
-                measured = page.evaluate(_RENDER_ALL_JS)
+                measured = evaluate_with_frames(page, _RENDER_ALL_JS)
                 model = _estimates(feedgen, root, feed, measured["sectionsWidth"])
                 estimated_rel = []
                 for section in model["sections"]:

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import TOLERANCE, page_url
+from browser_support import TOLERANCE, evaluate_with_frames, page_url
 
 CASES_DIR = Path(__file__).resolve().parent / "layout_cases"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "content").is_dir())
@@ -145,11 +145,11 @@ async () => {
 
 # Waits until the scroller's scrollLeft has not changed for three animation frames.
 _SETTLE_JS = """
-async (id) => {
+async (id, frame) => {
   const s = document.querySelector(`[data-section-id="${id}"] [data-scroller]`);
   let last = s.scrollLeft, stable = 0;
   for (let i = 0; i < 120 && stable < 3; i++) {
-    await new Promise(r => requestAnimationFrame(r));
+    await frame(1);
     if (s.scrollLeft === last) stable++; else { stable = 0; last = s.scrollLeft; }
   }
   return s.scrollLeft;
@@ -229,7 +229,7 @@ def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Co
     # Programmatic scrolls.
     for target in _targets(orthogonal):
         page.evaluate(_SCROLL_TO_JS, [sid, target])
-        final = page.evaluate(_SETTLE_JS, sid)
+        final = evaluate_with_frames(page, _SETTLE_JS, sid)
         if snaps:
             nearest = min(snaps, key=lambda s: abs(s - final))
             check.largest_snap = max(check.largest_snap, abs(final - nearest))
@@ -245,14 +245,14 @@ def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Co
         return
     if not snaps:
         page.keyboard.press("ArrowRight")
-        after = page.evaluate(_SETTLE_JS, sid)
+        after = evaluate_with_frames(page, _SETTLE_JS, sid)
         if not 0 < after <= max_offset + SNAP_TOLERANCE:
             check.mismatches.append(f"{sid} ({behavior}): ArrowRight from 0 ({focused}) rests at {after}")
         return
     position = 0
     for _ in range(min(2, len(snaps) - 1)):
         page.keyboard.press("ArrowRight")
-        after = page.evaluate(_SETTLE_JS, sid)
+        after = evaluate_with_frames(page, _SETTLE_JS, sid)
         expected = snaps[position + 1]
         check.largest_snap = max(check.largest_snap, abs(after - expected))
         if abs(after - expected) > SNAP_TOLERANCE:
@@ -261,7 +261,7 @@ def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Co
             return
         position += 1
     page.keyboard.press("ArrowLeft")
-    after = page.evaluate(_SETTLE_JS, sid)
+    after = evaluate_with_frames(page, _SETTLE_JS, sid)
     if abs(after - snaps[position - 1]) > SNAP_TOLERANCE:
         check.mismatches.append(
             f"{sid} ({behavior}): ArrowLeft ({focused}) from {snaps[position]} rests at {after}, not {snaps[position - 1]}")

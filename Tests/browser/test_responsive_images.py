@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import page_url
+from browser_support import evaluate_with_frames, page_url
 
 WIDTHS = [320, 390, 768, 1280]
 
@@ -76,9 +76,8 @@ def image_site(feedgen: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 _MEASURE = """
-async () => {
+async (_, frame) => {
   const out = [];
-  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   for (const img of document.querySelectorAll('img[sizes]')) {
     img.scrollIntoView({block: 'center', inline: 'center'});
     const scroller = img.closest('[data-scroller]');
@@ -131,7 +130,7 @@ def _check(browser, url: str, width: int, ratio: int) -> list[str]:
         page.goto(url, wait_until="load")
         assert page.evaluate("innerWidth") == width
         assert page.evaluate("document.documentElement.clientWidth") == width, "a classic scrollbar narrows the page"
-        images = page.evaluate(_MEASURE)
+        images = evaluate_with_frames(page, _MEASURE)
         assert images, f"no responsive images on {url}"
         for im in images:
             where = f"{url} at {width} px ×{ratio}, image '{im['alt']}'"
