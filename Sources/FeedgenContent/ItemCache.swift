@@ -165,9 +165,6 @@ public final class ItemCache: @unchecked Sendable {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Finishes the log: a new log gets the old entries this build used and replaces the old
-    /// one; an appended log that is mostly stale is rewritten with the used entries only.
-    /// Failures are ignored (it is a cache).
     /// Starts saving the `sources` table on another thread, for a build that writes: the table
     /// is complete once the content is loaded (it records what each file's `stat` and bytes
     /// were, true whatever the rest of the build does), so its write need not wait for the
@@ -180,6 +177,9 @@ public final class ItemCache: @unchecked Sendable {
     /// Waits for a save started by ``saveSourcesEarly()`` (before the build releases the cache).
     public func waitForSources() { sourcesSaving.wait() }
 
+    /// Finishes the log: a new log gets the old entries this build used and replaces the old
+    /// one; an appended log that is mostly stale is rewritten with the used entries only.
+    /// Failures are ignored (it is a cache).
     public func save() {
         guard writable else { return }
         #if DEBUG
