@@ -14,7 +14,11 @@ public enum OutputWriter {
     public static let markerName = ".feedgen-output"
 
     /// Refuses output folders that would destroy something: the site folder itself, its content
-    /// or Templates folders, `/`, the home folder, or a non-empty folder feedgen did not write.
+    /// or Templates folders, `/`, the home folder, or a non-empty folder feedgen did not write;
+    /// and outputs whose build cache folder (``BuildCache/folder(forOutput:)``) is something
+    /// other than a folder or a link to one, which feedgen does not remove.
+    ///
+    /// - Returns: the problem, to be reported as an error, or nil when the output may be written.
     public static func check(output: String, siteRoot: String) -> String? {
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
         let site = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
@@ -36,7 +40,23 @@ public enum OutputWriter {
                 return "'\(output)' is not empty and was not written by feedgen (it has no \(markerName) file); empty it, remove it, or choose another --output folder"
             }
         }
-        return nil
+        return checkCacheFolder(BuildCache.folder(forOutput: out))
+    }
+
+    /// Why the build cache folder at `path` cannot be used, or nil when it is a folder (or a
+    /// link to one) or does not exist yet.
+    static func checkCacheFolder(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }  // absent: made by the build
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return nil }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: kind = "a link that leads nowhere (its target is missing, or a loop of links)"
+        case S_IFREG: kind = "a file"
+        default: kind = "not a folder (a FIFO, socket or device)"
+        }
+        let what = kind.hasPrefix("not") ? kind : "\(kind), not a folder"
+        return "'\(path)', the build cache folder of this output, is \(what); remove it (feedgen makes the folder again) or choose another --output folder"
     }
 
     /// Writes `files` into `output` atomically (see ``Session``): the whole list at once.

@@ -139,6 +139,49 @@ import CFileSystem
         }
     }
 
+    /// The cache folder itself replaced by something that is not a folder: the build stops
+    /// with an error naming it (exit 2, like the output's other refusals), removes nothing and
+    /// leaves the output as it was; a link to a folder is used.
+    @Test(arguments: Kind.allCases.filter { $0 != .folder } + [nil])
+    func somethingElseInPlaceOfTheCacheFolderIsAnError(kind: Kind?) throws {
+        let root = temporaryFolder("k")  // short: a socket's path has at most 107 bytes
+        let site = root + "/site"
+        let output = root + "/o"
+        let cache = BuildCache.folder(forOutput: output)
+        try Self.makeSite(site)
+        let decoy = root + "/decoy"
+        try Data("decoy\n".utf8).write(to: URL(fileURLWithPath: decoy))
+        #expect(try Self.build(site, output).status == 0)
+        let before = snapshot(output)
+        if let kind {
+            try Self.place(kind, at: cache, decoy: decoy)
+        } else {
+            _ = feedgen_remove_any(cache)
+            try #require(symlink(root + "/nowhere", cache) == 0)
+        }
+        let result = try Self.build(site, output)
+        let what =
+            switch kind {
+            case .fifo, .socket: "not a folder (a FIFO, socket or device)"
+            case .link, .regularFile: "a file, not a folder"  // the link leads to a file
+            case nil: "a link that leads nowhere (its target is missing, or a loop of links), not a folder"
+            case .folder: ""
+            }
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.hasPrefix(
+                "\(output): error: '\(cache)', the build cache folder of this output, is \(what); remove it (feedgen makes the folder again) or choose another --output folder\n"),
+            "\(result.stderr)")
+        #expect(snapshot(output) == before)
+        #expect(try String(contentsOfFile: decoy, encoding: .utf8) == "decoy\n")
+        // Removed, it is made again; a link to a folder is used as the folder.
+        _ = feedgen_remove_any(cache)
+        try FileManager.default.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: true)
+        try #require(symlink(root + "/elsewhere", cache) == 0)
+        #expect(try Self.build(site, output).status == 0)
+        #expect(FileManager.default.fileExists(atPath: root + "/elsewhere/items.log"))
+    }
+
     /// Image variants kept in the cache's `images` folder, each replaced by a FIFO: made again,
     /// not waited on.
     @Test func aFIFOInPlaceOfACachedImageVariantIsMadeAgain() throws {
