@@ -112,15 +112,15 @@ struct EngineTests {
     @Test func jsonNumbersAndStrings() throws {
         let value = try MustacheValue(json: """
             {"z": 1.0, "a": 1.210, "e": 1e3, "neg": -0, "big": 12345678901234567890, "tiny": 1.5e-7,
-             "s": "caf\\u00e9 \\ud83d\\ude00 \\"q\\" \\n", "dup": 1, "dup": 2}
+             "s": "caf\\u00e9 \\ud83d\\ude00 \\"q\\" \\n"}
             """)
         guard case .object(let object) = value else {
             Issue.record("not an object")
             return
         }
-        #expect(object.keys == ["z", "a", "e", "neg", "big", "tiny", "s", "dup"])
+        #expect(object.keys == ["z", "a", "e", "neg", "big", "tiny", "s"])
         let text = object.map { "\($0.key)=\($0.value.interpolationText)" }.joined(separator: ",")
-        #expect(text == "z=1,a=1.21,e=1000,neg=0,big=12345678901234567890,tiny=1.5e-07,s=café 😀 \"q\" \n,dup=2")
+        #expect(text == "z=1,a=1.21,e=1000,neg=0,big=12345678901234567890,tiny=1.5e-07,s=café 😀 \"q\" \n")
     }
 
     /// `.asWritten` keeps every number's source text, in lists and objects too; the same

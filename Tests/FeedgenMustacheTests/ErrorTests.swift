@@ -222,4 +222,27 @@ struct ErrorTests {
         #expect(throws: MustacheError.self) { try MustacheValue(json: "01") }
         #expect(throws: MustacheError.self) { try MustacheValue(json: "\"\\ud800\"") }
     }
+
+    /// A key repeated in one object is an error at the repeat (no value silently dropped); the
+    /// same key in two objects is not; NFC and NFD spellings of one text are one key.
+    @Test func duplicateJSONKeys() throws {
+        func message(_ json: String) -> String? {
+            do {
+                _ = try MustacheValue(json: json, name: "data.json")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(
+            message("{\n  \"title\": \"A\",\n  \"title\": \"B\"\n}")
+                == "data.json:3:3: error: duplicate key 'title' in an object (first at line 2, column 3); keep one of them")
+        #expect(
+            message("{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}")
+                == "data.json:1:13: error: duplicate key 'cafe\u{301}' (spelled in another Unicode normalization form) in an object (first at line 1, column 2); keep one of them")
+        #expect(message("[{\"a\": 1}, {\"a\": 2}, {\"b\": {\"a\": 3}, \"a\": 4}]") == nil)
+        // Past the linear-search size of an object, too.
+        let many = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        #expect(message("{\(many), \"k7\": 0}") == "data.json:1:422: error: duplicate key 'k7' in an object (first at line 1, column 65); keep one of them")
+    }
 }

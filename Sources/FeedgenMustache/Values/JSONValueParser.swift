@@ -13,14 +13,18 @@ extension MustacheValue {
 
     /// Reads a JSON document (RFC 8259) into a value.
     ///
-    /// Objects keep their key order (a repeated key keeps its first position and its last
-    /// value). Numbers are kept as text (``MustacheValue/number(_:)``), as `numbers` says.
+    /// Objects keep their key order. A key repeated in one object is an error (RFC 8259 §4:
+    /// names SHOULD be unique, and readers disagree on which value wins), so no value is
+    /// silently dropped; keys compare as Swift strings, so two spellings of one text in different
+    /// Unicode normalization forms (NFC, NFD) are the same key, as they are for a template's
+    /// names. Numbers are kept as text (``MustacheValue/number(_:)``), as `numbers` says.
     ///
     /// - Parameters:
     ///   - name: Shown in errors, e.g. the file path.
     ///   - numbers: ``JSONNumbers/shortest`` (the spec's reading, the default) or
     ///     ``JSONNumbers/asWritten``.
-    /// - Throws: ``MustacheError/Kind/invalidJSON`` with the line and column of the problem.
+    /// - Throws: ``MustacheError/Kind/invalidJSON`` with the line and column of the problem
+    ///   (of the second one of a repeated key).
     public init(json: String, name: String = "", numbers: JSONNumbers = .shortest) throws(MustacheError) {
         var parser = JSONValueParser(text: json, name: name, numbers: numbers)
         self = try parser.parseDocument()
@@ -75,10 +79,18 @@ struct JSONValueParser {
             depth -= 1
             return .object(object)
         }
+        var keyOffsets: [String: Int] = [:]  // where each key starts, for a repeated one
         while true {
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = i
             let key = try parseString()
+            if let first = keyOffsets.updateValue(keyStart, forKey: key) {
+                let (line, column) = position(of: first)
+                let spelling = Array(key.utf8) == Array(firstKey(at: first).utf8) ? "" : " (spelled in another Unicode normalization form)"
+                i = keyStart
+                throw error("duplicate key '\(key)'\(spelling) in an object (first at line \(line), column \(column)); keep one of them")
+            }
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
             i += 1
@@ -253,9 +265,15 @@ struct JSONValueParser {
     }
 
     private func error(_ message: String) -> MustacheError {
+        let (line, column) = position(of: i)
+        return MustacheError(.invalidJSON, message, templateName: name, line: line, column: column)
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`.
+    private func position(of offset: Int) -> (line: Int, column: Int) {
         var line = 1, column = 1
         var k = 0
-        while k < min(i, bytes.count) {
+        while k < min(offset, bytes.count) {
             if bytes[k] == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
@@ -264,6 +282,13 @@ struct JSONValueParser {
             }
             k += 1
         }
-        return MustacheError(.invalidJSON, message, templateName: name, line: line, column: column)
+        return (line, column)
+    }
+
+    /// The key whose string starts at byte `offset` (already parsed once, so it is valid).
+    private func firstKey(at offset: Int) -> String {
+        var again = self
+        again.i = offset
+        return (try? again.parseString()) ?? ""
     }
 }

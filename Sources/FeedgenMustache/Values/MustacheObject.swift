@@ -21,7 +21,8 @@ public struct MustacheObject: Sendable, Sequence {
     public init() {}
 
     /// An object from key/value pairs, in order; a repeated key keeps its first position and
-    /// takes its last value.
+    /// takes its last value (``MustacheValue/init(json:name:numbers:)`` reports repeated keys
+    /// instead).
     public init<S: Sequence>(_ elements: S) where S.Element == (String, MustacheValue) {
         let expected = elements.underestimatedCount
         pairs.reserveCapacity(expected)
