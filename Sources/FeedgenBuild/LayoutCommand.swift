@@ -2,6 +2,7 @@ import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenLayout
+import FeedgenMustache
 import Foundation
 
 /// `feedgen layout`: the model's frames at one container width, like UIKit's layout attributes.
@@ -26,8 +27,8 @@ enum LayoutCommand {
           --json                    JSON on stdout (default: a readable table)
           -h, --help                Show this help
 
-        EXIT STATUS: 0 printed; 1 content errors (path:line:column: error: …); 2 usage errors or no
-        site.
+        EXIT STATUS: 0 printed; 1 content or --measured file errors (path:line:column: error: …);
+        2 usage errors or no site.
 
         """
 
@@ -49,7 +50,12 @@ enum LayoutCommand {
         }
         var measurements = Measurements()
         if let file = args.options["--measured"] {
-            measurements = try readMeasurements(file)
+            do {
+                measurements = try readMeasurements(file)
+            } catch let error as MeasuredFileError {
+                terminal.print(error.diagnostics)
+                return 1
+            }
         }
         var report = BuildReport()
         let options = BuildOptions(siteRoot: args.positionals.first ?? ".", now: Int64(Date().timeIntervalSince1970))
@@ -86,49 +92,60 @@ enum LayoutCommand {
         return 0
     }
 
-    /// Reads a `--measured` file. Every value is checked: sizes are finite numbers ≥ 0 (CSS px);
-    /// a wrong shape is a usage error (exit 2) naming the file and the key path (`items.a.height`), and
-    /// a JSON syntax error gives Foundation's description of it.
+    /// A `--measured` file that is not JSON, or not of the documented shape.
+    struct MeasuredFileError: Error {
+        var diagnostics = Diagnostics()
+    }
+
+    /// Reads a `--measured` file (docs/layout-json.md). Every value is checked: sizes are finite
+    /// numbers from 0 to ``LayoutDecoder/maxLength`` (CSS px).
+    ///
+    /// - Throws: ``UsageError`` when the file cannot be read (exit 2); ``MeasuredFileError``
+    ///   (exit 1) for a JSON syntax error or a repeated key (`FILE:line:column: error: …`) and for
+    ///   a wrong shape or value (`FILE: error: …` naming the key path, `items.a.height`).
     static func readMeasurements(_ file: String) throws -> Measurements {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw UsageError("cannot read --measured file '\(file)'")
         }
-        let parsed: Any
+        var problem = MeasuredFileError()
+        let root: MustacheValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: data)
+            root = try MustacheValue(json: String(decoding: data, as: UTF8.self), name: file, numbers: .asWritten)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw UsageError("--measured file '\(file)' is not valid JSON: \(detail)")
+            problem.diagnostics.error(SourceLocation(path: file, line: error.line, column: error.column), error.message)
+            throw problem
         }
-        guard let root = parsed as? [String: Any] else {
-            throw UsageError("--measured file '\(file)' must hold a JSON object with \"items\", \"headers\" and/or \"footers\"")
+        func fail(_ message: String) -> MeasuredFileError {
+            problem.diagnostics.error(SourceLocation(path: file), message)
+            return problem
         }
-        func fail(_ path: String, _ problem: String) -> UsageError {
-            UsageError("--measured file '\(file)': '\(path)' \(problem)")
+        guard case .object(let top) = root else {
+            throw fail("a --measured file holds a JSON object with \"items\", \"headers\" and/or \"footers\"")
         }
-        func size(_ value: Any?, _ path: String) throws -> Double {
-            guard let number = value as? NSNumber, !(value is Bool) else { throw fail(path, "must be a number of CSS px") }
-            let v = number.doubleValue
+        func size(_ value: MustacheValue?, _ path: String) throws -> Double {
+            guard case .number(let text)? = value, let v = Double(text) else {
+                throw fail("'\(path)' must be a number of CSS px")
+            }
             guard v.isFinite, v >= 0, v <= LayoutDecoder.maxLength else {
-                throw fail(path, "must be between 0 and \(Int(LayoutDecoder.maxLength)) px, found \(LayoutJSON.number(v))")
+                throw fail("'\(path)' must be between 0 and \(Int(LayoutDecoder.maxLength)) px, found \(text)")
             }
             return v
         }
-        func object(_ key: String) throws -> [String: Any] {
-            guard let value = root[key] else { return [:] }
-            guard let dictionary = value as? [String: Any] else { throw fail(key, "must be an object keyed by id") }
-            return dictionary
+        func object(_ key: String) throws -> [(key: String, value: MustacheValue)] {
+            guard let value = top[key] else { return [] }
+            guard case .object(let entries) = value else { throw fail("'\(key)' must be an object keyed by id") }
+            return entries.sorted { $0.key < $1.key }
         }
-        for key in root.keys.sorted() where !["items", "headers", "footers"].contains(key) {
-            throw fail(key, "is not a --measured key; use \"items\", \"headers\" or \"footers\"")
+        for key in top.keys.sorted() where !["items", "headers", "footers"].contains(key) {
+            throw fail("'\(key)' is not a --measured key; use \"items\", \"headers\" or \"footers\"")
         }
         var m = Measurements()
-        for (id, value) in try object("items").sorted(by: { $0.key < $1.key }) {
-            guard let v = value as? [String: Any] else { throw fail("items.\(id)", "must be an object {\"width\": W, \"height\": H}") }
+        for (id, value) in try object("items") {
+            guard case .object(let v) = value else { throw fail("'items.\(id)' must be an object {\"width\": W, \"height\": H}") }
             m.items[id] = Size(width: try size(v["width"], "items.\(id).width"), height: try size(v["height"], "items.\(id).height"))
         }
-        for (id, value) in try object("headers").sorted(by: { $0.key < $1.key }) { m.headers[id] = try size(value, "headers.\(id)") }
-        for (id, value) in try object("footers").sorted(by: { $0.key < $1.key }) { m.footers[id] = try size(value, "footers.\(id)") }
+        for (id, value) in try object("headers") { m.headers[id] = try size(value, "headers.\(id)") }
+        for (id, value) in try object("footers") { m.footers[id] = try size(value, "footers.\(id)") }
         return m
     }
 }
