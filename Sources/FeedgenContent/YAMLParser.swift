@@ -12,6 +12,8 @@ import FeedgenDiagnostics
 /// - a syntax error stops the parse (libyaml cannot recover) and yields no node;
 /// - a duplicate key is reported at the second key, which is dropped with its value;
 /// - aliases are expanded by copying the anchored node, at most ``maxAliasExpansion`` nodes in all;
+/// - a merge key (`<<`, YAML 1.1) is an error, and its value is dropped;
+/// - a tag outside the core schema (`!!binary`, `!custom`) is a warning;
 /// - nesting deeper than ``maxDepth`` and a second document are errors.
 public enum YAMLParser {
     /// The most nodes that alias expansion may add to one document (a "billion laughs" guard).
@@ -108,16 +110,19 @@ private struct Builder {
             let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
             let node = YAMLNode(
                 .scalar(text, plain: plain), line: line, column: column, tag: optionalString(scalar.tag))
+            checkTag(node.tag, line: line, column: column, scalar: true)
             if let anchor = optionalString(scalar.anchor) { anchors[anchor] = (node, 1) }
             add(node, size: 1)
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
+            checkTag(optionalString(start.tag), line: line, column: column, scalar: false)
             push(
                 Frame(
                     isMapping: false, line: line, column: column, tag: optionalString(start.tag),
                     anchor: optionalString(start.anchor)))
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
+            checkTag(optionalString(start.tag), line: line, column: column, scalar: false)
             push(
                 Frame(
                     isMapping: true, line: line, column: column, tag: optionalString(start.tag),
@@ -169,7 +174,13 @@ private struct Builder {
         }
         guard let key = stack[top].pendingKey else {
             stack[top].pendingKey = node
-            if case .scalar(let text, _) = node.kind {
+            if case .scalar("<<", plain: true) = node.kind, node.tag == nil {
+                diagnostics.append(
+                    .error(
+                        SourceLocation(path: path, line: node.line, column: node.column),
+                        "YAML merge keys ('<<') are not supported: they belong to YAML 1.1, and feedgen reads YAML 1.2; write the merged keys out in this mapping"))
+                stack[top].skipValue = true
+            } else if case .scalar(let text, _) = node.kind {
                 if let first = Self.firstKeyLine(text, in: &stack[top]) {
                     diagnostics.append(
                         .error(
@@ -206,6 +217,24 @@ private struct Builder {
             }
         }
         return frame.keyLines[text]
+    }
+
+    /// The tags feedgen reads: the YAML 1.2 core schema's, and `!` (the non-specific tag, which
+    /// makes a scalar a string).
+    private static let knownTags: Set<String> =
+        Set(["str", "int", "float", "bool", "null", "seq", "map"].map { "tag:yaml.org,2002:" + $0 }).union(["!"])
+
+    /// A warning for a tag outside the core schema (`!!binary`, `!!timestamp`, `!custom`): the
+    /// typed accessors of ``YAMLNode`` then read a scalar as text only, and a collection as if
+    /// untagged.
+    private mutating func checkTag(_ tag: String?, line: Int, column: Int, scalar: Bool) {
+        guard let tag, !Self.knownTags.contains(tag) else { return }
+        let prefix = "tag:yaml.org,2002:"
+        let shown = tag.hasPrefix(prefix) ? "!!" + tag.dropFirst(prefix.count) : tag
+        diagnostics.append(
+            .warning(
+                SourceLocation(path: path, line: line, column: column),
+                "YAML tag '\(shown)' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); \(scalar ? "the value is read as text" : "the tag is ignored")"))
     }
 
     private mutating func fail(line: Int, column: Int, _ message: String) {

@@ -189,6 +189,36 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
         #expect(root["again"]?.string == "Ann")
     }
 
+    /// `<<` (YAML 1.1's merge key) would be read as an ordinary key named `<<`: an error at the
+    /// key, its value dropped; a quoted `"<<"` is an ordinary key.
+    @Test func mergeKeysAreAnError() throws {
+        let (node, errors) = parse("base: &b {width: 10}\ncard:\n  <<: *b\n  title: T\n\"<<\": quoted\n")
+        #expect(
+            errors == [
+                "a.yaml:3:3: error: YAML merge keys ('<<') are not supported: they belong to YAML 1.1, and feedgen reads YAML 1.2; write the merged keys out in this mapping"
+            ])
+        let card = try #require(node?["card"])
+        #expect(card.pairs?.map { $0.key.string } == ["title"])
+        #expect(node?["<<"]?.string == "quoted")
+    }
+
+    /// Core-schema tags type a scalar; others are a warning, and a scalar carrying one is text.
+    @Test func tagsOutsideTheCoreSchemaAreAWarning() throws {
+        let (node, warnings) = parse("a: !!int \"7\"\nb: !!str 7\nc: ! 8\nd: !!binary aGk=\ne: !point {x: 1}\nf: !custom 9\n")
+        #expect(
+            warnings == [
+                "a.yaml:4:4: warning: YAML tag '!!binary' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); the value is read as text",
+                "a.yaml:5:4: warning: YAML tag '!point' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); the tag is ignored",
+                "a.yaml:6:4: warning: YAML tag '!custom' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); the value is read as text",
+            ])
+        let root = try #require(node)
+        #expect(root["a"]?.int == 7)
+        #expect(root["b"]?.int == nil && root["b"]?.string == "7")
+        #expect(root["c"]?.int == nil)
+        #expect(root["e"]?["x"]?.int == 1)
+        #expect(root["f"]?.int == nil && root["f"]?.string == "9")
+    }
+
     @Test func undefinedAlias() {
         #expect(
             parse("a: *nope\n").1 == ["a.yaml:1:4: error: YAML: alias '*nope' refers to no anchor defined before it"])
