@@ -448,8 +448,8 @@ public struct SiteRenderer: Sendable {
         var carousel: MustacheValue = .null
         if scroll.slideshow {
             slides = SectionHTML.Slides(
-                labels: try slideLabels(count: count), roleDescription: try uiText(Self.slideRoleTemplate, [:]))
-            carousel = .string(try uiText(Self.carouselRoleTemplate, [:]))
+                labels: try slideLabels(count: count), roleDescription: try roleDescription(Self.slideRoleTemplate))
+            carousel = .string(try roleDescription(Self.carouselRoleTemplate))
         }
         let footer = SectionHTML.hasFooter(s.layout) ? try uiText(Self.itemCountTemplate, TemplateContext.itemCount(count)) : nil
         let section = FeedGroups.Section(
@@ -504,9 +504,32 @@ public struct SiteRenderer: Sendable {
         labels.reserveCapacity(count)
         for index in 1...count {
             let text = try Self.render(template, TemplateContext.slideLabel(index: index, count: count), partials: templates)
-            labels.append(Self.trimmingHTMLWhitespace(text))
+            let label = Self.trimmingHTMLWhitespace(text)
+            if label.isEmpty {
+                throw TemplateErrors(diagnostics: [
+                    .error(
+                        SourceLocation(path: "Templates/" + Self.slideLabelTemplate),
+                        "renders no text for slide \(index) of \(count): each slide needs an accessible name (WAI-ARIA APG, carousel pattern); give the partial text, e.g. '{{index}} of {{count}}'")
+                ])
+            }
+            labels.append(label)
         }
         return labels
+    }
+
+    /// An `aria-roledescription` from the partial at `path` (``uiText(_:_:)``).
+    ///
+    /// - Throws: ``TemplateErrors`` when the partial does not render, or renders no text: an
+    ///   empty `aria-roledescription` is not allowed (WAI-ARIA 1.2, `aria-roledescription`:
+    ///   authors must not give it an empty value).
+    func roleDescription(_ path: String) throws(TemplateErrors) -> String {
+        let text = try uiText(path, [:])
+        guard text.isEmpty else { return text }
+        throw TemplateErrors(diagnostics: [
+            .error(
+                SourceLocation(path: "Templates/" + path),
+                "renders no text: an aria-roledescription must not be empty (WAI-ARIA 1.2); give the partial text, or remove it to use the built-in one")
+        ])
     }
 
     /// The template of a slide's label (``slideLabels(count:)``), relative to `Templates/`.

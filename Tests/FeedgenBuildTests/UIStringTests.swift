@@ -106,6 +106,28 @@ import FeedgenDiagnostics
         ])
     }
 
+    /// A partial that renders no text would leave a slide without a name, or write an empty
+    /// `aria-roledescription` (not allowed, WAI-ARIA 1.2): an error naming the partial, and
+    /// nothing written. An empty item count is allowed (the footer shows no text).
+    @Test func emptyAccessibleTextIsAnError() throws {
+        let cases = [
+            ("Templates/partials/slide-label.mustache", " {{! none }}\n",
+             "Templates/partials/slide-label.mustache: error: renders no text for slide 1 of 2: each slide needs an accessible name (WAI-ARIA APG, carousel pattern); give the partial text, e.g. '{{index}} of {{count}}'"),
+            ("Templates/partials/slide-roledescription.mustache", "{{#lang}}diapositive{{/lang}}\n",
+             "Templates/partials/slide-roledescription.mustache: error: renders no text: an aria-roledescription must not be empty (WAI-ARIA 1.2); give the partial text, or remove it to use the built-in one"),
+            ("Templates/partials/carousel-roledescription.mustache", "\n",
+             "Templates/partials/carousel-roledescription.mustache: error: renders no text: an aria-roledescription must not be empty (WAI-ARIA 1.2); give the partial text, or remove it to use the built-in one"),
+        ]
+        for (path, text, message) in cases {
+            let (_, report) = try hero(2, files: [path: text])
+            #expect(report.exitStatus == 1, "\(path)")
+            #expect(report.diagnostics.sorted.filter { $0.severity == .error }.map(\.description) == [message])
+        }
+        let (html, report) = try hero(2, files: ["Templates/partials/item-count.mustache": "\n"])
+        #expect(report.exitStatus == 0)
+        #expect(try controls.section(html, "s").contains(#"<p class="cl-footer-text"></p>"#))
+    }
+
     /// `--strict` checks each partial against its own context: `count` and `one` for the item
     /// count, nothing for the role descriptions.
     @Test func eachPartialIsLintedAgainstItsOwnContext() throws {
