@@ -109,6 +109,22 @@ struct EngineTests {
         #expect(object["b"] == nil)
     }
 
+    /// A key written in NFD finds a value stored in NFC and the reverse (Swift `String`
+    /// equality), in small objects (compared in order) as in large ones (hashed); other
+    /// non-ASCII keys stay apart.
+    @Test func keysCompareAsTextInEveryObjectSize() throws {
+        for size in [1, 3, 40] {
+            var object = MustacheObject()
+            for k in 0..<(size - 1) { object["k\(k)"] = .int(k) }
+            object["caf\u{E9}"] = "nfc"
+            #expect(object["cafe\u{301}"]?.interpolationText == "nfc", "\(size) keys")
+            #expect(object["caf\u{E8}"] == nil, "\(size) keys")
+            #expect(object["cafe"] == nil, "\(size) keys")
+            let template = try MustacheTemplate(source: "{{cafe\u{301}}}|{{caf\u{E9}}}")
+            #expect(try template.render(.object(object)) == "nfc|nfc", "\(size) keys")
+        }
+    }
+
     @Test func jsonNumbersAndStrings() throws {
         let value = try MustacheValue(json: """
             {"z": 1.0, "a": 1.210, "e": 1e3, "neg": -0, "big": 12345678901234567890, "tiny": 1.5e-7,

@@ -35,20 +35,31 @@ public struct MustacheObject: Sendable, Sequence {
     /// The keys in insertion order.
     public var keys: [String] { pairs.map(\.key) }
 
-    /// The key's length and its first seven UTF-8 bytes: equal keys have equal fingerprints.
+    /// A key's fingerprint: equal keys (Swift `String` equality, which is Unicode canonical
+    /// equivalence) have equal fingerprints, so a mismatch rules a key out. An ASCII key's is its
+    /// length and first seven bytes; every key with a non-ASCII byte shares one fingerprint (the
+    /// top bit set), because two spellings of one text in different normalization forms (NFC
+    /// `é`, NFD `e` + U+0301) differ in length and bytes, and only `String` equality tells them
+    /// apart. (An ASCII key is never canonically equivalent to a non-ASCII one.)
     static func fingerprint(_ key: String) -> UInt64 {
         // Keys are short (small strings, stored inline): read their bytes in place.
         let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
             var f = UInt64(truncatingIfNeeded: bytes.count) << 56
-            for i in 0..<Swift.min(7, bytes.count) { f |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+            for i in 0..<bytes.count {
+                if bytes[i] >= 0x80 { return 1 << 63 }
+                if i < 7 { f |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+            }
             return f
         }
         if let fast { return fast }
         var f = UInt64(truncatingIfNeeded: key.utf8.count) << 56
         var shift: UInt64 = 0
-        for b in key.utf8.prefix(7) {
-            f |= UInt64(b) << shift
-            shift += 8
+        for (i, b) in key.utf8.enumerated() {
+            if b >= 0x80 { return 1 << 63 }
+            if i < 7 {
+                f |= UInt64(b) << shift
+                shift += 8
+            }
         }
         return f
     }
