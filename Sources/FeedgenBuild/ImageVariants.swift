@@ -119,7 +119,15 @@ public enum ImageVariants {
     /// Gives every local item image of `site` its variants and `sizes`, making missing variants in
     /// `<cacheFolder>/images/`. An image libvips cannot decode (truncated, corrupt, unsupported)
     /// is an error at its front matter `image:` line; its asset keeps no variants.
-    public static func make(_ site: inout PreparedSite, cacheFolder: String, diagnostics: inout Diagnostics) -> Stats {
+    ///
+    /// With `validateOnly` (`feedgen check`, which writes nothing) the cache is only read: an
+    /// image with a variant already in the cache is known to decode, and every other one is
+    /// resized once (its smallest variant, through the same libvips call as a build) into a
+    /// temporary folder that is removed afterwards, so that `check` reports exactly the errors
+    /// `build` would. The assets are left as they are.
+    public static func make(
+        _ site: inout PreparedSite, cacheFolder: String, validateOnly: Bool = false, diagnostics: inout Diagnostics
+    ) -> Stats {
         var stats = Stats()
         // 1. Where each image is drawn, and the sources' bytes.
         var sources: [String: Source?] = [:]
@@ -158,32 +166,54 @@ public enum ImageVariants {
             return stats
         }
         let version = String(cString: versionText)
-        let folder = cacheFolder + "/images"
-        do {
-            try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-            // Anything else named `images` (a file, a link) is replaced by a folder.
-            guard feedgen_ensure_folder(folder) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
-            return stats
-        }
-        struct Job { var source: String; var width: Int; var format: Format; var cachePath: String }
-        var jobs: [Job] = []
-        for (path, source) in sources.sorted(by: { $0.key < $1.key }) {
-            guard let source else { continue }
-            for width in source.widths.sorted() {
-                for format in source.formats {
-                    let name = "\(source.hash)-\(width)-\(format.settings)-vips\(version).\(format.fileExtension)"
-                    jobs.append(Job(source: path, width: width, format: format, cachePath: folder + "/" + name))
-                }
+        let cacheImages = cacheFolder + "/images"
+        // Where new variants go: the cache, or a temporary folder for `validateOnly`.
+        let folder: String
+        if validateOnly {
+            let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+            var template = Array((temporary + "feedgen-check-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else {
+                diagnostics.error(SourceLocation(path: NSTemporaryDirectory()), "cannot create a temporary folder to check images in: \(String(cString: strerror(errno)))")
+                return stats
+            }
+            folder = String(cString: made)
+        } else {
+            folder = cacheImages
+            do {
+                try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+                // Anything else named `images` (a file, a link) is replaced by a folder.
+                guard feedgen_ensure_folder(folder) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            } catch {
+                diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
+                return stats
             }
         }
-        // libvips starts only when something is not cached (starting it loads its modules).
+        defer { if validateOnly { _ = feedgen_remove_any(folder) } }
         // A cached variant is a regular file (a FIFO, folder or link of its name is made again).
         let cached = { @Sendable (path: String) -> Bool in
             var info = stat()
             return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, R_OK) == 0
         }
+        struct Job { var source: String; var width: Int; var format: Format; var cachePath: String }
+        var jobs: [Job] = []
+        for (path, source) in sources.sorted(by: { $0.key < $1.key }) {
+            guard let source else { continue }
+            var sourceJobs: [Job] = []
+            for width in source.widths.sorted() {
+                for format in source.formats {
+                    let name = "\(source.hash)-\(width)-\(format.settings)-vips\(version).\(format.fileExtension)"
+                    sourceJobs.append(Job(source: path, width: width, format: format, cachePath: cacheImages + "/" + name))
+                }
+            }
+            if validateOnly {
+                // Decoded before when any variant is cached; else resized once, not cached.
+                guard !sourceJobs.contains(where: { cached($0.cachePath) }), var first = sourceJobs.first else { continue }
+                first.cachePath = folder + "/" + URL(fileURLWithPath: first.cachePath).lastPathComponent
+                sourceJobs = [first]
+            }
+            jobs += sourceJobs
+        }
+        // libvips starts only when something is not cached (starting it loads its modules).
         if jobs.contains(where: { !cached($0.cachePath) }) {
             var error = [CChar](repeating: 0, count: 512)
             guard feedgen_vips_init(&error, error.count) == 0 else {
@@ -233,6 +263,7 @@ public enum ImageVariants {
             }
         }
 
+        if validateOnly { return stats }
         if failed.isEmpty { prune(folder, keeping: Set(jobs.map { URL(fileURLWithPath: $0.cachePath).lastPathComponent })) }
 
         // 3. The assets' variants and sizes.

@@ -121,6 +121,11 @@ public enum SiteBuilder {
             report.images = ImageVariants.make(&prepared, cacheFolder: BuildCache.folder(forOutput: output), diagnostics: &report.diagnostics)
             timing.mark("images")
             if report.diagnostics.hasErrors { return finish(&report, options) }
+        } else {
+            // `check`: every image a build would resize must decode (the cache is only read).
+            _ = ImageVariants.make(
+                &prepared, cacheFolder: BuildCache.folder(forOutput: output), validateOnly: true, diagnostics: &report.diagnostics)
+            if report.diagnostics.hasErrors { return finish(&report, options) }
         }
 
         // 5–6. Render and write, page by page in bounded batches, into the cache's back buffer

@@ -229,10 +229,40 @@ enum TestPNG {
 
     @Test func checkMakesNoVariants() throws {
         let (root, _) = try gridSite()
-        var options = BuildOptions(siteRoot: root, output: temporaryFolder() + "/public", now: fixedNow)
+        let out = temporaryFolder() + "/public"
+        var options = BuildOptions(siteRoot: root, output: out, now: fixedNow)
         options.write = false
         let report = SiteBuilder.build(options)
         #expect(report.exitStatus == 0)
         #expect(report.images == ImageVariants.Stats())
+        #expect(!FileManager.default.fileExists(atPath: BuildCache.folder(forOutput: out)))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// `check` reports the images a build could not resize, with the build's message, and
+    /// writes nothing (not even into the build cache); an image the cache already holds
+    /// variants of is not decoded again.
+    @Test func checkReportsAnImageTheBuildCannotResize() throws {
+        let (root, _) = try gridSite()
+        let out = temporaryFolder() + "/public"
+        var options = BuildOptions(siteRoot: root, output: out, now: fixedNow)
+        options.write = false
+        let image = root + "/content/gallery/dusk sky.png"
+        let full = TestPNG.make(width: 1200, height: 600)
+        try Data(full.prefix(full.count / 2)).write(to: URL(fileURLWithPath: image))
+        let checked = SiteBuilder.build(options)
+        #expect(checked.exitStatus == 1)
+        let built = build(root, output: out)
+        #expect(built.exitStatus == 1)
+        #expect(checked.diagnostics.sorted.map(\.description) == built.diagnostics.sorted.map(\.description))
+        #expect(checked.diagnostics.sorted.first?.description.hasPrefix("content/gallery/dusk.md:4:3: error: 'dusk sky.png' is not an image feedgen can resize (") == true)
+        // Mended and built: check finds the cached variants and leaves the cache as it was.
+        try Data(full).write(to: URL(fileURLWithPath: image))
+        #expect(build(root, output: out).exitStatus == 0)
+        let cache = BuildCache.folder(forOutput: out) + "/images"
+        let variants = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
+        let again = SiteBuilder.build(options)
+        #expect(again.exitStatus == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).sorted() == variants)
     }
 }
