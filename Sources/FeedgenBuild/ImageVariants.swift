@@ -243,19 +243,33 @@ public enum ImageVariants {
                 outcomes.set(i, .encoded)
             }
         }
+        // libvips' lines, without those naming the cache's temporary file.
+        func describe(_ message: String) -> String {
+            var lines: [String] = []
+            for line in message.split(separator: "\n").map(String.init) where !line.contains(folder) && !lines.contains(line) {
+                lines.append(line)
+            }
+            return lines.isEmpty ? "cannot decode it" : lines.joined(separator: "; ")
+        }
         var failed: [String: String] = [:]
         for (i, outcome) in outcomes.values.enumerated() {
             switch outcome {
             case .reused: stats.reused += 1
             case .encoded: stats.encoded += 1
-            case .failed(let message):
-                // libvips' lines, without those naming the cache's temporary file.
-                var lines: [String] = []
-                for line in message.split(separator: "\n").map(String.init) where !line.contains(folder) && !lines.contains(line) {
-                    lines.append(line)
-                }
-                if failed[jobs[i].source] == nil { failed[jobs[i].source] = lines.isEmpty ? "cannot decode it" : lines.joined(separator: "; ") }
+            case .failed(let message): if failed[jobs[i].source] == nil { failed[jobs[i].source] = describe(message) }
             }
+        }
+        // libvips keeps one error buffer for all threads: a job that failed beside others may
+        // have found its message taken, or theirs added to it. Each failed image is tried once
+        // more, alone, for a message that is its own and the same on every build.
+        for path in failed.keys.sorted() {
+            guard let job = jobs.first(where: { $0.source == path }) else { continue }
+            let temp = "\(folder)/.tmp-\(pid)-again.\(job.format.fileExtension)"
+            var message = [CChar](repeating: 0, count: 1024)
+            if feedgen_vips_resize_save(job.source, temp, Int32(job.width), job.format.vips, Int32(job.format.quality), &message, message.count) != 0 {
+                failed[path] = describe(text(message))
+            }
+            unlink(temp)
         }
         for (path, message) in failed.sorted(by: { $0.key < $1.key }) {
             for location in Set(locations[path] ?? []).sorted() {

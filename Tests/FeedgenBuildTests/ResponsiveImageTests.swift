@@ -221,6 +221,10 @@ enum TestPNG {
         #expect(messages.count == 1)
         #expect(messages.first?.hasPrefix("content/gallery/dusk.md:4:3: error: 'dusk sky.png' is not an image feedgen can resize (") == true, "\(messages)")
         #expect(messages.first?.hasSuffix("); replace the file with a valid PNG, JPEG or WebP image") == true)
+        // libvips' own reason, the same on every build (its error buffer is shared by the
+        // threads that resize the image's 14 variants: each failed image is tried again alone).
+        #expect(messages.first?.contains("(cannot decode it)") == false, "\(messages)")
+        for _ in 0..<3 { #expect(build(root, output: out).diagnostics.sorted.map(\.description) == messages) }
         #expect(snapshot(out) == before)
         // Nothing of the failed encodes stays in the cache.
         let entries = try FileManager.default.contentsOfDirectory(atPath: BuildCache.folder(forOutput: out) + "/images")
