@@ -330,14 +330,15 @@ extension OutputWriter {
                 try put(file, hash: hash, key: key)
                 return hash
             }
-            let hash = ResultSlots<UInt64>(count: 1)
+            // Set by the hashing thread before it leaves `group`; read after `group.wait()`.
+            final class HashSlot: @unchecked Sendable { var value: UInt64 = 0 }
+            let hash = HashSlot()
             let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) { hash.set(0, .success(hashing())) }
+            DispatchQueue.global().async(group: group) { hash.value = hashing() }
             let identity = Result { try write(file) }
             group.wait()
-            guard case .success(let value) = hash.values[0] else { return 0 }
-            record(file.path, hash: value, key: key, identity: try identity.get())
-            return value
+            record(file.path, hash: hash.value, key: key, identity: try identity.get())
+            return hash.value
         }
 
         /// Writes `file` into the back buffer. - Throws: ``WriteError``.
