@@ -97,6 +97,7 @@ enum BuildCommand {
             return Watcher(options: options).run(terminal: terminal)
         }
         options.exitsAfterBuild = true
+        options.progress = BuildProgress.forBuild(on: terminal)
         let report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
         if !terminal.quiet {

@@ -126,7 +126,8 @@ public enum ImageVariants {
     /// temporary folder that is removed afterwards, so that `check` reports exactly the errors
     /// `build` would. The assets are left as they are.
     public static func make(
-        _ site: inout PreparedSite, cacheFolder: String, validateOnly: Bool = false, diagnostics: inout Diagnostics
+        _ site: inout PreparedSite, cacheFolder: String, validateOnly: Bool = false, progress: BuildProgress? = nil,
+        diagnostics: inout Diagnostics
     ) -> Stats {
         var stats = Stats()
         // 1. Where each image is drawn, and the sources' bytes.
@@ -221,11 +222,13 @@ public enum ImageVariants {
                 return stats
             }
         }
+        progress?.begin(validateOnly ? "checking images" : "resizing images", total: jobs.count)
         let outcomes = ResultSlotsBox(count: jobs.count)
         let jobList = jobs
         let pid = ProcessInfo.processInfo.processIdentifier
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
             let job = jobList[i]
+            defer { progress?.advance() }
             if cached(job.cachePath) {
                 outcomes.set(i, .reused)
                 return

@@ -33,6 +33,9 @@ public struct BuildOptions: Sendable {
     /// Told (one line, ending in a line feed) when the build waits for another build writing
     /// the same output (``BuildLock``); nil: says nothing.
     public var onWaiting: (@Sendable (String) -> Void)?
+    /// Shows the build's stage and count on the terminal (``BuildProgress``); finished (its line
+    /// cleared) before ``SiteBuilder/build(_:)`` returns. nil: nothing shown.
+    public var progress: BuildProgress?
 
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
@@ -74,6 +77,7 @@ public enum SiteBuilder {
     public static func build(_ options: BuildOptions) -> BuildReport {
         let start = DispatchTime.now()
         var report = run(options)
+        options.progress?.finish()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return report
     }
@@ -94,6 +98,7 @@ public enum SiteBuilder {
             _ = try? itemCache.opening?.session()
             _ = itemCache.opening?.cardCache()
         }
+        options.progress?.begin("reading content")
         let (prepared, templates, links) = prepare(options, report: &report, itemCache: itemCache)
         if options.exitsAfterBuild { ExitReclaimed.keep([prepared as Any, templates as Any, links as Any, itemCache]) }
         timing.mark("load+prepare")
@@ -118,13 +123,15 @@ public enum SiteBuilder {
                 return report
             }
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.onWaiting)
-            report.images = ImageVariants.make(&prepared, cacheFolder: BuildCache.folder(forOutput: output), diagnostics: &report.diagnostics)
+            report.images = ImageVariants.make(
+                &prepared, cacheFolder: BuildCache.folder(forOutput: output), progress: options.progress, diagnostics: &report.diagnostics)
             timing.mark("images")
             if report.diagnostics.hasErrors { return finish(&report, options) }
         } else {
             // `check`: every image a build would resize must decode (the cache is only read).
             _ = ImageVariants.make(
-                &prepared, cacheFolder: BuildCache.folder(forOutput: output), validateOnly: true, diagnostics: &report.diagnostics)
+                &prepared, cacheFolder: BuildCache.folder(forOutput: output), validateOnly: true, progress: options.progress,
+                diagnostics: &report.diagnostics)
             if report.diagnostics.hasErrors { return finish(&report, options) }
         }
 
@@ -391,6 +398,7 @@ public enum SiteBuilder {
         try session?.begin(paths: paths)
         gate.open(.success(session))
         timing.mark("back buffer checked")
+        options.progress?.begin(session == nil ? "checking pages" : "rendering pages", total: pages.count)
 
         let hashes = ResultSlots<UInt64>(count: pages.count)
         var problems: Set<Diagnostic> = []
@@ -411,6 +419,7 @@ public enum SiteBuilder {
                 rendered.increment()
                 return try put(post.process(try renderer.renderPage(pages[index].1)), key: key) { session }
             })
+            options.progress?.advance()
         }
         // Each detail page's key, made on every core; the pages whose key the back buffer
         // already has are then taken in one look-up under the session's lock (per page, the
@@ -425,11 +434,13 @@ public enum SiteBuilder {
                 return nil
             }
         }
+        options.progress?.advance(by: detailPages.count - stale.count)
         for start in stride(from: 0, to: stale.count, by: batchSize) {
             let batch = Array(stale[start..<min(stale.count, start + batchSize)])
             DispatchQueue.concurrentPerform(iterations: batch.count) { renderOne(batch[$0].0, batch[$0].1) }
         }
         feedsDone.wait()
+        options.progress?.advance(by: feedCount)
         for (index, page) in pages.enumerated() {
             if case .feed(let f) = page.1 { hashes.set(index, feedHashes.values[f]) }
         }
@@ -452,6 +463,7 @@ public enum SiteBuilder {
             timing.note("cards: \(cardCache.hits) cached, \(cardCache.misses) rendered")
         }
         guard let session else { return }
+        options.progress?.begin("writing the output")
         for file in assets {
             let hash: UInt64
             switch file.contents {

@@ -37,6 +37,7 @@ struct Watcher {
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var options = self.options
         options.liveReload = true
+        options.progress = BuildProgress.forBuild(on: terminal)
         var report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
         terminal.err(BuildCommand.summary(report, write: true) + "\n")
@@ -51,6 +52,7 @@ struct Watcher {
             let changed = Set(now.keys).union(last.keys).filter { now[$0] != last[$0] }.sorted()
             last = now
             options.now = Int64(Date().timeIntervalSince1970)
+            options.progress = BuildProgress.forBuild(on: terminal)
             report = SiteBuilder.build(options)
             rebuilds += 1
             terminal.print(report.diagnostics, strict: options.strict)

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One line of progress on a terminal while a build works: `feedgen: rendering pages: 4120 of
+/// 9891`. Only for builds that take a while (nothing is shown before ``delay``), rewritten in
+/// place at most every ``interval`` (a carriage return and the line padded with spaces: no
+/// escape sequences, so `NO_COLOR` and dumb terminals are fine), and cleared before the build's
+/// diagnostics and summary line are printed (``finish()``). ``wanted(quiet:environment:isTerminal:)``
+/// says when to show it: on a terminal, not with `--quiet`, not in CI.
+public final class BuildProgress: @unchecked Sendable {
+    /// Time before the first line, in seconds: a quick build shows none.
+    public let delay: Double
+    /// Time between two redraws, in seconds.
+    public let interval: Double
+
+    private let lock = NSLock()
+    private var stage = ""
+    private var done = 0
+    private var total = 0
+    private var finished = false
+    /// The width of the line on screen (0: none shown).
+    private var shownWidth = 0
+    private let write: @Sendable (String) -> Void
+    private let ticker = DispatchGroup()
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// - Parameter write: where the text goes (stderr); called from a thread of its own.
+    public init(delay: Double = 0.5, interval: Double = 0.1, write: @escaping @Sendable (String) -> Void) {
+        self.delay = delay
+        self.interval = interval
+        self.write = write
+        let thread = Thread { [self] in
+            // Waits on `wake` (signalled by `finish`), so a build never waits for a redraw.
+            var timeout = delay
+            while wake.wait(timeout: .now() + timeout) == .timedOut {
+                let text: String? = lock.withLock {
+                    if finished { return nil }
+                    let line = Self.line(stage: stage, done: done, total: total)
+                    let padding = String(repeating: " ", count: max(0, shownWidth - line.count))
+                    shownWidth = line.count
+                    return "\r" + line + padding
+                }
+                guard let text else { break }
+                write(text)
+                timeout = interval
+            }
+            ticker.leave()
+        }
+        ticker.enter()
+        thread.start()
+    }
+
+    /// Whether a build shows progress: stderr is a terminal, `--quiet` was not given, `CI` is
+    /// unset (or empty, `0` or `false`: CI services set it) and `TERM` is not `dumb`.
+    public static func wanted(
+        quiet: Bool, environment: [String: String] = ProcessInfo.processInfo.environment,
+        isTerminal: Bool = isatty(STDERR_FILENO) == 1
+    ) -> Bool {
+        guard isTerminal, !quiet, environment["TERM"] != "dumb" else { return false }
+        let ci = (environment["CI"] ?? "").lowercased()
+        return ci.isEmpty || ci == "0" || ci == "false"
+    }
+
+    /// A display writing to `terminal`'s stderr when ``wanted(quiet:environment:isTerminal:)``
+    /// says so (with `terminal.quiet`), else nil.
+    static func forBuild(on terminal: Terminal) -> BuildProgress? {
+        guard wanted(quiet: terminal.quiet) else { return nil }
+        return BuildProgress { terminal.err($0) }
+    }
+
+    /// The text of the line: the stage, and `done of total` when the stage counts.
+    static func line(stage: String, done: Int, total: Int) -> String {
+        "feedgen: " + stage + (total > 0 ? ": \(min(done, total)) of \(total)" : "")
+    }
+
+    /// A new stage, counting from 0 to `total` (0: not counted).
+    public func begin(_ stage: String, total: Int = 0) {
+        lock.withLock {
+            self.stage = stage
+            self.total = total
+            done = 0
+        }
+    }
+
+    /// `count` more of the stage's `total` are done.
+    public func advance(by count: Int = 1) {
+        lock.withLock { done += count }
+    }
+
+    /// Stops the display and clears its line. Idempotent.
+    public func finish() {
+        let width: Int = lock.withLock {
+            let width = finished ? 0 : shownWidth
+            finished = true
+            return width
+        }
+        wake.signal()
+        ticker.wait()
+        if width > 0 { write("\r" + String(repeating: " ", count: width) + "\r") }
+    }
+}
