@@ -92,6 +92,16 @@ public final class BuildProgress: @unchecked Sendable {
         lock.withLock { done += count }
     }
 
+    /// Writes `text` (whole lines) through the display's writer: the progress line is cleared
+    /// first, and drawn again below it at the next redraw.
+    public func say(_ text: String) {
+        lock.withLock {
+            if shownWidth > 0 { write("\r" + String(repeating: " ", count: shownWidth) + "\r") }
+            shownWidth = 0
+            write(text)
+        }
+    }
+
     /// Stops the display and clears its line. Idempotent.
     public func finish() {
         let width: Int = lock.withLock {

@@ -42,6 +42,23 @@ import Testing
         #expect(all.filter { $0.hasSuffix(" \r") }.count == 1)
     }
 
+    /// A message in the middle (waiting for another build) clears the line first.
+    @Test func aMessageClearsTheLineFirst() {
+        let writes = Mutex<[String]>([])
+        let progress = BuildProgress(delay: 0.01, interval: 0.01) { text in writes.withLock { $0.append(text) } }
+        progress.begin("reading content")
+        let deadline = Date().addingTimeInterval(10)
+        while !writes.withLock({ $0.contains("\rfeedgen: reading content") }) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        progress.say("feedgen: waiting for another build\n")
+        progress.finish()
+        let all = writes.withLock { $0 }
+        let said = all.firstIndex(of: "feedgen: waiting for another build\n")
+        #expect(said != nil)
+        if let said { #expect(all[said - 1] == "\r" + String(repeating: " ", count: 24) + "\r") }
+    }
+
     @Test func aQuickBuildShowsNothingAndDoesNotWait() {
         let writes = Mutex<[String]>([])
         let start = Date()
