@@ -23,8 +23,9 @@ public final class BuildProgress: @unchecked Sendable {
     private var done = 0
     private var total = 0
     private var finished = false
-    /// The width of the line on screen (0: none shown).
+    /// The width of the line on screen (0: none shown), and its text.
     private var shownWidth = 0
+    private var shownLine = ""
     private let write: @Sendable (String) -> Void
     private let ticker = DispatchGroup()
     private let wake = DispatchSemaphore(value: 0)
@@ -38,15 +39,17 @@ public final class BuildProgress: @unchecked Sendable {
             // Waits on `wake` (signalled by `finish`), so a build never waits for a redraw.
             var timeout = delay
             while wake.wait(timeout: .now() + timeout) == .timedOut {
-                let text: String? = lock.withLock {
+                let text: String?? = lock.withLock {
                     if finished { return nil }
                     let line = Self.line(stage: stage, done: done, total: total)
+                    if line == shownLine && shownWidth > 0 { return .some(nil) }  // unchanged: not redrawn
                     let padding = String(repeating: " ", count: max(0, shownWidth - line.count))
                     shownWidth = line.count
+                    shownLine = line
                     return "\r" + line + padding
                 }
                 guard let text else { break }
-                write(text)
+                if let text { write(text) }
                 timeout = interval
             }
             ticker.leave()
