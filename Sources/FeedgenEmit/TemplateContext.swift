@@ -188,6 +188,9 @@ extension TemplateContext {
     static let pageKeys = [
         "page", "page.title", "page.heading", "page.description", "page.lang", "page.dir", "page.root", "page.path",
         "page.url", "page.type", "page.image", "page.imageAlt", "page.feeds", "page.hasFeeds",
+        // The elements' keys too: the list is empty on item pages, but a partial shared by both
+        // kinds (the built-in head) may name them inside {{#page.feeds}}.
+        "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
         "site", "site.title", "site.language", "site.baseURL",
     ]
 
@@ -198,8 +201,6 @@ extension TemplateContext {
         switch kind {
         case .feed:
             return ContextSchema(paths: pageKeys + [
-                // Only feed pages list feeds (empty on item pages).
-                "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
