@@ -291,6 +291,18 @@ import Testing
             ])
     }
 
+    @Test func baseURLWithAQueryOrFragmentIsAnError() throws {
+        // Page paths are appended to baseURL: 'https://example.org/x?y#z' gave
+        // 'https://example.org/x?y#z/s/a.html' in feed.xml and sitemap.xml.
+        for url in ["https://example.org/x?y", "https://example.org/#top"] {
+            let site = try TestSite(["feedgen.yaml": "title: x\nbaseURL: \(url)\n", "content/s/a.md": "A"])
+            #expect(
+                site.load().diagnostics == [
+                    "feedgen.yaml:2:10: error: 'baseURL' must not have a query ('?') or fragment ('#'): page paths are appended to it; found '\(url)'"
+                ])
+        }
+    }
+
     @Test func ymlSpellingIsPointedOut() throws {
         let site = try TestSite(["feedgen.yml": "title: x\n", "content/s/a.md": "A"])
         #expect(
