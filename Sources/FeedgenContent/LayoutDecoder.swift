@@ -18,6 +18,13 @@ public struct LayoutDecoder {
     public static let maxLength = 100_000.0
     /// The largest fraction in a dimension.
     static let maxFraction = 100.0
+    /// How deep groups nest below a section's group. The solver's work grows with the items a
+    /// group can hold, which doubles with each level of half-width groups: 12 levels took
+    /// minutes; real layouts nest two or three.
+    static let maxGroupDepth = 8
+
+    /// How many `group:` subitems enclose the one being decoded.
+    private var groupDepth = 0
 
     public init(path: String) { self.path = path }
 
@@ -179,6 +186,14 @@ public struct LayoutDecoder {
         switch key {
         case "item": return .item(item(pairs[0].value, base: baseItem))
         case "group":
+            guard groupDepth < Self.maxGroupDepth else {
+                error(
+                    pairs[0].key,
+                    "groups nest at most \(Self.maxGroupDepth) levels deep below the section's group; this one is \(groupDepth + 1) deep")
+                return nil
+            }
+            groupDepth += 1
+            defer { groupDepth -= 1 }
             let nestedBase = LayoutGroup(
                 direction: .horizontal, size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1)),
                 content: .subitems([.item(LayoutItem(size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1))))]))

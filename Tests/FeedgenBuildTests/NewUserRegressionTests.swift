@@ -78,6 +78,23 @@ import FeedgenDiagnostics
         #expect(messages(report) == ["content/s/_section.md:3:18: error: 'count' must be at most 1000, found 1000000000"])
     }
 
+    @Test func groupsNestedTooDeepAreAnErrorNotAHang() {
+        // 12 levels of half-width groups took minutes (each level doubles what a group holds).
+        var yaml = "---\nlayout:\n  group:\n    height: absolute(100)\n    subitems:\n"
+        var indent = "      "
+        for _ in 0..<12 {
+            yaml += indent + "- group:\n" + indent + "    width: fractionalWidth(0.5)\n" + indent + "    subitems:\n"
+            indent += "      "
+        }
+        yaml += indent + "- item: {width: absolute(10), height: fractionalHeight(1.0)}\n---\n"
+        let root = site(["content/s/_section.md": yaml, "content/s/a.md": "---\ntitle: A\n---\n"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(messages(report) == [
+            "content/s/_section.md:30:57: error: groups nest at most 8 levels deep below the section's group; this one is 9 deep"
+        ])
+    }
+
     @Test func hugeInsetsAreErrors() {
         let root = site([
             "content/s/_section.md": "---\nlayout:\n  contentInsets: 1e308\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
