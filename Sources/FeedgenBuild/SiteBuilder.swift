@@ -238,7 +238,12 @@ public enum SiteBuilder {
                 // and rewritten like a link in the body.
                 for i in section.items.indices {
                     guard let target = frontMatterContentLink(section.items[i]) else { continue }
-                    section.items[i].markdownLinks.append(target.at(section.items[i].location))
+                    // Reported at the `link` value (the file's or the inline item's), not at 1:1.
+                    let item = section.items[i]
+                    let location = item.frontMatter["link"].map {
+                        SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column)
+                    } ?? item.location
+                    section.items[i].markdownLinks.append(target.at(location))
                 }
                 let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
                 var decoder = LayoutDecoder(path: path)
