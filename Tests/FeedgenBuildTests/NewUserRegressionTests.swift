@@ -120,6 +120,23 @@ import FeedgenDiagnostics
         #expect(report.exitStatus == 2)
     }
 
+    @Test func hugoOptionsAreNamedWithFeedgensOwn() {
+        func message(_ arguments: [String], command: String = "build") -> String? {
+            do {
+                _ = try Arguments(arguments, flags: ["--drafts", "--watch"], options: ["--output"], command: command)
+                return nil
+            } catch let error as UsageError {
+                return error.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message(["-D"]) == "unknown option '-D' for 'build' (Hugo's -D is feedgen's --drafts); see 'feedgen build --help'")
+        #expect(message(["--destination=out"]) == "unknown option '--destination' for 'build' (Hugo's --destination is feedgen's --output); see 'feedgen build --help'")
+        // Only an option the command has is named (this one has no --future).
+        #expect(message(["-F"])?.contains("Hugo") == false)
+    }
+
     @Test func staticFileShadowingAGeneratedFileIsAnError() {
         // The watch build's reload script replaced static/_feedgen/live-reload.js silently.
         let root = site([
