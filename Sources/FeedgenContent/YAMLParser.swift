@@ -11,6 +11,7 @@ import FeedgenDiagnostics
 /// Errors:
 /// - a syntax error stops the parse (libyaml cannot recover) and yields no node;
 /// - a duplicate key is reported at the second key, which is dropped with its value;
+/// - a merge key (plain `<<`, YAML 1.1) is an error, dropped with its value;
 /// - aliases are expanded by copying the anchored node, at most ``maxAliasExpansion`` nodes in all;
 /// - nesting deeper than ``maxDepth`` and a second document are errors.
 public enum YAMLParser {
@@ -169,8 +170,16 @@ private struct Builder {
         }
         guard let key = stack[top].pendingKey else {
             stack[top].pendingKey = node
-            if case .scalar(let text, _) = node.kind {
-                if let first = Self.firstKeyLine(text, in: &stack[top]) {
+            if case .scalar(let text, let plain) = node.kind {
+                if plain, node.tag == nil, text == "<<" {
+                    // YAML 1.1's merge key (Hugo merges it); under the 1.2 core schema it would be
+                    // an ordinary key, and what it was meant to merge would be lost without a word.
+                    diagnostics.append(
+                        .error(
+                            SourceLocation(path: path, line: node.line, column: node.column),
+                            "YAML merge keys ('<<') are not supported; write the keys out instead"))
+                    stack[top].skipValue = true
+                } else if let first = Self.firstKeyLine(text, in: &stack[top]) {
                     diagnostics.append(
                         .error(
                             SourceLocation(path: path, line: node.line, column: node.column),

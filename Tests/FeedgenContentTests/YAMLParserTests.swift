@@ -147,6 +147,19 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
         #expect(node?.pairs?.count == 2)
     }
 
+    /// A merge key (YAML 1.1's `<<`, which Hugo's YAML library applies) is not merged under the
+    /// 1.2 core schema: it was kept as a key named "<<" (a param), so `<<: *base` dropped its
+    /// title and weight without a word. A quoted "<<" is an ordinary key.
+    @Test func mergeKeysAreAnError() {
+        let (node, errors) = parse("base: &b {title: T}\n<<: *b\nx: {<<: *b}\n'<<': literal\n")
+        #expect(
+            errors == [
+                "a.yaml:2:1: error: YAML merge keys ('<<') are not supported; write the keys out instead",
+                "a.yaml:3:5: error: YAML merge keys ('<<') are not supported; write the keys out instead",
+            ])
+        #expect(node?["<<"]?.string == "literal")
+    }
+
     @Test func duplicateKeysInNestedMappings() {
         let (_, errors) = parse("a:\n  x: 1\n  x: 2\nb: {y: 1, y: 2}\n")
         #expect(
