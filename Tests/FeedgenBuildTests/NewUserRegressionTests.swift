@@ -282,6 +282,15 @@ import FeedgenDiagnostics
         #expect(report.exitStatus == 1)
         #expect(report.diagnostics.sorted.map(\.description) == ["Templates/cards/card.mustache:1:4: error: file is not valid UTF-8 (invalid byte at offset 3)"])
     }
+
+    @Test func aNulByteInATemplateIsAnError() throws {
+        // It went into every page the template rendered.
+        let root = temporaryFolder()
+        writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\n", "Templates/cards/card.mustache": "<p>\n  \u{0}{{title}}</p>"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == ["Templates/cards/card.mustache:2:3: error: file has a NUL byte (offset 6); remove it"])
+    }
 }
 
 /// Atom and JSON Feed entry ids are unique even when items link to the same page.
