@@ -99,6 +99,28 @@ import Testing
             ])
     }
 
+    /// Hugo reads `.markdown`, `.mdown`, `.mkd` and `.mkdn` too; feedgen reads `.md` only, and
+    /// such files (and `.MD`) were left out without a word.
+    @Test func otherMarkdownExtensionsAreNamed() throws {
+        let site = try TestSite([
+            "content/news/a.md": "A",
+            "content/news/b.markdown": "B",
+            "content/news/deep/c.MD": "C",
+            "content/news/d.mkdn": "D",
+            "content/news/notes.txt": "not Markdown",
+            "content/news/_e.markdown": "hidden",
+            "content/f.Markdown": "F",
+        ])
+        let (_, diagnostics) = site.load()
+        #expect(
+            diagnostics == [
+                "content/f.Markdown: warning: 'f.Markdown' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'f.md'",
+                "content/news/b.markdown: warning: 'b.markdown' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'b.md'",
+                "content/news/d.mkdn: warning: 'd.mkdn' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'd.md'",
+                "content/news/deep/c.MD: warning: 'c.MD' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'c.md'",
+            ])
+    }
+
     @Test func missingContentFolder() throws {
         let site = try TestSite([:])
         try FileManagerRemove(site.root + "/content")
