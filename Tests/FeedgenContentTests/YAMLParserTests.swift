@@ -88,6 +88,11 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
         #expect(root["n5"]?.isNull == false)
         #expect(root["v"]?.int == nil)
         #expect(root["v"]?.string == "1.10")
+        // Int's whole range: the smallest was "must be an integer" (its magnitude overflowed).
+        let extremes = try #require(parse("lo: -9223372036854775808\nhi: 9223372036854775807\nover: 9223372036854775808\n").0)
+        #expect(extremes["lo"]?.int == Int.min)
+        #expect(extremes["hi"]?.int == Int.max)
+        #expect(extremes["over"]?.int == nil)
     }
 
     @Test func sequencesAndNestedMappings() throws {
