@@ -188,9 +188,6 @@ extension TemplateContext {
     static let pageKeys = [
         "page", "page.title", "page.heading", "page.description", "page.lang", "page.dir", "page.root", "page.path",
         "page.url", "page.type", "page.image", "page.imageAlt", "page.feeds", "page.hasFeeds",
-        // The elements' keys too: the list is empty on item pages, but a partial shared by both
-        // kinds (the built-in head) may name them inside {{#page.feeds}}.
-        "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
         "site", "site.title", "site.language", "site.baseURL",
     ]
 
@@ -201,6 +198,8 @@ extension TemplateContext {
         switch kind {
         case .feed:
             return ContextSchema(paths: pageKeys + [
+                // Only feed pages list feeds (empty on item pages).
+                "page.feeds.type", "page.feeds.title", "page.feeds.url", "page.feeds.absoluteURL",
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
@@ -215,7 +214,7 @@ extension TemplateContext {
         case .item:
             return ContextSchema(
                 paths: pageKeys + ["feed", "feed.title", "feed.url", "item"] + cardKeys.map { "item." + $0 },
-                openPrefixes: ["item.params"])
+                openPrefixes: ["item.params"], emptyLists: ["page.feeds"])
         case .card:
             return ContextSchema(paths: cardKeys, openPrefixes: ["params"])
         case .slideLabel:
@@ -235,10 +234,14 @@ public struct ContextSchema: Sendable, Hashable {
     public let paths: Set<String>
     /// Paths whose value is free data: any name below them may be present.
     public let openPrefixes: [String]
+    /// Lists that are always empty in this kind of context (`page.feeds` on item pages): what a
+    /// section over one holds never renders there, so its names are not checked against it.
+    public let emptyLists: Set<String>
 
-    public init(paths: some Sequence<String>, openPrefixes: [String] = []) {
+    public init(paths: some Sequence<String>, openPrefixes: [String] = [], emptyLists: Set<String> = []) {
         self.paths = Set(paths)
         self.openPrefixes = openPrefixes
+        self.emptyLists = emptyLists
     }
 
     /// Whether `path` is known, or lies below an open prefix.
