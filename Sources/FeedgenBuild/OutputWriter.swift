@@ -13,9 +13,10 @@ import Foundation
 public enum OutputWriter {
     public static let markerName = ".feedgen-output"
 
-    /// Refuses output folders that would destroy something: the site folder itself, its content
-    /// or Templates folders, `/`, the home folder, or a non-empty folder feedgen did not write.
-    public static func check(output: String, siteRoot: String) -> String? {
+    /// The part of ``check(output:siteRoot:)`` that depends on the paths only (not on what the
+    /// folder holds): the site folder, a folder holding it, its source folders or a folder inside
+    /// one, `/`, the home folder. `feedgen check`, which writes nothing, reports it too.
+    public static func checkLocation(output: String, siteRoot: String) -> String? {
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
         let site = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
         let home = FileManager.default.homeDirectoryForCurrentUser.standardizedFileURL.path
@@ -26,6 +27,14 @@ public enum OutputWriter {
         for source in ["/content", "/Templates", "/static"] where out.hasPrefix(site + source + "/") {
             return "refusing to write the site into '\(output)', inside the site's \(source.dropFirst())/ folder; choose another --output folder"
         }
+        return nil
+    }
+
+    /// Refuses output folders that would destroy something: the site folder itself, its content
+    /// or Templates folders, `/`, the home folder, or a non-empty folder feedgen did not write.
+    public static func check(output: String, siteRoot: String) -> String? {
+        if let problem = checkLocation(output: output, siteRoot: siteRoot) { return problem }
+        let out = URL(fileURLWithPath: output).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

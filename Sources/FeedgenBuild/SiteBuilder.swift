@@ -109,6 +109,13 @@ public enum SiteBuilder {
         // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
         // the output, so the output folder is checked first.
         let output = outputPath(options, site: prepared.site, root: root)
+        if !options.write, let problem = OutputWriter.checkLocation(output: output, siteRoot: root) {
+            // `check` validates the configured output as `build` would (it only skips what the
+            // folder holds: a check writes nothing there).
+            report.diagnostics.error(SourceLocation(path: output), problem)
+            report.exitStatus = 2
+            return finish(&report, options)
+        }
         if options.write {
             itemCache.value?.saveSourcesEarly()
             report.outputPath = output

@@ -137,6 +137,21 @@ import FeedgenDiagnostics
         #expect(message(["-F"])?.contains("Hugo") == false)
     }
 
+    /// `feedgen check` passed (exit 0) a site whose `output` lies in content/, which `build`
+    /// refuses with exit 2.
+    @Test func checkRefusesTheOutputFoldersBuildRefuses() {
+        let root = site(["feedgen.yaml": "output: content/pub\n", "content/s/a.md": "---\ntitle: A\n---\n"])
+        var options = BuildOptions(siteRoot: root, now: fixedNow)
+        options.write = false
+        let report = SiteBuilder.build(options)
+        #expect(report.exitStatus == 2)
+        let real = URL(fileURLWithPath: root).standardizedFileURL.path
+        #expect(messages(report) == [
+            "\(real)/content/pub: error: refusing to write the site into '\(real)/content/pub', inside the site's content/ folder; choose another --output folder"
+        ])
+        #expect(!FileManager.default.fileExists(atPath: root + "/content/pub"))
+    }
+
     @Test func staticFileShadowingAGeneratedFileIsAnError() {
         // The watch build's reload script replaced static/_feedgen/live-reload.js silently.
         let root = site([
