@@ -288,6 +288,23 @@ import FeedgenDiagnostics
         #expect(CommandLineTool.run(["template", "render", folder + "/missing.mustache", "--data", folder + "/d.json"]) == 2)
     }
 
+    /// "cannot read data 'd.yaml'" gave no reason (a typo? a folder? permissions?).
+    @Test func templateRenderSaysWhyAFileCannotBeRead() throws {
+        let folder = temporaryFolder()
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/t.mustache"))
+        func message(_ data: String, partials: String? = nil) -> String? {
+            do {
+                _ = try TemplateCommand.render(file: folder + "/t.mustache", data: data, partials: partials, strict: false)
+                return nil
+            } catch {
+                return (error as? UsageError)?.message
+            }
+        }
+        #expect(message(folder + "/nope.yaml") == "cannot read data '\(folder)/nope.yaml': No such file or directory")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/d.json"))
+        #expect(message(folder + "/d.json", partials: folder + "/parts") == "cannot read --partials folder '\(folder)/parts': No such file or directory")
+    }
+
     @Test func overrideInTemplatesNamesTheBadByte() throws {
         let root = temporaryFolder()
         writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\n"])
