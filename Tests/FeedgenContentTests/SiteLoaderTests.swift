@@ -158,6 +158,24 @@ import Testing
             ])
     }
 
+    /// Listing a sub-feed or an empty folder said "no section folder 'sub' in content", while
+    /// the folder was right there.
+    @Test func sectionsListNamesWhyAFolderIsNoSection() throws {
+        let site = try TestSite([
+            "content/_feed.md": "---\nsections: [news, sub, empty]\n---\n",
+            "content/news/a.md": "x",
+            "content/sub/_feed.md": "---\ntitle: Sub\n---\n",
+            "content/sub/s/b.md": "x",
+            "content/empty/notes.txt": "not an item",
+        ])
+        let (_, diagnostics) = site.load()
+        #expect(
+            diagnostics == [
+                "content/_feed.md:2:18: error: 'sub' is a feed of its own (it has _feed.md), not a section of this one; its page is sub/index.html",
+                "content/_feed.md:2:23: error: no section folder 'empty' in content (a section is a folder holding _section.md or .md files)",
+            ])
+    }
+
     @Test func symlinkedSectionIsFollowed() throws {
         let site = try TestSite([
             "elsewhere/a.md": "---\ntitle: A\n---\n",
