@@ -89,7 +89,7 @@ struct FeedAssembler {
                     diagnostics.append(
                         .error(
                             location,
-                            "'\(name)' is a feed of its own (it has _feed.md), not a section of this one; its page is \(name)/index.html"))
+                            "'\(name)' is a feed of its own (it has _feed.md), not a section of this one; its page is \(subfeed)/index.html"))
                     continue
                 }
                 var hint = Suggestion.didYouMean(name, in: sections.map(\.id))
