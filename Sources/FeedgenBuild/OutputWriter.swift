@@ -22,7 +22,10 @@ public enum OutputWriter {
         let home = FileManager.default.homeDirectoryForCurrentUser.standardizedFileURL.path
         let forbidden = ["/", home, site, site + "/content", site + "/Templates", site + "/static"]
         if forbidden.contains(out) || site.hasPrefix(out + "/") {
-            return "refusing to write the site into '\(output)': it is \(out == "/" ? "the file system root" : out == home ? "the home folder" : "the site or one of its source folders"); choose another --output folder"
+            let what =
+                out == "/" ? "the file system root" : out == home ? "the home folder"
+                : site.hasPrefix(out + "/") ? "a folder holding the site" : "the site or one of its source folders"
+            return "refusing to write the site into '\(output)': it is \(what); choose another --output folder"
         }
         for source in ["/content", "/Templates", "/static"] where out.hasPrefix(site + source + "/") {
             return "refusing to write the site into '\(output)', inside the site's \(source.dropFirst())/ folder; choose another --output folder"

@@ -246,5 +246,9 @@ import Testing
         #expect(report.exitStatus == 2)
         #expect(report.diagnostics.items.first?.message.hasPrefix("refusing to write the site into") == true)
         #expect(FileManager.default.fileExists(atPath: root + "/content/news/a.md"))
+        if output == "SITE/.." {
+            // Not "the site or one of its source folders": the folder holds the site.
+            #expect(report.diagnostics.items.first?.message.hasSuffix("': it is a folder holding the site; choose another --output folder") == true)
+        }
     }
 }
