@@ -12,6 +12,9 @@ enum TemplateCommand {
 
         USAGE: feedgen template render FILE --data DATA.(json|yaml) [--partials DIR] [--strict]
 
+        ARGUMENTS:
+          FILE                      The Mustache template to render
+
         OPTIONS:
           --data FILE               The context: a JSON or YAML file (by extension);
                                     numbers render as written (1.50 stays 1.50)
