@@ -327,6 +327,23 @@ import FeedgenDiagnostics
 
 /// Atom and JSON Feed entry ids are unique even when items link to the same page.
 @Suite struct FeedEntryIDTests {
+    /// A YAML escape ("\x01") or a control byte in the body made feed.xml not well-formed
+    /// (XML 1.0 forbids C0 controls other than tab, LF and CR), with exit 0.
+    @Test func controlCharactersKeepTheAtomFeedWellFormed() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "feedgen.yaml": "title: T\nbaseURL: https://example.org/\n",
+            "content/s/a.md": "---\ntitle: \"bad\\x01title\\x1b\"\ndescription: \"d\\x0b\"\n---\nBody \u{01} \u{0C} end.\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        #expect(build(root, output: out).exitStatus == 0)
+        let atom = try String(contentsOfFile: out + "/feed.xml", encoding: .utf8)
+        #expect(!atom.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
+        #expect(atom.contains("<title>bad\u{FFFD}title\u{FFFD}</title>"))
+        #expect(atom.contains("<summary>d\u{FFFD}</summary>"))
+    }
+
+
     @Test func itemsSharingALinkGetDistinctIDs() throws {
         let root = temporaryFolder()
         writeSite(root, [
