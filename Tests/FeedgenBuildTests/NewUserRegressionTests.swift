@@ -327,22 +327,25 @@ import FeedgenDiagnostics
 
 /// Atom and JSON Feed entry ids are unique even when items link to the same page.
 @Suite struct FeedEntryIDTests {
-    /// A YAML escape ("\x01") or a control byte in the body made feed.xml not well-formed
-    /// (XML 1.0 forbids C0 controls other than tab, LF and CR), with exit 0.
+    /// A control byte in a body made feed.xml not well-formed (XML 1.0 forbids C0 controls
+    /// other than tab, LF and CR), with exit 0. (From a YAML escape it is now an error.)
     @Test func controlCharactersKeepTheAtomFeedWellFormed() throws {
         let root = temporaryFolder()
         writeSite(root, [
             "feedgen.yaml": "title: T\nbaseURL: https://example.org/\n",
-            "content/s/a.md": "---\ntitle: \"bad\\x01title\\x1b\"\ndescription: \"d\\x0b\"\n---\nBody \u{01} \u{0C} end.\n",
+            "content/s/a.md": "---\ntitle: A\n---\nBody \u{01} and \u{0C} end.\n",
         ])
         let out = temporaryFolder() + "/public"
         #expect(build(root, output: out).exitStatus == 0)
         let atom = try String(contentsOfFile: out + "/feed.xml", encoding: .utf8)
         #expect(!atom.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
-        #expect(atom.contains("<title>bad\u{FFFD}title\u{FFFD}</title>"))
-        #expect(atom.contains("<summary>d\u{FFFD}</summary>"))
+        #expect(atom.contains("Body \u{FFFD} and \u{FFFD} end."))
+        let bad = temporaryFolder()
+        writeSite(bad, ["content/s/a.md": "---\ntitle: \"bad\\x01title\"\n---\n"])
+        #expect(build(bad, output: temporaryFolder() + "/public").diagnostics.sorted.map(\.description) == [
+            "content/s/a.md:2:8: error: YAML: this string has the control character U+0001 (from an escape); remove it"
+        ])
     }
-
 
     @Test func itemsSharingALinkGetDistinctIDs() throws {
         let root = temporaryFolder()

@@ -165,6 +165,16 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
         #expect(node?["<<"]?.string == "literal")
     }
 
+    @Test func controlCharactersFromEscapesAreAnError() {
+        let (_, errors) = parse("a: \"x\\x01y\"\nb: [\"\\0\", \"tab\\tand\\nnewline\"]\nc: \"\\e\"\n")
+        #expect(
+            errors == [
+                "a.yaml:1:4: error: YAML: this string has the control character U+0001 (from an escape); remove it",
+                "a.yaml:2:5: error: YAML: this string has the control character U+0000 (from an escape); remove it",
+                "a.yaml:3:4: error: YAML: this string has the control character U+001B (from an escape); remove it",
+            ])
+    }
+
     @Test func duplicateKeysInNestedMappings() {
         let (_, errors) = parse("a:\n  x: 1\n  x: 2\nb: {y: 1, y: 2}\n")
         #expect(
