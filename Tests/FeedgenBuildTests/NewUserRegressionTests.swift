@@ -95,6 +95,15 @@ import FeedgenDiagnostics
         ])
     }
 
+    @Test func emptyTagsAreAnError() {
+        let root = site(["content/s/a.md": "---\ntitle: A\ntags: [a, \"\", \"  \"]\n---\n"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(messages(report) == [
+            "content/s/a.md:3:11: error: an entry of 'tags' is empty; remove it",
+            "content/s/a.md:3:15: error: an entry of 'tags' is empty; remove it",
+        ])
+    }
+
     @Test func hugeInsetsAreErrors() {
         let root = site([
             "content/s/_section.md": "---\nlayout:\n  contentInsets: 1e308\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
