@@ -674,6 +674,12 @@ public enum SiteBuilder {
                 diagnostics.error(image.location, "image URL scheme '\(scheme):' is not allowed; use http, https or a path")
                 return nil
             }
+            if image.width == nil || image.height == nil {
+                // The page got width="" height="" (invalid HTML, and a layout shift on load).
+                diagnostics.warning(
+                    image.location,
+                    "image '\(image.src)' is remote, so feedgen cannot read its size and the page shifts when it loads; give its 'width' and 'height' in an image mapping")
+            }
             return ImageAsset(source: "", outputPath: image.src, width: image.width, height: image.height, alt: alt)
         }
         let fm = FileManager.default

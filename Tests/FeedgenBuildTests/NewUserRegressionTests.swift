@@ -95,6 +95,18 @@ import FeedgenDiagnostics
         ])
     }
 
+    @Test func aRemoteImageWithoutItsSizeIsAWarning() {
+        let root = site([
+            "content/s/a.md": "---\ntitle: A\nimage: {src: \"https://cdn.example.org/x.png\", alt: x}\n---\n",
+            "content/s/b.md": "---\ntitle: B\nimage: {src: \"https://cdn.example.org/y.png\", alt: y, width: 40, height: 30}\n---\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(messages(report, .warning) == [
+            "content/s/a.md:3:8: warning: image 'https://cdn.example.org/x.png' is remote, so feedgen cannot read its size and the page shifts when it loads; give its 'width' and 'height' in an image mapping"
+        ])
+    }
+
     @Test func emptyTagsAreAnError() {
         let root = site(["content/s/a.md": "---\ntitle: A\ntags: [a, \"\", \"  \"]\n---\n"])
         let report = build(root, output: temporaryFolder() + "/public")
