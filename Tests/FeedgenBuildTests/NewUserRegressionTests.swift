@@ -116,6 +116,20 @@ import FeedgenDiagnostics
         ])
     }
 
+    @Test func zeroSizesAreAWarning() {
+        // fractionalWidth(0) items were built, 0 px wide, without a word.
+        let root = site([
+            "content/s/_section.md": "---\nlayout:\n  item: {width: fractionalWidth(0), height: 44}\n  group: {height: absolute(0)}\n  adaptive:\n    - minWidth: 700\n      group: {count: 2}\n---\n",
+            "content/s/a.md": "---\ntitle: A\n---\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(messages(report, .warning) == [
+            "content/s/_section.md:3:17: warning: the item's 'width' is 0, so its cards are 0 px wide and cannot be seen; give it a size",
+            "content/s/_section.md:4:19: warning: the group's 'height' is 0, so its cards are 0 px high and cannot be seen; give it a size",
+        ])
+    }
+
     @Test func hugeInsetsAreErrors() {
         let root = site([
             "content/s/_section.md": "---\nlayout:\n  contentInsets: 1e308\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
