@@ -58,7 +58,14 @@ public enum CommandLineTool {
                 return try ScaffoldCommand.runNew(rest, terminal: &terminal)
             default:
                 let known = ["build", "check", "layout", "template", "init", "new", "help"]
-                terminal.err("feedgen: error: unknown command '\(command)'\(Suggestion.didYouMean(command, in: known)); see 'feedgen --help'\n")
+                // Hugo's and other tools' names for what feedgen does another way.
+                let hint =
+                    switch command {
+                    case "server", "serve": " (there is no server: 'feedgen build --watch' rebuilds on every save and pages opened from the file system reload themselves)"
+                    case "version", "-v", "-V": " (did you mean '--version'?)"
+                    default: Suggestion.didYouMean(command, in: known)
+                    }
+                terminal.err("feedgen: error: unknown command '\(command)'\(hint); see 'feedgen --help'\n")
                 return 2
             }
         } catch let error as UsageError {
@@ -111,6 +118,8 @@ struct Arguments {
                         value = arguments[i]
                     }
                     options[name] = value
+                } else if let ours = Self.hugoSpellings[name], known.contains(ours) {
+                    throw UsageError("unknown option '\(name)' for '\(command)' (Hugo's \(name) is feedgen's \(ours)); see 'feedgen \(command) --help'")
                 } else {
                     throw UsageError("unknown option '\(name)' for '\(command)'\(Suggestion.didYouMean(name, in: known)); see 'feedgen \(command) --help'")
                 }
@@ -122,4 +131,12 @@ struct Arguments {
     }
 
     var help: Bool { flags.contains("--help") }
+
+    /// Hugo's options that feedgen has under another name (`hugo -D` is `feedgen build
+    /// --drafts`): named in the error instead of a spelling guess ('-D' was "did you mean '-h'?").
+    static let hugoSpellings = [
+        "-D": "--drafts", "--buildDrafts": "--drafts", "-F": "--future", "--buildFuture": "--future",
+        "-E": "--expired", "--buildExpired": "--expired", "-d": "--output", "--destination": "--output",
+        "-w": "--watch", "--cleanDestinationDir": "--clean",
+    ]
 }

@@ -9,7 +9,15 @@ import Foundation
 /// upright (CSS Images 3, `image-orientation: from-image`, the default) and libvips turns its
 /// variants upright, so its size is the stored one with width and height swapped.
 public enum ImageProbe {
+    /// The intrinsic size in image pixels; nil when the header is none of these, or says the
+    /// image is 0 px (or less) wide or high: nothing to draw or resize.
     public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard let size = headerSize(of: bytes), size.width > 0, size.height > 0 else { return nil }
+        return size
+    }
+
+    /// The size the header states, whatever it is.
+    static func headerSize(of bytes: [UInt8]) -> (width: Int, height: Int)? {
         func be16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
         func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
         func le16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }

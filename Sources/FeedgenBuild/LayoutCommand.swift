@@ -15,6 +15,9 @@ enum LayoutCommand {
         USAGE: feedgen layout [SITE] --width W [--feed PATH] [--viewport-height H]
                               [--measured FILE | --text-estimates] [--json]
 
+        ARGUMENTS:
+          SITE                      The site folder (default: the current folder)
+
         OPTIONS:
           --width W                 Container (page column) width in CSS px
           --feed PATH               The feed: '' or '/' for the home feed (default), 'recipes', …

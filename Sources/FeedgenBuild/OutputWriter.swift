@@ -13,6 +13,26 @@ import Foundation
 public enum OutputWriter {
     public static let markerName = ".feedgen-output"
 
+    /// The part of ``check(output:siteRoot:)`` that depends on the paths only (not on what the
+    /// folder holds): the site folder, a folder holding it, its source folders or a folder inside
+    /// one, `/`, the home folder. `feedgen check`, which writes nothing, reports it too.
+    public static func checkLocation(output: String, siteRoot: String) -> String? {
+        let out = URL(fileURLWithPath: output).standardizedFileURL.path
+        let site = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
+        let home = FileManager.default.homeDirectoryForCurrentUser.standardizedFileURL.path
+        let forbidden = ["/", home, site, site + "/content", site + "/Templates", site + "/static"]
+        if forbidden.contains(out) || site.hasPrefix(out + "/") {
+            let what =
+                out == "/" ? "the file system root" : out == home ? "the home folder"
+                : site.hasPrefix(out + "/") ? "a folder holding the site" : "the site or one of its source folders"
+            return "refusing to write the site into '\(output)': it is \(what); choose another --output folder"
+        }
+        for source in ["/content", "/Templates", "/static"] where out.hasPrefix(site + source + "/") {
+            return "refusing to write the site into '\(output)', inside the site's \(source.dropFirst())/ folder; choose another --output folder"
+        }
+        return nil
+    }
+
     /// Refuses output folders that would destroy something: the site folder itself, its content
     /// or Templates folders, `/`, the home folder, or a non-empty folder feedgen did not write;
     /// and outputs whose build cache folder (``BuildCache/folder(forOutput:)``) is something
@@ -20,16 +40,8 @@ public enum OutputWriter {
     ///
     /// - Returns: the problem, to be reported as an error, or nil when the output may be written.
     public static func check(output: String, siteRoot: String) -> String? {
+        if let problem = checkLocation(output: output, siteRoot: siteRoot) { return problem }
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
-        let site = URL(fileURLWithPath: siteRoot).standardizedFileURL.path
-        let home = FileManager.default.homeDirectoryForCurrentUser.standardizedFileURL.path
-        let forbidden = ["/", home, site, site + "/content", site + "/Templates", site + "/static"]
-        if forbidden.contains(out) || site.hasPrefix(out + "/") {
-            return "refusing to write the site into '\(output)': it is \(out == "/" ? "the file system root" : out == home ? "the home folder" : "the site or one of its source folders"); choose another --output folder"
-        }
-        for source in ["/content", "/Templates", "/static"] where out.hasPrefix(site + source + "/") {
-            return "refusing to write the site into '\(output)', inside the site's \(source.dropFirst())/ folder; choose another --output folder"
-        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

@@ -8,6 +8,9 @@ enum ScaffoldCommand {
 
         USAGE: feedgen init DIR
 
+        ARGUMENTS:
+          DIR                       A new or empty folder for the site
+
         EXIT STATUS: 0 created; 2 usage errors (DIR missing or empty, not an empty folder, or not
         writable: nothing is overwritten).
 

@@ -114,6 +114,13 @@ public enum SiteBuilder {
         // 4. Image variants (not in `check`, which writes nothing): into the build cache beside
         // the output, so the output folder is checked first.
         let output = outputPath(options, site: prepared.site, root: root)
+        if !options.write, let problem = OutputWriter.checkLocation(output: output, siteRoot: root) {
+            // `check` validates the configured output as `build` would (it only skips what the
+            // folder holds: a check writes nothing there).
+            report.diagnostics.error(SourceLocation(path: output), problem)
+            report.exitStatus = 2
+            return finish(&report, options)
+        }
         if options.write {
             itemCache.value?.saveSourcesEarly()
             report.outputPath = output
@@ -250,7 +257,12 @@ public enum SiteBuilder {
                 // and rewritten like a link in the body.
                 for i in section.items.indices {
                     guard let target = frontMatterContentLink(section.items[i]) else { continue }
-                    section.items[i].markdownLinks.append(target.at(section.items[i].location))
+                    // Reported at the `link` value (the file's or the inline item's), not at 1:1.
+                    let item = section.items[i]
+                    let location = item.frontMatter["link"].map {
+                        SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column)
+                    } ?? item.location
+                    section.items[i].markdownLinks.append(target.at(location))
                 }
                 let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
                 var decoder = LayoutDecoder(path: path)
@@ -678,6 +690,12 @@ public enum SiteBuilder {
             guard scheme == "http" || scheme == "https" else {
                 diagnostics.error(image.location, "image URL scheme '\(scheme):' is not allowed; use http, https or a path")
                 return nil
+            }
+            if image.width == nil || image.height == nil {
+                // The page got width="" height="" (invalid HTML, and a layout shift on load).
+                diagnostics.warning(
+                    image.location,
+                    "image '\(image.src)' is remote, so feedgen cannot read its size and the page shifts when it loads; give its 'width' and 'height' in an image mapping")
             }
             return ImageAsset(source: "", outputPath: image.src, width: image.width, height: image.height, alt: alt)
         }

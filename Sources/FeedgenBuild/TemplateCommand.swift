@@ -12,6 +12,9 @@ enum TemplateCommand {
 
         USAGE: feedgen template render FILE --data DATA.(json|yaml) [--partials DIR] [--strict]
 
+        ARGUMENTS:
+          FILE                      The Mustache template to render
+
         OPTIONS:
           --data FILE               The context: a JSON or YAML file (by extension);
                                     numbers render as written (1.50 stays 1.50)
@@ -87,8 +90,12 @@ enum TemplateCommand {
 
         var partials: [String: MustacheTemplate] = [:]
         if let folder {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-                throw UsageError("cannot read --partials folder '\(folder)'")
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            } catch {
+                let reason = access(folder, R_OK) != 0 ? String(cString: strerror(errno)) : "Not a directory"
+                throw UsageError("cannot read --partials folder '\(folder)': \(reason)")
             }
             for name in names.sorted() where name.hasSuffix(".mustache") {
                 let path = folder + "/" + name
@@ -129,7 +136,9 @@ enum TemplateCommand {
     /// a usage error; bytes that are not UTF-8 are an error at their line and column, added to
     /// `diagnostics` (nil is returned).
     static func read(_ path: String, what: String, into diagnostics: inout Diagnostics) throws(UsageError) -> String? {
-        guard FileManager.default.isReadableFile(atPath: path) else { throw UsageError("cannot read \(what) '\(path)'") }
+        guard access(path, R_OK) == 0 else {
+            throw UsageError("cannot read \(what) '\(path)': \(String(cString: strerror(errno)))")
+        }
         // Files named on the command line may be pipes (`--data <(…)`).
         switch SourceFile.readText(path, shownAs: path, regularOnly: false) {
         case .success(let text):

@@ -66,6 +66,19 @@ struct ContentScanner {
 
     static func isIgnored(_ name: String) -> Bool { name.hasPrefix(".") || name.hasPrefix("_") }
 
+    /// A warning for a visible file that Hugo would read as Markdown but feedgen does not (it
+    /// reads `.md` only): `.markdown`, `.mdown`, `.mkd`, `.mkdn`, or `.md` in another case.
+    static func otherMarkdownWarning(_ name: String, path: String) -> Diagnostic? {
+        guard !isIgnored(name), let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let suffix = name[dot...]
+        guard suffix.utf8.count <= 9, [".md", ".markdown", ".mdown", ".mkd", ".mkdn"].contains(suffix.lowercased()) else {
+            return nil
+        }
+        return .warning(
+            SourceLocation(path: path),
+            "'\(name)' is not read: feedgen reads Markdown files ending in '.md' only; rename it to '\(name[..<dot]).md'")
+    }
+
     /// The error for a FIFO, socket or device in a site's folders (`shownAs`: site-relative):
     /// it cannot be read, and skipping it would drop content without a word.
     static func specialFileError(shownAs path: String) -> Diagnostic {
@@ -162,6 +175,8 @@ struct ContentScanner {
                         .warning(
                             SourceLocation(path: child),
                             "'\(entry.name)' is not in a section folder; move it into a section folder"))
+                } else if let warning = Self.otherMarkdownWarning(entry.name, path: child) {
+                    plan.diagnostics.append(warning)
                 }
                 continue
             }
@@ -212,6 +227,8 @@ struct ContentScanner {
                     }
                     section.itemFiles.append(prefix.isEmpty ? entry.name : prefix + entry.name)
                     section.itemStamps.append(entry.stamp)
+                } else if let warning = Self.otherMarkdownWarning(entry.name, path: child) {
+                    plan.diagnostics.append(warning)
                 }
                 continue
             }

@@ -84,7 +84,16 @@ struct FeedAssembler {
                 listed[name] = node.line
                 result.append(section)
             } else {
-                let hint = Suggestion.didYouMean(name, in: sections.map(\.id))
+                let subfeed = String((folder + "/" + name).dropFirst("content/".count))
+                if name != ".", name != "..", plan.feeds.contains(where: { $0.path == subfeed }) {
+                    diagnostics.append(
+                        .error(
+                            location,
+                            "'\(name)' is a feed of its own (it has _feed.md), not a section of this one; its page is \(subfeed)/index.html"))
+                    continue
+                }
+                var hint = Suggestion.didYouMean(name, in: sections.map(\.id))
+                if hint.isEmpty { hint = " (a section is a folder holding _section.md or .md files)" }
                 diagnostics.append(.error(location, "no section folder '\(name)' in \(folder)\(hint)"))
             }
         }

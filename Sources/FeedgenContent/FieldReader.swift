@@ -99,7 +99,12 @@ struct FieldReader {
         var result: [String] = []
         for element in elements {
             if let text = element.string, !element.isNull {
-                result.append(text)
+                if text.allSatisfy(\.isWhitespace) {
+                    // It rendered as an empty tag (`<li></li>`) in the card and the feeds.
+                    error(element, "an entry of '\(key)' is empty; remove it")
+                } else {
+                    result.append(text)
+                }
             } else {
                 error(element, "each entry of '\(key)' must be a string, found \(element.kindDescription)")
             }

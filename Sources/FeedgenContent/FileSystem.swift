@@ -122,6 +122,12 @@ enum FileSystem {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Why the process may not read the file at `path` (the `strerror` text of `access(R_OK)`,
+    /// e.g. "Permission denied"), or nil when it may.
+    static func unreadable(_ path: String) -> String? {
+        access(path, R_OK) == 0 ? nil : String(cString: strerror(errno))
+    }
+
     /// The whole file, or the `strerror` text of the failure.
     static func readFile(_ path: String, limit: Int = Limits.maxFileSize, regularOnly: Bool = true) -> Result<[UInt8], ReadError> {
         var info = stat()

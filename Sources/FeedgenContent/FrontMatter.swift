@@ -9,7 +9,8 @@ import FeedgenDiagnostics
 /// Body…          Markdown; `bodyLine` is this line's number
 /// ```
 ///
-/// A file that does not start with `---` is all body, with an empty mapping. The bytes are
+/// A file that does not start with `---` is all body, with an empty mapping (and a warning
+/// when it holds a `---` block after blank lines or spaces, which Hugo would read). The bytes are
 /// decoded by ``SourceText`` first: BOM removed, CRLF/CR → LF, UTF-8 validated.
 public struct FrontMatter: Sendable {
     /// The front matter: always a mapping (empty when the file has none).
@@ -44,7 +45,12 @@ public struct FrontMatter: Sendable {
         }
         let empty = YAMLNode(.mapping([]), line: 1, column: 1)
         guard let yaml = split.yaml else {
-            return (FrontMatter(fields: empty, hasFrontMatter: false, body: split.body, bodyLine: 1), [])
+            let warnings = split.misplacedFence.map {
+                [Diagnostic.warning(
+                    SourceLocation(path: path, line: $0, column: 1),
+                    "this '---' block is Markdown, not front matter: front matter starts on the very first line, with no blank line or space before its '---'")]
+            }
+            return (FrontMatter(fields: empty, hasFrontMatter: false, body: split.body, bodyLine: 1), warnings ?? [])
         }
         let (node, diagnostics) = YAMLParser.parse(yaml, path: path, firstLine: 2)
         if diagnostics.contains(where: { $0.severity == .error }) && node == nil {
@@ -68,6 +74,9 @@ public struct FrontMatter: Sendable {
         var yaml: String?
         var body: String
         var bodyLine: Int
+        /// Without front matter: the line of a `---` that would open a block closed further
+        /// down, had it been on the first line unindented (after blank lines, or indented).
+        var misplacedFence: Int?
     }
 
     enum SplitProblem: Error {
@@ -107,13 +116,35 @@ public struct FrontMatter: Sendable {
                 return String(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
             }
 
+            /// The line of the first non-blank line when it is `---` after blank lines or
+            /// spaces and a closing `---`/`...` line follows; nil otherwise.
+            func misplacedFence() -> Int? {
+                var start = 0
+                var line = 1
+                var fence: Int?
+                while start < bytes.count {
+                    let end = lineEnd(from: start)
+                    var first = start
+                    while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+                    if let fence {
+                        if isLine(start, end, "---") || isLine(start, end, "...") { return fence }
+                    } else if first < end {
+                        guard isLine(first, end, "---") else { return nil }
+                        fence = line
+                    }
+                    start = end + 1
+                    line += 1
+                }
+                return nil
+            }
+
             let firstEnd = lineEnd(from: 0)
             if isLine(0, firstEnd, "+++") { return .failure(.toml) }
             if bytes.count > 0, bytes[0] == UInt8(ascii: "{"), !(bytes.count > 1 && bytes[1] == UInt8(ascii: "{")) {
                 return .failure(.json)
             }
             guard isLine(0, firstEnd, "---") else {
-                return .success(Split(yaml: nil, body: text, bodyLine: 1))
+                return .success(Split(yaml: nil, body: text, bodyLine: 1, misplacedFence: misplacedFence()))
             }
             var start = firstEnd + 1
             var line = 2

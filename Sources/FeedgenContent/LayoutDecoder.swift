@@ -18,6 +18,13 @@ public struct LayoutDecoder {
     public static let maxLength = 100_000.0
     /// The largest fraction in a dimension.
     static let maxFraction = 100.0
+    /// How deep groups nest below a section's group. The solver's work grows with the items a
+    /// group can hold, which doubles with each level of half-width groups: 12 levels took
+    /// minutes; real layouts nest two or three.
+    static let maxGroupDepth = 8
+
+    /// How many `group:` subitems enclose the one being decoded.
+    private var groupDepth = 0
 
     public init(path: String) { self.path = path }
 
@@ -131,8 +138,8 @@ public struct LayoutDecoder {
             }
             checkKeys(pairs, allowed: Self.groupKeys, context: "group")
             if let v = node["direction"], let d: Axis = enumValue(v, "direction") { g.direction = d }
-            if let v = node["width"], let d = dimension(v) { g.size.width = d }
-            if let v = node["height"], let d = dimension(v) { g.size.height = d }
+            if let v = node["width"], let d = dimension(v) { g.size.width = d; warnIfZero(d, v, "width", of: "group") }
+            if let v = node["height"], let d = dimension(v) { g.size.height = d; warnIfZero(d, v, "height", of: "group") }
             if let v = node["interItemSpacing"], let s = spacing(v, "interItemSpacing") { g.interItemSpacing = s }
             if let v = node["contentInsets"], let i = insets(v) { g.contentInsets = i }
             if node["count"] != nil, node["subitems"] != nil {
@@ -179,6 +186,14 @@ public struct LayoutDecoder {
         switch key {
         case "item": return .item(item(pairs[0].value, base: baseItem))
         case "group":
+            guard groupDepth < Self.maxGroupDepth else {
+                error(
+                    pairs[0].key,
+                    "groups nest at most \(Self.maxGroupDepth) levels deep below the section's group; this one is \(groupDepth + 1) deep")
+                return nil
+            }
+            groupDepth += 1
+            defer { groupDepth -= 1 }
             let nestedBase = LayoutGroup(
                 direction: .horizontal, size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1)),
                 content: .subitems([.item(LayoutItem(size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1))))]))
@@ -196,8 +211,8 @@ public struct LayoutDecoder {
         }
         checkKeys(pairs, allowed: Self.itemKeys, context: "item")
         var i = base
-        if let v = node["width"], let d = dimension(v) { i.size.width = d }
-        if let v = node["height"], let d = dimension(v) { i.size.height = d }
+        if let v = node["width"], let d = dimension(v) { i.size.width = d; warnIfZero(d, v, "width", of: "item") }
+        if let v = node["height"], let d = dimension(v) { i.size.height = d; warnIfZero(d, v, "height", of: "item") }
         if let v = node["contentInsets"], let ins = insets(v) { i.contentInsets = ins }
         if let v = node["edgeSpacing"] { i.edgeSpacing = edgeSpacing(v) }
         return i
@@ -446,6 +461,16 @@ public struct LayoutDecoder {
 
     mutating func error(_ node: YAMLNode, _ message: String) {
         diagnostics.append(.error(SourceLocation(path: path, line: node.line, column: node.column), message))
+    }
+
+    /// A fixed size of 0 (`absolute(0)`, `fractionalWidth(0)`, a bare `0`) draws the cards 0 px
+    /// wide or high: they are on the page but invisible, which no layout wants.
+    mutating func warnIfZero(_ d: LayoutDimension, _ node: YAMLNode, _ key: String, of what: String) {
+        switch d {
+        case .absolute(0), .fractionalWidth(0), .fractionalHeight(0):
+            warning(node, "the \(what)'s '\(key)' is 0, so its cards are \(key == "width" ? "0 px wide" : "0 px high") and cannot be seen; give it a size")
+        default: break
+        }
     }
 
     mutating func warning(_ node: YAMLNode, _ message: String) {

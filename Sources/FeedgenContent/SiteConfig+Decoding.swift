@@ -12,7 +12,11 @@ extension SiteConfig {
         if let title = reader.string(node["title"], key: "title") { config.title = title }
         if let language = reader.language(node["language"], key: "language") { config.language = language }
         if let urlNode = node["baseURL"], let url = reader.string(urlNode, key: "baseURL") {
-            if isAbsoluteURL(url) {
+            if isAbsoluteURL(url), url.contains(where: { $0 == "?" || $0 == "#" }) {
+                reader.error(
+                    urlNode,
+                    "'baseURL' must not have a query ('?') or fragment ('#'): page paths are appended to it; found '\(url)'")
+            } else if isAbsoluteURL(url) {
                 config.baseURL = url
             } else {
                 reader.error(

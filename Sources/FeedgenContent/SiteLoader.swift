@@ -118,7 +118,10 @@ public enum SiteLoader {
     }
 
     /// Every file below `static/` (links followed while they stay inside the site folder),
-    /// relative to it, sorted byte-wise. A link leading outside the site is skipped with a warning.
+    /// relative to it, sorted byte-wise. A link leading outside the site is skipped with a warning;
+    /// a folder that cannot be listed or a file that cannot be opened for reading is an error at
+    /// its path ("cannot read this folder", "cannot read the file: Permission denied"), as in
+    /// `content/`: it would otherwise be dropped, or fail the copy as if the output were at fault.
     static func listStaticFiles(root: String, diagnostics: inout [Diagnostic]) -> [String] {
         let base = root + "/static"
         guard FileSystem.isDirectory(base) == true else { return [] }
@@ -128,9 +131,20 @@ public enum SiteLoader {
         func walk(_ relative: String) {
             let absolute = relative.isEmpty ? base : base + "/" + relative
             if let id = FileSystem.nodeID(absolute) {
-                guard visited.insert(id).inserted else { return }
+                guard visited.insert(id).inserted else {
+                    // As in content/: a folder reached again through a link is not copied twice.
+                    diagnostics.append(
+                        .warning(
+                            SourceLocation(path: "static/" + relative),
+                            "folder skipped: it was already read through another path (a symbolic link loop?)"))
+                    return
+                }
             }
-            for entry in FileSystem.list(absolute) ?? [] {
+            guard let entries = FileSystem.list(absolute) else {
+                diagnostics.append(.error(SourceLocation(path: "static" + (relative.isEmpty ? "" : "/" + relative)), "cannot read this folder"))
+                return
+            }
+            for entry in entries {
                 let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 if entry.hasInvalidName {
                     diagnostics.append(ContentScanner.invalidNameError(shownAs: "static/" + child))
@@ -155,7 +169,13 @@ public enum SiteLoader {
                         continue
                     }
                 }
-                if entry.isDirectory { walk(child) } else { files.append(child) }
+                if entry.isDirectory {
+                    walk(child)
+                } else if let reason = FileSystem.unreadable(base + "/" + child) {
+                    diagnostics.append(.error(SourceLocation(path: "static/" + child), "cannot read the file: \(reason)"))
+                } else {
+                    files.append(child)
+                }
             }
         }
         walk("")

@@ -138,7 +138,7 @@ public enum SourceFile {
     ///   - regularOnly: anything but a regular file (a FIFO, socket, device) is an error, found
     ///     without waiting for a writer; false for files named on the command line (pipes).
     /// - Returns: the text, or one error: `path: error: cannot read: <strerror>` or, for bad
-    ///   bytes, `path:line:column: error: file is not valid UTF-8 …`.
+    ///   bytes, `path:line:column: error: file is not valid UTF-8 …` or `… file has a NUL byte …`.
     ///
     /// Unlike content files, the text is kept byte for byte (a BOM included): a template's
     /// line endings are its output's (the Mustache spec has CRLF cases).
@@ -151,6 +151,12 @@ public enum SourceFile {
                 let (line, column) = SourceText.position(ofByte: bad, in: bytes[...])
                 return .failure(
                     .error(SourceLocation(path: shown, line: line, column: column), "file is not valid UTF-8 (invalid byte at offset \(bad))"))
+            }
+            if let nul = bytes.firstIndex(of: 0) {
+                // Copied into every page it renders (a NUL in HTML is a parse error): text never has one.
+                let (line, column) = SourceText.position(ofByte: nul, in: bytes[...])
+                return .failure(
+                    .error(SourceLocation(path: shown, line: line, column: column), "file has a NUL byte (offset \(nul)); remove it"))
             }
             return .success(String(decoding: bytes, as: UTF8.self))
         }

@@ -127,8 +127,7 @@ public struct YAMLNode: Sendable, Hashable {
             s = s.dropFirst()
         }
         guard !s.isEmpty, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        guard let magnitude = Int(s) else { return nil }
-        return negative ? -magnitude : magnitude
+        return negative ? Int("-" + s) : Int(s)  // with its sign: Int.min has no positive magnitude
     }
 
     static func parseFloat(_ text: String) -> Double? {

@@ -11,6 +11,8 @@ import FeedgenDiagnostics
 /// Errors:
 /// - a syntax error stops the parse (libyaml cannot recover) and yields no node;
 /// - a duplicate key is reported at the second key, which is dropped with its value;
+/// - a control character other than tab, LF and CR written as an escape is an error (libyaml
+///   itself refuses them written raw);
 /// - aliases are expanded by copying the anchored node, at most ``maxAliasExpansion`` nodes in all;
 /// - a merge key (`<<`, YAML 1.1) is an error, and its value is dropped;
 /// - a tag outside the core schema (`!!binary`, `!custom`) is a warning;
@@ -108,6 +110,17 @@ private struct Builder {
             let scalar = event.data.scalar
             let text = string(scalar.value, length: scalar.length)
             let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+            if scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE,
+                let bad = text.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" })
+            {
+                // libyaml refuses these characters written raw, but not from escapes ("\x01",
+                // "\0"): they went into pages and made feed.xml not well-formed.
+                let code = String(bad.value, radix: 16, uppercase: true)
+                diagnostics.append(
+                    .error(
+                        SourceLocation(path: path, line: line, column: column),
+                        "YAML: this string has the control character U+\(String(repeating: "0", count: 4 - code.count) + code) (from an escape); remove it"))
+            }
             let node = YAMLNode(
                 .scalar(text, plain: plain), line: line, column: column, tag: optionalString(scalar.tag))
             checkTag(node.tag, line: line, column: column, scalar: true)

@@ -84,6 +84,20 @@ public struct Syndication: Sendable {
 
     // MARK: - Atom (RFC 4287)
 
+    /// ``HTML/escape(_:)`` for XML 1.0 text and attributes: characters XML 1.0 does not allow
+    /// (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; XML 1.0 §2.2 "Char") become
+    /// U+FFFD, so feed.xml and sitemap.xml stay well-formed whatever the content holds.
+    static func xml(_ s: String) -> String {
+        let escaped = HTML.escape(s)
+        func allowed(_ c: Unicode.Scalar) -> Bool {
+            c.value >= 0x20 ? c.value != 0xFFFE && c.value != 0xFFFF : c == "\t" || c == "\n" || c == "\r"
+        }
+        guard !escaped.unicodeScalars.allSatisfy(allowed) else { return escaped }
+        var out = String.UnicodeScalarView()
+        for c in escaped.unicodeScalars { out.append(allowed(c) ? c : "\u{FFFD}") }
+        return String(out)
+    }
+
     public func atom(_ feed: PreparedFeed) -> String {
         let entries = entries(feed)
         let newest = entries.compactMap(\.item.date).max()
@@ -91,27 +105,27 @@ public struct Syndication: Sendable {
         let lang = feed.feed.lang ?? site.site.config.language
         let pageURL = url(feed.pagePath)
         var x = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-        x += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"\(HTML.escape(lang))\">\n"
-        x += "  <id>\(HTML.escape(pageURL))</id>\n"
-        x += "  <title>\(HTML.escape(pageTitle(feed)))</title>\n"
-        if let d = feed.feed.description, !d.isEmpty { x += "  <subtitle>\(HTML.escape(d))</subtitle>\n" }
+        x += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"\(Self.xml(lang))\">\n"
+        x += "  <id>\(Self.xml(pageURL))</id>\n"
+        x += "  <title>\(Self.xml(pageTitle(feed)))</title>\n"
+        if let d = feed.feed.description, !d.isEmpty { x += "  <subtitle>\(Self.xml(d))</subtitle>\n" }
         x += "  <updated>\(updated)</updated>\n"
-        x += "  <link rel=\"alternate\" type=\"text/html\" href=\"\(HTML.escape(pageURL))\"/>\n"
-        x += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(HTML.escape(url(Self.atomPath(feed))))\"/>\n"
-        x += "  <author><name>\(HTML.escape(site.site.config.title))</name></author>\n"
+        x += "  <link rel=\"alternate\" type=\"text/html\" href=\"\(Self.xml(pageURL))\"/>\n"
+        x += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(Self.xml(url(Self.atomPath(feed))))\"/>\n"
+        x += "  <author><name>\(Self.xml(site.site.config.title))</name></author>\n"
         x += "  <generator>feedgen</generator>\n"
         for e in entries {
             let item = e.item
-            x += "  <entry\(item.lang.map { " xml:lang=\"\(HTML.escape($0))\"" } ?? "")>\n"
-            x += "    <id>\(HTML.escape(e.id))</id>\n"
-            x += "    <title>\(HTML.escape(item.title))</title>\n"
+            x += "  <entry\(item.lang.map { " xml:lang=\"\(Self.xml($0))\"" } ?? "")>\n"
+            x += "    <id>\(Self.xml(e.id))</id>\n"
+            x += "    <title>\(Self.xml(item.title))</title>\n"
             x += "    <updated>\(item.date.map(Self.timestamp) ?? updated)</updated>\n"
             if let d = item.date { x += "    <published>\(Self.timestamp(d))</published>\n" }
-            x += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(HTML.escape(e.url))\"/>\n"
-            if let image = e.image { x += "    <link rel=\"enclosure\" href=\"\(HTML.escape(image))\"/>\n" }
-            if let d = item.description, !d.isEmpty { x += "    <summary>\(HTML.escape(d))</summary>\n" }
-            if item.hasBody { x += "    <content type=\"html\">\(HTML.escape(absolutized(item.html, page: feed.detailPath(item))))</content>\n" }
-            for tag in item.tags { x += "    <category term=\"\(HTML.escape(tag))\"/>\n" }
+            x += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(Self.xml(e.url))\"/>\n"
+            if let image = e.image { x += "    <link rel=\"enclosure\" href=\"\(Self.xml(image))\"/>\n" }
+            if let d = item.description, !d.isEmpty { x += "    <summary>\(Self.xml(d))</summary>\n" }
+            if item.hasBody { x += "    <content type=\"html\">\(Self.xml(absolutized(item.html, page: feed.detailPath(item))))</content>\n" }
+            for tag in item.tags { x += "    <category term=\"\(Self.xml(tag))\"/>\n" }
             x += "  </entry>\n"
         }
         x += "</feed>\n"
@@ -164,7 +178,7 @@ public struct Syndication: Sendable {
         var seen = Set<String>()
         var x = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for p in paths.sorted() where seen.insert(p).inserted {
-            x += "  <url><loc>\(HTML.escape(url(p)))</loc></url>\n"
+            x += "  <url><loc>\(Self.xml(url(p)))</loc></url>\n"
         }
         return x + "</urlset>\n"
     }

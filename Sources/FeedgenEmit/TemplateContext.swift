@@ -214,7 +214,7 @@ extension TemplateContext {
         case .item:
             return ContextSchema(
                 paths: pageKeys + ["feed", "feed.title", "feed.url", "item"] + cardKeys.map { "item." + $0 },
-                openPrefixes: ["item.params"])
+                openPrefixes: ["item.params"], emptyLists: ["page.feeds"])
         case .card:
             return ContextSchema(paths: cardKeys, openPrefixes: ["params"])
         case .slideLabel:
@@ -234,10 +234,14 @@ public struct ContextSchema: Sendable, Hashable {
     public let paths: Set<String>
     /// Paths whose value is free data: any name below them may be present.
     public let openPrefixes: [String]
+    /// Lists that are always empty in this kind of context (`page.feeds` on item pages): what a
+    /// section over one holds never renders there, so its names are not checked against it.
+    public let emptyLists: Set<String>
 
-    public init(paths: some Sequence<String>, openPrefixes: [String] = []) {
+    public init(paths: some Sequence<String>, openPrefixes: [String] = [], emptyLists: Set<String> = []) {
         self.paths = Set(paths)
         self.openPrefixes = openPrefixes
+        self.emptyLists = emptyLists
     }
 
     /// Whether `path` is known, or lies below an open prefix.

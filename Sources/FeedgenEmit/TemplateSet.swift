@@ -246,7 +246,10 @@ public struct TemplateSet: Sendable, PartialProvider {
                 findings[tag] = finding
                 if reference.kind == .section {
                     switch resolution {
-                    case .paths(let paths): sectionFrames.append(Frame(paths: paths))
+                    case .paths(let paths):
+                        // Inside a list that is always empty here (the built-in head's
+                        // {{#page.feeds}} on item pages) nothing renders: nothing to warn about.
+                        sectionFrames.append(Frame(paths: paths, anything: paths.allSatisfy(schema.emptyLists.contains)))
                     case .anything, .missing: sectionFrames.append(Frame(paths: [], anything: true))
                     }
                 }

@@ -150,6 +150,15 @@ struct GroupSolver {
                 var k = 0
                 while consumed < available {
                     let d = k % list.count
+                    // A nested group of fixed main extent that cannot fit is not solved only to be
+                    // dropped: solving it first made each nesting level solve its subitems twice,
+                    // 2^depth work (40 nested fractionalWidth(1.0) groups never finished).
+                    if stack.children.count > base, case .group(let nested) = list[d],
+                        !nested.size.dimension(axis).isEstimated,
+                        used + gap + nested.size.dimension(axis).resolve(in: provisional) > innerMain + Self.fitTolerance
+                    {
+                        break
+                    }
                     guard
                         let child = makeChild(
                             list[d], description: d, slot: nil, axis: axis, provisional: provisional,

@@ -23,6 +23,10 @@ public struct MustacheError: Error, CustomStringConvertible, Sendable, Equatable
         case unknownPartial
         /// Partials or parents nested deeper than ``MustacheTemplate/maximumPartialDepth``.
         case recursionLimit
+        /// Sections, inverted sections, parents and blocks nested deeper than
+        /// ``MustacheTemplate/maximumNestingDepth`` in one template, or sections deeper than
+        /// ``MustacheTemplate/maximumRenderedSectionDepth`` while rendering through partials.
+        case nestingLimit
         /// A lambda threw, or returned a template that does not compile.
         case lambdaFailed
         /// Malformed JSON given to ``MustacheValue/init(json:name:)``.

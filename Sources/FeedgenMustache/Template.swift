@@ -16,6 +16,16 @@ public struct MustacheTemplate: Sendable {
     /// without end).
     public static let maximumPartialDepth = 100
 
+    /// How deep sections, inverted sections, parents and blocks may nest in one template before
+    /// compiling fails with ``MustacheError/Kind/nestingLimit``: the walks over a compiled
+    /// template recurse once per level, and 100,000 nested sections overflowed the stack.
+    public static let maximumNestingDepth = 100
+
+    /// How deep sections may nest while rendering, through partials, before rendering fails
+    /// with ``MustacheError/Kind/nestingLimit`` (each level takes stack; 4,000 overflowed an
+    /// 8 MiB stack in a debug build).
+    public static let maximumRenderedSectionDepth = 1_000
+
     /// The name given at compile time, used in error messages.
     public var name: String { source.name }
 

@@ -66,11 +66,16 @@ import Testing
 
     @Test func frontMatterLinkToAMissingFileIsAnError() {
         let root = temporaryFolder()
-        writeSite(root, ["content/today/a.md": "---\ntitle: A\nlink: ../nowhere.md\n---\n"])
+        writeSite(root, [
+            "content/today/a.md": "---\ntitle: A\nlink: ../nowhere.md\n---\n",
+            "content/today/_section.md": "---\nitems:\n  - {title: I, link: gone.md}\n---\n",
+        ])
         let report = build(root, output: temporaryFolder() + "/public")
         #expect(report.exitStatus == 1)
+        // At the `link` value, in the item's file or in _section.md for an inline item.
         #expect(report.diagnostics.sorted.map(\.description) == [
-            "content/today/a.md:1:1: error: link '../nowhere.md' leads to content/nowhere.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link"
+            "content/today/_section.md:3:22: error: link 'gone.md' leads to content/today/gone.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
+            "content/today/a.md:3:7: error: link '../nowhere.md' leads to content/nowhere.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
         ])
     }
 }

@@ -113,6 +113,13 @@ import Testing
             for option in options {
                 #expect(help.contains("\n  " + option + " ") || help.contains("\n  " + option + "\n"), "\(command) \(option)")
             }
+            // Its positional arguments too (SITE, FILE, DIR; not an option's value): layout,
+            // template and init had no ARGUMENTS section.
+            let words = usage.split(whereSeparator: { " []|\n".contains($0) }).map(String.init)
+            for (i, word) in words.enumerated().dropFirst(2)
+            where word.first?.isUppercase == true && !words[i - 1].hasPrefix("--") {
+                #expect(help.contains("\n  " + word + " "), "\(command) \(word)")
+            }
         }
     }
 
@@ -246,5 +253,9 @@ import Testing
         #expect(report.exitStatus == 2)
         #expect(report.diagnostics.items.first?.message.hasPrefix("refusing to write the site into") == true)
         #expect(FileManager.default.fileExists(atPath: root + "/content/news/a.md"))
+        if output == "SITE/.." {
+            // Not "the site or one of its source folders": the folder holds the site.
+            #expect(report.diagnostics.items.first?.message.hasSuffix("': it is a folder holding the site; choose another --output folder") == true)
+        }
     }
 }

@@ -12,6 +12,16 @@ import Testing
 
     @Test func png() { #expect(ImageProbe.size(of: Self.png)! == (480, 270)) }
 
+    /// A header that says 0 px wide or high is no size: the page got `<img width="0" height="0">`
+    /// and the file was copied without variants, with no error.
+    @Test func aZeroSizeIsNoSize() {
+        let header = Array(Self.png.prefix(16))
+        #expect(ImageProbe.size(of: header + Self.be32(0) + Self.be32(0) + [8, 2, 0, 0, 0]) == nil)
+        #expect(ImageProbe.size(of: header + Self.be32(480) + Self.be32(0) + [8, 2, 0, 0, 0]) == nil)
+        #expect(ImageProbe.size(of: Array(#"<svg width="0" height="10">"#.utf8)) == nil)
+        #expect(ImageProbe.size(of: Array(#"<svg viewBox="0 0 -5 10">"#.utf8)) == nil)
+    }
+
     @Test func gif() {
         #expect(ImageProbe.size(of: Array("GIF89a".utf8) + [0x40, 0x01, 0xF0, 0x00, 0, 0])! == (320, 240))
     }

@@ -15,17 +15,7 @@ import Testing
     /// Runs `feedgen arguments` with `environment` added; its exit status and standard error.
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stderr: String) {
         try #require(FileManager.default.isExecutableFile(atPath: Self.feedgen), "feedgen is built beside the tests: \(Self.feedgen)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.feedgen)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try runProcess(Self.feedgen, arguments, environment: environment)
     }
 
     /// The shared libraries of libvips, glib or gobject that `LD_DEBUG=files` output says were mapped.

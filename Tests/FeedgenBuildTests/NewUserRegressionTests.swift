@@ -55,12 +55,79 @@ import FeedgenDiagnostics
             ])
     }
 
+    @Test func aStaticFolderReachedTwiceIsAWarningNotSilence() throws {
+        let root = site(["content/s/a.md": "---\ntitle: A\n---\nA.\n", "static/img/a.txt": "a"])
+        try FileManager.default.createSymbolicLink(atPath: root + "/static/img2", withDestinationPath: "img")
+        try FileManager.default.createSymbolicLink(atPath: root + "/static/img/loop", withDestinationPath: "..")
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(
+            messages(report, .warning) == [
+                "static/img/loop: warning: folder skipped: it was already read through another path (a symbolic link loop?)",
+                "static/img2: warning: folder skipped: it was already read through another path (a symbolic link loop?)",
+            ])
+        #expect(FileManager.default.fileExists(atPath: out + "/img/a.txt"))
+    }
+
     @Test func hugeCountIsAnErrorNotAHang() {
         let root = site([
             "content/s/_section.md": "---\nlayout:\n  group: {count: 1000000000}\n---\n", "content/s/a.md": "---\ntitle: A\n---\n",
         ])
         let report = build(root, output: temporaryFolder() + "/public")
         #expect(messages(report) == ["content/s/_section.md:3:18: error: 'count' must be at most 1000, found 1000000000"])
+    }
+
+    @Test func groupsNestedTooDeepAreAnErrorNotAHang() {
+        // 12 levels of half-width groups took minutes (each level doubles what a group holds).
+        var yaml = "---\nlayout:\n  group:\n    height: absolute(100)\n    subitems:\n"
+        var indent = "      "
+        for _ in 0..<12 {
+            yaml += indent + "- group:\n" + indent + "    width: fractionalWidth(0.5)\n" + indent + "    subitems:\n"
+            indent += "      "
+        }
+        yaml += indent + "- item: {width: absolute(10), height: fractionalHeight(1.0)}\n---\n"
+        let root = site(["content/s/_section.md": yaml, "content/s/a.md": "---\ntitle: A\n---\n"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(messages(report) == [
+            "content/s/_section.md:30:57: error: groups nest at most 8 levels deep below the section's group; this one is 9 deep"
+        ])
+    }
+
+    @Test func aRemoteImageWithoutItsSizeIsAWarning() {
+        let root = site([
+            "content/s/a.md": "---\ntitle: A\nimage: {src: \"https://cdn.example.org/x.png\", alt: x}\n---\n",
+            "content/s/b.md": "---\ntitle: B\nimage: {src: \"https://cdn.example.org/y.png\", alt: y, width: 40, height: 30}\n---\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(messages(report, .warning) == [
+            "content/s/a.md:3:8: warning: image 'https://cdn.example.org/x.png' is remote, so feedgen cannot read its size and the page shifts when it loads; give its 'width' and 'height' in an image mapping"
+        ])
+    }
+
+    @Test func emptyTagsAreAnError() {
+        let root = site(["content/s/a.md": "---\ntitle: A\ntags: [a, \"\", \"  \"]\n---\n"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(messages(report) == [
+            "content/s/a.md:3:11: error: an entry of 'tags' is empty; remove it",
+            "content/s/a.md:3:15: error: an entry of 'tags' is empty; remove it",
+        ])
+    }
+
+    @Test func zeroSizesAreAWarning() {
+        // fractionalWidth(0) items were built, 0 px wide, without a word.
+        let root = site([
+            "content/s/_section.md": "---\nlayout:\n  item: {width: fractionalWidth(0), height: 44}\n  group: {height: absolute(0)}\n  adaptive:\n    - minWidth: 700\n      group: {count: 2}\n---\n",
+            "content/s/a.md": "---\ntitle: A\n---\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 0)
+        #expect(messages(report, .warning) == [
+            "content/s/_section.md:3:17: warning: the item's 'width' is 0, so its cards are 0 px wide and cannot be seen; give it a size",
+            "content/s/_section.md:4:19: warning: the group's 'height' is 0, so its cards are 0 px high and cannot be seen; give it a size",
+        ])
     }
 
     @Test func hugeInsetsAreErrors() {
@@ -88,11 +155,48 @@ import FeedgenDiagnostics
         #expect(report.exitStatus == 2)
     }
 
-    @Test func staticFileShadowingAGeneratedStylesheetIsAnError() {
-        let root = site(["content/s/a.md": "---\ntitle: A\n---\n", "static/assets/layout.css": "body{}"])
+    @Test func hugoOptionsAreNamedWithFeedgensOwn() {
+        func message(_ arguments: [String], command: String = "build") -> String? {
+            do {
+                _ = try Arguments(arguments, flags: ["--drafts", "--watch"], options: ["--output"], command: command)
+                return nil
+            } catch let error as UsageError {
+                return error.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message(["-D"]) == "unknown option '-D' for 'build' (Hugo's -D is feedgen's --drafts); see 'feedgen build --help'")
+        #expect(message(["--destination=out"]) == "unknown option '--destination' for 'build' (Hugo's --destination is feedgen's --output); see 'feedgen build --help'")
+        // Only an option the command has is named (this one has no --future).
+        #expect(message(["-F"])?.contains("Hugo") == false)
+    }
+
+    /// `feedgen check` passed (exit 0) a site whose `output` lies in content/, which `build`
+    /// refuses with exit 2.
+    @Test func checkRefusesTheOutputFoldersBuildRefuses() {
+        let root = site(["feedgen.yaml": "output: content/pub\n", "content/s/a.md": "---\ntitle: A\n---\n"])
+        var options = BuildOptions(siteRoot: root, now: fixedNow)
+        options.write = false
+        let report = SiteBuilder.build(options)
+        #expect(report.exitStatus == 2)
+        let real = URL(fileURLWithPath: root).standardizedFileURL.path
+        #expect(messages(report) == [
+            "\(real)/content/pub: error: refusing to write the site into '\(real)/content/pub', inside the site's content/ folder; choose another --output folder"
+        ])
+        #expect(!FileManager.default.fileExists(atPath: root + "/content/pub"))
+    }
+
+    @Test func staticFileShadowingAGeneratedFileIsAnError() {
+        // The watch build's reload script replaced static/_feedgen/live-reload.js silently.
+        let root = site([
+            "content/s/a.md": "---\ntitle: A\n---\n", "static/assets/layout.css": "body{}",
+            "static/_feedgen/live-reload.js": "x",
+        ])
         let report = build(root, output: temporaryFolder() + "/public")
         #expect(messages(report) == [
-            "static/assets/layout.css: error: this would write the output file 'assets/layout.css', which (generated by feedgen) writes too; rename one of them"
+            "static/_feedgen/live-reload.js: error: this would write the output file '_feedgen/live-reload.js', which feedgen's watch mode writes too; rename one of them",
+            "static/assets/layout.css: error: this would write the output file 'assets/layout.css', which feedgen itself writes too; rename one of them",
         ])
     }
 
@@ -241,6 +345,23 @@ import FeedgenDiagnostics
         #expect(CommandLineTool.run(["template", "render", folder + "/missing.mustache", "--data", folder + "/d.json"]) == 2)
     }
 
+    /// "cannot read data 'd.yaml'" gave no reason (a typo? a folder? permissions?).
+    @Test func templateRenderSaysWhyAFileCannotBeRead() throws {
+        let folder = temporaryFolder()
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/t.mustache"))
+        func message(_ data: String, partials: String? = nil) -> String? {
+            do {
+                _ = try TemplateCommand.render(file: folder + "/t.mustache", data: data, partials: partials, strict: false)
+                return nil
+            } catch {
+                return (error as? UsageError)?.message
+            }
+        }
+        #expect(message(folder + "/nope.yaml") == "cannot read data '\(folder)/nope.yaml': No such file or directory")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/d.json"))
+        #expect(message(folder + "/d.json", partials: folder + "/parts") == "cannot read --partials folder '\(folder)/parts': No such file or directory")
+    }
+
     @Test func overrideInTemplatesNamesTheBadByte() throws {
         let root = temporaryFolder()
         writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\n"])
@@ -250,10 +371,39 @@ import FeedgenDiagnostics
         #expect(report.exitStatus == 1)
         #expect(report.diagnostics.sorted.map(\.description) == ["Templates/cards/card.mustache:1:4: error: file is not valid UTF-8 (invalid byte at offset 3)"])
     }
+
+    @Test func aNulByteInATemplateIsAnError() throws {
+        // It went into every page the template rendered.
+        let root = temporaryFolder()
+        writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\n", "Templates/cards/card.mustache": "<p>\n  \u{0}{{title}}</p>"])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.map(\.description) == ["Templates/cards/card.mustache:2:3: error: file has a NUL byte (offset 6); remove it"])
+    }
 }
 
 /// Atom and JSON Feed entry ids are unique even when items link to the same page.
 @Suite struct FeedEntryIDTests {
+    /// A control byte in a body made feed.xml not well-formed (XML 1.0 forbids C0 controls
+    /// other than tab, LF and CR), with exit 0. (From a YAML escape it is now an error.)
+    @Test func controlCharactersKeepTheAtomFeedWellFormed() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "feedgen.yaml": "title: T\nbaseURL: https://example.org/\n",
+            "content/s/a.md": "---\ntitle: A\n---\nBody \u{01} and \u{0C} end.\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        #expect(build(root, output: out).exitStatus == 0)
+        let atom = try String(contentsOfFile: out + "/feed.xml", encoding: .utf8)
+        #expect(!atom.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
+        #expect(atom.contains("Body \u{FFFD} and \u{FFFD} end."))
+        let bad = temporaryFolder()
+        writeSite(bad, ["content/s/a.md": "---\ntitle: \"bad\\x01title\"\n---\n"])
+        #expect(build(bad, output: temporaryFolder() + "/public").diagnostics.sorted.map(\.description) == [
+            "content/s/a.md:2:8: error: YAML: this string has the control character U+0001 (from an escape); remove it"
+        ])
+    }
+
     @Test func itemsSharingALinkGetDistinctIDs() throws {
         let root = temporaryFolder()
         writeSite(root, [
@@ -276,5 +426,47 @@ import FeedgenDiagnostics
         let items = json?["items"] as? [[String: Any]] ?? []
         #expect(items.map { $0["id"] as? String } == ["https://example.org/s/a.html", "https://example.org/#s/b", "https://example.org/#s/c"])
         #expect(items.map { $0["url"] as? String } == Array(repeating: "https://example.org/s/a.html", count: 3))
+    }
+}
+
+/// Unreadable files and folders are errors at their path, in `static/` as in `content/`. As
+/// root every file is readable, so the build then runs as `nobody` through setpriv(1) (the test
+/// is skipped, with its reason, where that cannot be done).
+@Suite struct UnreadableFileTests {
+    /// Runs the `feedgen` built beside the tests in `site` as a user who cannot read what mode
+    /// 000 protects; nil (with a printed reason) when no such user is available.
+    static func buildAsUnprivileged(_ site: String) throws -> (status: Int32, stderr: String)? {
+        var executable = LazyLibvipsTests.feedgen
+        var arguments = ["build", "--clean"]
+        if geteuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                print("skipped: running as root without setpriv(1), so mode 000 cannot make a file unreadable")
+                return nil
+            }
+            // `nobody` writes the output inside the site (temporary folders are mode 755).
+            _ = chown(site, 65534, 65534)
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments
+            executable = "/usr/bin/setpriv"
+        }
+        let run = try runProcess(executable, arguments, in: site)
+        if run.status != 0, run.stderr.isEmpty || run.stderr.contains("setpriv:") {
+            print("skipped: cannot run feedgen as nobody: \(run.stderr)")
+            return nil
+        }
+        return run
+    }
+
+    @Test(arguments: [
+        ("static/locked.txt", "static/locked.txt", "static/locked.txt: error: cannot read the file: Permission denied"),
+        ("static/locked/x.txt", "static/locked", "static/locked: error: cannot read this folder"),
+    ])
+    func anUnreadableStaticFileOrFolderIsAnErrorAtItsPath(file: String, locked: String, message: String) throws {
+        let root = temporaryFolder()
+        writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\nA.\n", "static/ok.txt": "ok", file: "x"])
+        chmod(root + "/" + locked, 0)
+        guard let run = try Self.buildAsUnprivileged(root) else { return }
+        #expect(run.status == 1)
+        #expect(run.stderr.components(separatedBy: "\n").first == message)
+        #expect(!FileManager.default.fileExists(atPath: root + "/public"))
     }
 }

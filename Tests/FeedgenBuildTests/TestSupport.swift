@@ -64,3 +64,22 @@ func snapshot(_ root: String) -> [String: Data] {
     }
     return result
 }
+
+/// Runs `executable arguments` (with `environment` added, in `folder` when given) to its end:
+/// its exit status and standard error (standard output is discarded).
+func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil
+) throws -> (status: Int32, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let data = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

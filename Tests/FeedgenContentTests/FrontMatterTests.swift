@@ -86,13 +86,23 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
     }
 
     @Test func fenceOnlyOnTheFirstLine() throws {
-        let fm = try #require(split("\n---\ntitle: A\n---\n").0)
+        let (parsed, diagnostics) = split("\n---\ntitle: A\n---\n")
+        let fm = try #require(parsed)
         #expect(!fm.hasFrontMatter)
         #expect(fm.fields.pairs == [])
         #expect(fm.body == "\n---\ntitle: A\n---\n")
         #expect(fm.bodyLine == 1)
+        // Not silent: the title would be lost (Hugo skips the blank lines and reads it).
+        #expect(diagnostics == [
+            "content/a.md:2:1: warning: this '---' block is Markdown, not front matter: front matter starts on the very first line, with no blank line or space before its '---'"
+        ])
+        #expect(split("  ---\ntitle: A\n---\n").1 == [
+            "content/a.md:1:1: warning: this '---' block is Markdown, not front matter: front matter starts on the very first line, with no blank line or space before its '---'"
+        ])
         let notAFence = try #require(split("----\nx\n").0)
         #expect(!notAFence.hasFrontMatter)
+        // A thematic break that closes nothing is Markdown without a word.
+        #expect(split("\n---\n\nText.\n").1 == [])
     }
 
     @Test func noFrontMatterIsAllBody() throws {

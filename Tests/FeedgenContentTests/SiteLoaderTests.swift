@@ -99,6 +99,28 @@ import Testing
             ])
     }
 
+    /// Hugo reads `.markdown`, `.mdown`, `.mkd` and `.mkdn` too; feedgen reads `.md` only, and
+    /// such files (and `.MD`) were left out without a word.
+    @Test func otherMarkdownExtensionsAreNamed() throws {
+        let site = try TestSite([
+            "content/news/a.md": "A",
+            "content/news/b.markdown": "B",
+            "content/news/deep/c.MD": "C",
+            "content/news/d.mkdn": "D",
+            "content/news/notes.txt": "not Markdown",
+            "content/news/_e.markdown": "hidden",
+            "content/f.Markdown": "F",
+        ])
+        let (_, diagnostics) = site.load()
+        #expect(
+            diagnostics == [
+                "content/f.Markdown: warning: 'f.Markdown' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'f.md'",
+                "content/news/b.markdown: warning: 'b.markdown' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'b.md'",
+                "content/news/d.mkdn: warning: 'd.mkdn' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'd.md'",
+                "content/news/deep/c.MD: warning: 'c.MD' is not read: feedgen reads Markdown files ending in '.md' only; rename it to 'c.md'",
+            ])
+    }
+
     @Test func missingContentFolder() throws {
         let site = try TestSite([:])
         try FileManagerRemove(site.root + "/content")
@@ -133,6 +155,24 @@ import Testing
                 "content/_feed.md:3:3: warning: section 'misc' is not listed in 'sections'; it is placed after the listed ones",
                 "content/_feed.md:4:5: error: no section folder 'nwes' in content (did you mean 'news'?)",
                 "content/_feed.md:5:5: error: section 'news' is already listed at line 3",
+            ])
+    }
+
+    /// Listing a sub-feed or an empty folder said "no section folder 'sub' in content", while
+    /// the folder was right there.
+    @Test func sectionsListNamesWhyAFolderIsNoSection() throws {
+        let site = try TestSite([
+            "content/_feed.md": "---\nsections: [news, sub, empty]\n---\n",
+            "content/news/a.md": "x",
+            "content/sub/_feed.md": "---\ntitle: Sub\n---\n",
+            "content/sub/s/b.md": "x",
+            "content/empty/notes.txt": "not an item",
+        ])
+        let (_, diagnostics) = site.load()
+        #expect(
+            diagnostics == [
+                "content/_feed.md:2:18: error: 'sub' is a feed of its own (it has _feed.md), not a section of this one; its page is sub/index.html",
+                "content/_feed.md:2:23: error: no section folder 'empty' in content (a section is a folder holding _section.md or .md files)",
             ])
     }
 
@@ -289,6 +329,18 @@ import Testing
                 "feedgen.yaml:10:9: error: 'output' must not be empty",
                 "feedgen.yaml:11:1: error: unknown key 'foo' in feedgen.yaml (known keys: title, language, baseURL, output, timeZone, markdown, theme)",
             ])
+    }
+
+    @Test func baseURLWithAQueryOrFragmentIsAnError() throws {
+        // Page paths are appended to baseURL: 'https://example.org/x?y#z' gave
+        // 'https://example.org/x?y#z/s/a.html' in feed.xml and sitemap.xml.
+        for url in ["https://example.org/x?y", "https://example.org/#top"] {
+            let site = try TestSite(["feedgen.yaml": "title: x\nbaseURL: \(url)\n", "content/s/a.md": "A"])
+            #expect(
+                site.load().diagnostics == [
+                    "feedgen.yaml:2:10: error: 'baseURL' must not have a query ('?') or fragment ('#'): page paths are appended to it; found '\(url)'"
+                ])
+        }
     }
 
     @Test func ymlSpellingIsPointedOut() throws {

@@ -88,6 +88,11 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
         #expect(root["n5"]?.isNull == false)
         #expect(root["v"]?.int == nil)
         #expect(root["v"]?.string == "1.10")
+        // Int's whole range: the smallest was "must be an integer" (its magnitude overflowed).
+        let extremes = try #require(parse("lo: -9223372036854775808\nhi: 9223372036854775807\nover: 9223372036854775808\n").0)
+        #expect(extremes["lo"]?.int == Int.min)
+        #expect(extremes["hi"]?.int == Int.max)
+        #expect(extremes["over"]?.int == nil)
     }
 
     @Test func sequencesAndNestedMappings() throws {
@@ -147,6 +152,29 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
         #expect(node?.pairs?.count == 2)
     }
 
+    /// A merge key (YAML 1.1's `<<`, which Hugo's YAML library applies) is not merged under the
+    /// 1.2 core schema: it was kept as a key named "<<" (a param), so `<<: *base` dropped its
+    /// title and weight without a word. A quoted "<<" is an ordinary key.
+    @Test func mergeKeysAreAnError() {
+        let (node, errors) = parse("base: &b {title: T}\n<<: *b\nx: {<<: *b}\n'<<': literal\n")
+        #expect(
+            errors == [
+                "a.yaml:2:1: error: YAML merge keys ('<<') are not supported: they belong to YAML 1.1, and feedgen reads YAML 1.2; write the merged keys out in this mapping",
+                "a.yaml:3:5: error: YAML merge keys ('<<') are not supported: they belong to YAML 1.1, and feedgen reads YAML 1.2; write the merged keys out in this mapping",
+            ])
+        #expect(node?["<<"]?.string == "literal")
+    }
+
+    @Test func controlCharactersFromEscapesAreAnError() {
+        let (_, errors) = parse("a: \"x\\x01y\"\nb: [\"\\0\", \"tab\\tand\\nnewline\"]\nc: \"\\e\"\n")
+        #expect(
+            errors == [
+                "a.yaml:1:4: error: YAML: this string has the control character U+0001 (from an escape); remove it",
+                "a.yaml:2:5: error: YAML: this string has the control character U+0000 (from an escape); remove it",
+                "a.yaml:3:4: error: YAML: this string has the control character U+001B (from an escape); remove it",
+            ])
+    }
+
     @Test func duplicateKeysInNestedMappings() {
         let (_, errors) = parse("a:\n  x: 1\n  x: 2\nb: {y: 1, y: 2}\n")
         #expect(
@@ -191,7 +219,7 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
 
     /// `<<` (YAML 1.1's merge key) would be read as an ordinary key named `<<`: an error at the
     /// key, its value dropped; a quoted `"<<"` is an ordinary key.
-    @Test func mergeKeysAreAnError() throws {
+    @Test func mergeKeysInNestedMappingsAreAnError() throws {
         let (node, errors) = parse("base: &b {width: 10}\ncard:\n  <<: *b\n  title: T\n\"<<\": quoted\n")
         #expect(
             errors == [

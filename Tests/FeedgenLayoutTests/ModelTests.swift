@@ -135,6 +135,19 @@ import Testing
         ])
     }
 
+    /// 40 nested groups as wide as their container: the solver once tried each level's next
+    /// repetition in full before finding it did not fit, 2^40 solves; now instant.
+    @Test(.timeLimit(.minutes(1))) func deeplyNestedFullWidthGroupsSolveInLinearTime() {
+        var g = row(.fractionalWidth(1), .fractionalHeight(1), [.item(item(.fractionalWidth(1), .fractionalHeight(1)))])
+        for _ in 0..<39 { g = row(.fractionalWidth(1), .fractionalHeight(1), [.group(g)]) }
+        g = row(.fractionalWidth(1), .absolute(100), [.group(g)])
+        let s = solve(section(g), 3)
+        #expect(s.items.map(\.frame) == [
+            Rect(x: 0, y: 0, width: 390, height: 100), Rect(x: 0, y: 100, width: 390, height: 100),
+            Rect(x: 0, y: 200, width: 390, height: 100),
+        ])
+    }
+
     @Test func uniformHeightInAGroupOfFixedHeightTakesTheGroupsHeight() {
         let g = row(.fractionalWidth(1), .absolute(80), [.item(item(.fractionalWidth(0.5), .uniformAcrossSiblings(estimate: 30)))])
         let s = solve(section(g), 2, measured: ["0": Size(width: 195, height: 20)])

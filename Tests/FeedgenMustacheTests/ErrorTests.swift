@@ -187,6 +187,30 @@ struct ErrorTests {
         #expect(throws: MustacheError.self) { try template.render(tree, partials: partials) }
     }
 
+    /// 100,000 nested sections overflowed the stack (SIGSEGV in the warnings walk), and nested
+    /// sections on one line took n² time to find their positions.
+    @Test(.timeLimit(.minutes(1))) func sectionNestingBound() throws {
+        let allowed = String(repeating: "{{#a}}", count: 100) + "x" + String(repeating: "{{/a}}", count: 100)
+        let template = try MustacheTemplate(source: allowed)
+        #expect(try template.render(["a": true]) == "x")
+        #expect(template.warnings().isEmpty)
+        let error = try #require(compileError(String(repeating: "{{#a}}", count: 100_000) + String(repeating: "{{/a}}", count: 100_000)))
+        #expect(error.kind == .nestingLimit)
+        #expect(error.description == "page.mustache:1:601: error: sections nested deeper than 100 levels")
+        #expect(compileError(String(repeating: "{{^a}}\n", count: 50) + String(repeating: "{{$b}}\n", count: 51))?.description
+            == "page.mustache:101:1: error: sections nested deeper than 100 levels")
+        // Positions of deeply nested sections on one line stay exact, found in linear time.
+        let line = String(repeating: "{{#a}}", count: 99) + "{{#b}}" + String(repeating: "{{/a}}", count: 99)
+        #expect(compileError(line)?.description == "page.mustache:1:601: error: closing tag 'a' does not match 'b' opened at 1:595")
+    }
+
+    /// A partial that includes itself inside 40 sections, 100 times, overflowed the stack.
+    @Test func sectionsThroughPartialsAreBounded() throws {
+        let nest = String(repeating: "{{#a}}", count: 40) + "{{>p}}" + String(repeating: "{{/a}}", count: 40)
+        let error = try #require(try renderError("{{>p}}", partials: ["p": nest], data: ["a": true]))
+        #expect(error.description == "p:1:1: error: sections nested deeper than 1000 levels through partials")
+    }
+
     @Test func parentRecursionBound() throws {
         let error = try #require(try renderError("{{<self}}{{/self}}", partials: ["self": "{{<self}}{{/self}}"]))
         #expect(error.message == "partial recursion deeper than 100")

@@ -6,6 +6,9 @@ struct Parser {
 
     private struct Frame {
         var openIndex: Int
+        /// The opening tag's position, found in order (finding it again when the section
+        /// closes went back along the line: n nested sections on one line cost n²).
+        var position: Position
         var nodes: [Node] = []
         /// For a parent: the first content of its body that is not a block (ignored).
         var ignoredContent: Position?
@@ -71,7 +74,12 @@ struct Parser {
             case .variable, .unescapedVariable:
                 append(.variable(Box(Variable(name: Name(token.name), escaped: token.kind == .variable, position: position))))
             case .section, .invertedSection, .parent, .block:
-                stack.append(Frame(openIndex: index))
+                guard stack.count < MustacheTemplate.maximumNestingDepth else {
+                    throw source.error(
+                        .nestingLimit, "sections nested deeper than \(MustacheTemplate.maximumNestingDepth) levels",
+                        at: position)
+                }
+                stack.append(Frame(openIndex: index, position: position))
             case .partial:
                 append(.partial(Box(Partial(
                     name: reference(token), standalone: token.standalone, indent: token.lineIndent,
@@ -84,7 +92,7 @@ struct Parser {
                 }
                 let open = tokens[frame.openIndex]
                 guard open.matchKey == token.matchKey else {
-                    let openedAt = source.position(of: open.start)
+                    let openedAt = frame.position
                     throw source.error(
                         .mismatchedClosingTag,
                         "closing tag '\(token.matchKey)' does not match '\(open.matchKey)' opened at \(openedAt)",
@@ -105,8 +113,7 @@ struct Parser {
             case .block: what = "block"
             default: what = "section"
             }
-            throw source.error(
-                .unclosedSection, "unclosed \(what) '\(open.matchKey)'", at: source.position(of: open.start))
+            throw source.error(.unclosedSection, "unclosed \(what) '\(open.matchKey)'", at: frame.position)
         }
         return root
     }
@@ -150,7 +157,7 @@ struct Parser {
 
     private func node(for frame: Frame, closedBy closeIndex: Int) -> Node {
         let open = tokens[frame.openIndex]
-        let position = source.position(of: open.start)
+        let position = frame.position
         let range = contentRange(open: frame.openIndex, close: closeIndex)
         switch open.kind {
         case .section, .invertedSection:

@@ -9,6 +9,8 @@ struct Renderer {
     private let partials: any PartialProvider
     private let strictPartials: Bool
     private var depth = 0
+    /// Sections being rendered, through partials included (each level is two stack frames).
+    private var sectionDepth = 0
 
     init(context: MustacheValue, partials: any PartialProvider, strictPartials: Bool, capacity: Int) {
         self.output = OutputBuffer(capacity: capacity)
@@ -88,6 +90,16 @@ struct Renderer {
     // MARK: Sections (`sections.json`, `inverted.json`, `~lambdas.json`)
 
     private mutating func renderSection(_ box: Box<Section>, indent: [UInt8]) throws(MustacheError) {
+        // One template nests at most `maximumNestingDepth` sections, but a partial may include
+        // itself inside them: 40 sections × 100 partial levels overflowed the stack.
+        guard sectionDepth < MustacheTemplate.maximumRenderedSectionDepth else {
+            throw box.value.source.error(
+                .nestingLimit,
+                "sections nested deeper than \(MustacheTemplate.maximumRenderedSectionDepth) levels through partials",
+                at: box.value.position)
+        }
+        sectionDepth += 1
+        defer { sectionDepth -= 1 }
         let value = context.lookup(box.value.name) ?? .null
         if box.value.inverted {
             if !value.isTruthy { try render(box.value.children, source: box.value.source, indent: indent) }
