@@ -98,7 +98,6 @@ enum BuildCommand {
         }
         options.exitsAfterBuild = true
         options.progress = BuildProgress.forBuild(on: terminal)
-        if let progress = options.progress { options.onWaiting = { progress.say($0) } }
         let report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
         if !terminal.quiet {

@@ -18,7 +18,11 @@ public final class BuildProgress: @unchecked Sendable {
     /// Time between two redraws, in seconds.
     public let interval: Double
 
+    /// Guards the state below; never held while writing, so `advance` never waits for a terminal.
     private let lock = NSLock()
+    /// Held while writing (a redraw, a message, the last clearing), so that what is written and
+    /// `shownWidth` agree: a message cannot clear the line while a redraw is on its way.
+    private let output = NSLock()
     private var stage = ""
     private var done = 0
     private var total = 0
@@ -39,17 +43,21 @@ public final class BuildProgress: @unchecked Sendable {
             // Waits on `wake` (signalled by `finish`), so a build never waits for a redraw.
             var timeout = delay
             while wake.wait(timeout: .now() + timeout) == .timedOut {
-                let text: String?? = lock.withLock {
-                    if finished { return nil }
-                    let line = Self.line(stage: stage, done: done, total: total)
-                    if line == shownLine && shownWidth > 0 { return .some(nil) }  // unchanged: not redrawn
-                    let padding = String(repeating: " ", count: max(0, shownWidth - line.count))
-                    shownWidth = line.count
-                    shownLine = line
-                    return "\r" + line + padding
+                let stopped: Bool = output.withLock {
+                    let text: String?? = lock.withLock {
+                        if finished { return nil }
+                        let line = Self.line(stage: stage, done: done, total: total)
+                        if line == shownLine && shownWidth > 0 { return .some(nil) }  // unchanged: not redrawn
+                        let padding = String(repeating: " ", count: max(0, shownWidth - line.count))
+                        shownWidth = line.count
+                        shownLine = line
+                        return "\r" + line + padding
+                    }
+                    guard let text else { return true }
+                    if let text { write(text) }
+                    return false
                 }
-                guard let text else { break }
-                if let text { write(text) }
+                if stopped { break }
                 timeout = interval
             }
             ticker.leave()
@@ -95,25 +103,29 @@ public final class BuildProgress: @unchecked Sendable {
         lock.withLock { done += count }
     }
 
-    /// Writes `text` (whole lines) through the display's writer: the progress line is cleared
-    /// first, and drawn again below it at the next redraw.
-    public func say(_ text: String) {
-        lock.withLock {
-            if shownWidth > 0 { write("\r" + String(repeating: " ", count: shownWidth) + "\r") }
-            shownWidth = 0
-            write(text)
+    /// Writes `text` (whole lines) through `writer` (nil: the display's own writer): the
+    /// progress line is cleared first, and drawn again below it at the next redraw.
+    public func say(_ text: String, through writer: (@Sendable (String) -> Void)? = nil) {
+        output.withLock {
+            clearLine()
+            (writer ?? write)(text)
         }
+    }
+
+    /// Clears the line when one is shown; called holding `output`.
+    private func clearLine() {
+        let width: Int = lock.withLock {
+            defer { shownWidth = 0 }
+            return shownWidth
+        }
+        if width > 0 { write("\r" + String(repeating: " ", count: width) + "\r") }
     }
 
     /// Stops the display and clears its line. Idempotent.
     public func finish() {
-        let width: Int = lock.withLock {
-            let width = finished ? 0 : shownWidth
-            finished = true
-            return width
-        }
+        lock.withLock { finished = true }
         wake.signal()
         ticker.wait()
-        if width > 0 { write("\r" + String(repeating: " ", count: width) + "\r") }
+        output.withLock { clearLine() }
     }
 }

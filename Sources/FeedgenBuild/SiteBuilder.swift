@@ -37,6 +37,14 @@ public struct BuildOptions: Sendable {
     /// cleared) before ``SiteBuilder/build(_:)`` returns. nil: nothing shown.
     public var progress: BuildProgress?
 
+    /// ``onWaiting`` through ``progress`` when there is one, which clears its line first (every
+    /// build: `build` and each `build --watch` rebuild).
+    var waitingMessage: (@Sendable (String) -> Void)? {
+        guard let onWaiting else { return nil }
+        guard let progress else { return onWaiting }
+        return { progress.say($0, through: onWaiting) }
+    }
+
     public init(siteRoot: String, output: String? = nil, now: Int64) {
         self.siteRoot = siteRoot
         self.output = output
@@ -129,7 +137,7 @@ public enum SiteBuilder {
                 report.exitStatus = 2
                 return report
             }
-            itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.onWaiting)
+            itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
             report.images = ImageVariants.make(
                 &prepared, cacheFolder: BuildCache.folder(forOutput: output), progress: options.progress, diagnostics: &report.diagnostics)
             timing.mark("images")
@@ -216,7 +224,7 @@ public enum SiteBuilder {
                 let folder = BuildCache.folder(forOutput: output)
                 // An output this build may write (else `run` reports why, and writes nothing).
                 let writable = options.write && OutputWriter.check(output: output, siteRoot: root) == nil
-                if writable { itemCache.lock.acquire(cacheFolder: folder, output: output, waiting: options.onWaiting) }
+                if writable { itemCache.lock.acquire(cacheFolder: folder, output: output, waiting: options.waitingMessage) }
                 let cache = ItemCache(
                     path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
                 itemCache.value = cache

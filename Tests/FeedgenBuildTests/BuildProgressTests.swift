@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -57,6 +58,86 @@ import Testing
         let said = all.firstIndex(of: "feedgen: waiting for another build\n")
         #expect(said != nil)
         if let said { #expect(all[said - 1] == "\r" + String(repeating: " ", count: 24) + "\r") }
+    }
+
+    /// What a terminal shows after `stream`: a carriage return goes back to the line's start
+    /// and later text overwrites it; each line without its trailing spaces.
+    static func screen(_ stream: String) -> [String] {
+        var lines: [String] = []
+        var line: [Character] = []
+        var column = 0
+        for character in stream {
+            switch character {
+            case "\r": column = 0
+            case "\n":
+                lines.append(String(line))
+                line = []
+                column = 0
+            default:
+                if column < line.count { line[column] = character } else { line.append(character) }
+                column += 1
+            }
+        }
+        lines.append(String(line))
+        return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+    }
+
+    /// A message said while a redraw is being written lands after that redraw and clears it, and
+    /// the line is cleared at the end. (Found in review: the redraw was written outside the
+    /// display's lock, so a message could clear the line before the redraw landed, and
+    /// `finish()` then left "feedgen: reading content" before the summary.)
+    @Test func aMessageDuringARedrawStillClearsIt() {
+        let stream = Mutex<String>("")
+        let entered = DispatchSemaphore(value: 0)
+        let slowOnce = Mutex(true)
+        let progress = BuildProgress(delay: 0.01, interval: 0.01) { text in
+            // The first redraw is slow to reach the terminal (a busy terminal, a slow pipe).
+            if text.hasPrefix("\rfeedgen: reading"), slowOnce.withLock({ let first = $0; $0 = false; return first }) {
+                entered.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            stream.withLock { $0 += text }
+        }
+        progress.begin("reading content")
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        progress.say("feedgen: waiting for another build\n")
+        progress.finish()
+        let lines = Self.screen(stream.withLock { $0 })
+        #expect(lines == ["feedgen: waiting for another build", ""], "\(stream.withLock { $0 }.debugDescription)")
+    }
+
+    /// A build that waits for another build into the same output clears its progress line before
+    /// saying so, however the build was started. (Found in review: `build --watch` wrote
+    /// "feedgen: reading contentfeedgen: waiting for another feedgen build …" on one line, as
+    /// only `build` routed the message through the display.)
+    @Test func aWaitingBuildClearsTheProgressLineFirst() throws {
+        let root = temporaryFolder()
+        try CacheRobustnessTests.makeSite(root)
+        let out = root + "/public"
+        let holder = BuildLock()
+        holder.acquire(cacheFolder: BuildCache.folder(forOutput: out), output: out, waiting: nil)
+        let stream = Mutex<String>("")
+        var options = BuildOptions(siteRoot: root, output: out, now: 1_700_000_000)
+        let progress = BuildProgress(delay: 0, interval: 0.01) { text in stream.withLock { $0 += text } }
+        options.progress = progress
+        options.onWaiting = { text in stream.withLock { $0 += text } }
+        // The line is on screen before the build starts waiting.
+        progress.begin("reading content")
+        let deadline = Date().addingTimeInterval(10)
+        while !stream.withLock({ $0.contains("reading content") }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let done = DispatchSemaphore(value: 0)
+        let building = options
+        Thread {
+            _ = SiteBuilder.build(building)
+            done.signal()
+        }.start()
+        while !stream.withLock({ $0.contains("waiting for another") }) && Date() < deadline + 50 { Thread.sleep(forTimeInterval: 0.01) }
+        holder.release()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let lines = Self.screen(stream.withLock { $0 })
+        let standardized = URL(fileURLWithPath: out).standardizedFileURL.path
+        #expect(lines.first == "feedgen: waiting for another feedgen build writing to \(standardized) to finish", "\(lines)")
+        #expect(lines.count == 2 && lines.last == "", "\(lines)")
     }
 
     @Test func aQuickBuildShowsNothingAndDoesNotWait() {
