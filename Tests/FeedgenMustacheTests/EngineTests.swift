@@ -125,6 +125,37 @@ struct EngineTests {
         }
     }
 
+    /// Three characters are canonically equivalent to an ASCII one (KELVIN SIGN U+212A to 'K',
+    /// GREEK QUESTION MARK U+037E to ';', GREEK VARIA U+1FEF to '`'), so an ASCII key and a
+    /// non-ASCII key can be one key; a small object found them only when hashed (over 16 keys).
+    @Test func asciiKeysMatchTheirCanonicalTwinsInEveryObjectSize() throws {
+        for size in [1, 3, 40] {
+            var object = MustacheObject()
+            for k in 0..<(size - 1) { object["k\(k)"] = .int(k) }
+            object["\u{212A}elvin"] = "kelvin"
+            object["a;b"] = "semicolon"
+            #expect(object["Kelvin"]?.interpolationText == "kelvin", "\(size) keys")
+            #expect(object["a\u{37E}b"]?.interpolationText == "semicolon", "\(size) keys")
+            #expect(object["kelvin"] == nil, "\(size) keys")
+            let template = try MustacheTemplate(source: "{{Kelvin}}|{{a\u{37E}b}}")
+            #expect(try template.render(.object(object)) == "kelvin|semicolon", "\(size) keys")
+            object["Kelvin"] = "replaced"
+            #expect(object.count == size + 1, "\(size) keys: one key, not two")
+        }
+    }
+
+    /// ``MustacheObject/asciiTwins`` lists every character Swift's `String` equality takes for
+    /// an ASCII one (in the standard library's Unicode version).
+    @Test func theAsciiTwinsAreAllOfThem() {
+        let ascii = Set((0..<128).map { String(UnicodeScalar(UInt8($0))) })
+        var twins: [UInt32: UInt8] = [:]
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = UnicodeScalar(value), ascii.contains(String(scalar)) else { continue }
+            twins[value] = ascii.first { $0 == String(scalar) }?.utf8.first
+        }
+        #expect(twins == MustacheObject.asciiTwins)
+    }
+
     @Test func jsonNumbersAndStrings() throws {
         let value = try MustacheValue(json: """
             {"z": 1.0, "a": 1.210, "e": 1e3, "neg": -0, "big": 12345678901234567890, "tiny": 1.5e-7,

@@ -37,32 +37,42 @@ public struct MustacheObject: Sendable, Sequence {
 
     /// A key's fingerprint: equal keys (Swift `String` equality, which is Unicode canonical
     /// equivalence) have equal fingerprints, so a mismatch rules a key out. An ASCII key's is its
-    /// length and first seven bytes; every key with a non-ASCII byte shares one fingerprint (the
-    /// top bit set), because two spellings of one text in different normalization forms (NFC
-    /// `é`, NFD `e` + U+0301) differ in length and bytes, and only `String` equality tells them
-    /// apart. (An ASCII key is never canonically equivalent to a non-ASCII one.)
+    /// length and first seven bytes. A key with a character outside ASCII gets the fingerprint of
+    /// the ASCII text it is canonically equivalent to, when there is one (``asciiTwins``: `K`
+    /// written as KELVIN SIGN U+212A); every other one shares one fingerprint (the top bit set),
+    /// because two spellings of one text in different normalization forms (NFC `é`, NFD `e` +
+    /// U+0301) differ in length and bytes, and only `String` equality tells them apart.
     static func fingerprint(_ key: String) -> UInt64 {
         // Keys are short (small strings, stored inline): read their bytes in place.
-        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
             var f = UInt64(truncatingIfNeeded: bytes.count) << 56
             for i in 0..<bytes.count {
-                if bytes[i] >= 0x80 { return 1 << 63 }
+                if bytes[i] >= 0x80 { return nil }
                 if i < 7 { f |= UInt64(bytes[i]) << (8 * UInt64(i)) }
             }
             return f
         }
-        if let fast { return fast }
-        var f = UInt64(truncatingIfNeeded: key.utf8.count) << 56
-        var shift: UInt64 = 0
-        for (i, b) in key.utf8.enumerated() {
-            if b >= 0x80 { return 1 << 63 }
-            if i < 7 {
-                f |= UInt64(b) << shift
-                shift += 8
+        if let fast, let fast { return fast }
+        var ascii: [UInt8] = []
+        for scalar in key.unicodeScalars {
+            if scalar.isASCII {
+                ascii.append(UInt8(scalar.value))
+            } else if let twin = asciiTwins[scalar.value] {
+                ascii.append(twin)
+            } else {
+                return 1 << 63
             }
         }
+        var f = UInt64(truncatingIfNeeded: ascii.count) << 56
+        for (i, b) in ascii.prefix(7).enumerated() { f |= UInt64(b) << (8 * UInt64(i)) }
         return f
     }
+
+    /// The characters whose canonical decomposition is one ASCII character (Unicode singleton
+    /// decompositions, UnicodeData.txt): KELVIN SIGN, GREEK QUESTION MARK, GREEK VARIA. An
+    /// ASCII character never composes with another, so a text of ASCII and these is equal only
+    /// to its ASCII spelling.
+    static let asciiTwins: [UInt32: UInt8] = [0x212A: 0x4B, 0x037E: 0x3B, 0x1FEF: 0x60]
 
     private func position(of key: String) -> Int? {
         position(of: key, fingerprint: Self.fingerprint(key))
