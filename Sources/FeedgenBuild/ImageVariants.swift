@@ -168,28 +168,6 @@ public enum ImageVariants {
         }
         let version = String(cString: versionText)
         let cacheImages = cacheFolder + "/images"
-        // Where new variants go: the cache, or a temporary folder for `validateOnly`.
-        let folder: String
-        if validateOnly {
-            let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
-            var template = Array((temporary + "feedgen-check-XXXXXX").utf8CString)
-            guard let made = mkdtemp(&template) else {
-                diagnostics.error(SourceLocation(path: NSTemporaryDirectory()), "cannot create a temporary folder to check images in: \(String(cString: strerror(errno)))")
-                return stats
-            }
-            folder = String(cString: made)
-        } else {
-            folder = cacheImages
-            do {
-                try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-                // Anything else named `images` (a file, a link) is replaced by a folder.
-                guard feedgen_ensure_folder(folder) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            } catch {
-                diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
-                return stats
-            }
-        }
-        defer { if validateOnly { _ = feedgen_remove_any(folder) } }
         // A cached variant is a regular file (a FIFO, folder or link of its name is made again).
         let cached = { @Sendable (path: String) -> Bool in
             var info = stat()
@@ -207,13 +185,40 @@ public enum ImageVariants {
                 }
             }
             if validateOnly {
-                // Decoded before when any variant is cached; else resized once, not cached.
-                guard !sourceJobs.contains(where: { cached($0.cachePath) }), var first = sourceJobs.first else { continue }
-                first.cachePath = folder + "/" + URL(fileURLWithPath: first.cachePath).lastPathComponent
+                // Decoded before when any variant is cached; else resized once (into the
+                // temporary folder below), not cached.
+                guard !sourceJobs.contains(where: { cached($0.cachePath) }), let first = sourceJobs.first else { continue }
                 sourceJobs = [first]
             }
             jobs += sourceJobs
         }
+        // Where new variants go: the cache, or for `validateOnly` a temporary folder, made only
+        // when an image is to be decoded (a check of a built site needs none).
+        let folder: String
+        if validateOnly {
+            guard !jobs.isEmpty else { return stats }
+            let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+            var template = Array((temporary + (temporary.hasSuffix("/") ? "" : "/") + "feedgen-check-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else {
+                diagnostics.error(
+                    SourceLocation(path: temporary),
+                    "cannot create a temporary folder to check images in (set TMPDIR to a writable folder): \(String(cString: strerror(errno)))")
+                return stats
+            }
+            folder = String(cString: made)
+            for i in jobs.indices { jobs[i].cachePath = folder + "/" + URL(fileURLWithPath: jobs[i].cachePath).lastPathComponent }
+        } else {
+            folder = cacheImages
+            do {
+                try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+                // Anything else named `images` (a file, a link) is replaced by a folder.
+                guard feedgen_ensure_folder(folder) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            } catch {
+                diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
+                return stats
+            }
+        }
+        defer { if validateOnly { _ = feedgen_remove_any(folder) } }
         // libvips starts only when something is not cached (starting it loads its modules).
         if jobs.contains(where: { !cached($0.cachePath) }) {
             var error = [CChar](repeating: 0, count: 512)

@@ -243,6 +243,26 @@ enum TestPNG {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// `check` of a built site decodes nothing, so it needs no temporary folder: with TMPDIR
+    /// unusable it passes as the build did. (Found in review: it made the folder first, and
+    /// failed with exit 1 where the build succeeded.) An image it must decode names TMPDIR.
+    @Test func checkOfABuiltSiteNeedsNoTemporaryFolder() throws {
+        let root = temporaryFolder()
+        try CacheRobustnessTests.makeSite(root, image: true)
+        #expect(try CacheRobustnessTests.run(["build", root, "--quiet"]).status == 0)
+        let unusable = ["TMPDIR": root + "/no-such-folder"]
+        let checked = try CacheRobustnessTests.run(["check", root, "--quiet"], environment: unusable)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stderr == "")
+        let fresh = temporaryFolder()
+        try CacheRobustnessTests.makeSite(fresh, image: true)
+        let failed = try CacheRobustnessTests.run(["check", fresh, "--quiet"], environment: unusable)
+        #expect(failed.status == 1)
+        #expect(
+            failed.stderr
+                == "\(root)/no-such-folder: error: cannot create a temporary folder to check images in (set TMPDIR to a writable folder): No such file or directory\n")
+    }
+
     /// `check` reports the images a build could not resize, with the build's message, and
     /// writes nothing (not even into the build cache); an image the cache already holds
     /// variants of is not decoded again.
