@@ -104,13 +104,18 @@ enum LayoutCommand {
     /// numbers from 0 to ``LayoutDecoder/maxLength`` (CSS px).
     ///
     /// - Throws: ``UsageError`` when the file cannot be read (exit 2); ``MeasuredFileError``
-    ///   (exit 1) for a JSON syntax error or a repeated key (`FILE:line:column: error: …`) and for
+    ///   (exit 1) for bytes that are not UTF-8, a JSON syntax error or a repeated key
+    ///   (`FILE:line:column: error: …`) and for
     ///   a wrong shape or value (`FILE: error: …` naming the key path, `items.a.height`).
     static func readMeasurements(_ file: String) throws -> Measurements {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw UsageError("cannot read --measured file '\(file)'")
         }
         var problem = MeasuredFileError()
+        if let bad = SourceFile.invalidUTF8(in: [UInt8](data), shownAs: file) {
+            problem.diagnostics.append(bad)
+            throw problem
+        }
         let root: MustacheValue
         do {
             root = try MustacheValue(json: String(decoding: data, as: UTF8.self), name: file, numbers: .asWritten)

@@ -129,6 +129,15 @@ struct SourceText: Sendable {
 
 /// Text sources outside `content/`.
 public enum SourceFile {
+    /// The error at the first byte of `bytes` that is not UTF-8 (`path:line:column: error: file
+    /// is not valid UTF-8 (invalid byte at offset N)`, the column in Unicode scalars), or nil
+    /// when all of it is UTF-8.
+    public static func invalidUTF8(in bytes: [UInt8], shownAs shown: String) -> Diagnostic? {
+        guard let bad = SourceText.firstInvalidUTF8Offset(bytes[...]) else { return nil }
+        let (line, column) = SourceText.position(ofByte: bad, in: bytes[...])
+        return .error(SourceLocation(path: shown, line: line, column: column), "file is not valid UTF-8 (invalid byte at offset \(bad))")
+    }
+
     /// Reads a text source outside `content/` (a template, a data file): the whole file, checked
     /// to be UTF-8.
     ///
@@ -147,11 +156,7 @@ public enum SourceFile {
         case .failure(let error):
             return .failure(.error(SourceLocation(path: shown), "cannot read: \(error.message)"))
         case .success(let bytes):
-            if let bad = SourceText.firstInvalidUTF8Offset(bytes[...]) {
-                let (line, column) = SourceText.position(ofByte: bad, in: bytes[...])
-                return .failure(
-                    .error(SourceLocation(path: shown, line: line, column: column), "file is not valid UTF-8 (invalid byte at offset \(bad))"))
-            }
+            if let bad = invalidUTF8(in: bytes, shownAs: shown) { return .failure(bad) }
             if let nul = bytes.firstIndex(of: 0) {
                 // Copied into every page it renders (a NUL in HTML is a parse error): text never has one.
                 let (line, column) = SourceText.position(ofByte: nul, in: bytes[...])

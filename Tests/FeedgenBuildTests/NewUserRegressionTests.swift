@@ -280,6 +280,20 @@ import FeedgenDiagnostics
                 == "m.json:3:3: error: duplicate key 's' in an object (first at line 2, column 3); keep one of them")
     }
 
+    /// Bytes that are not UTF-8 are an error at them, as in a template's data file. (Found in
+    /// review: they became U+FFFD, so an id written with them silently matched no item.)
+    @Test func bytesThatAreNotUTF8AreAnError() throws {
+        let file = temporaryFolder() + "/m.json"
+        try Data("{\"items\": {\n  \"caf\u{E9}".utf8 + [0xFF] + "\": {\"width\": 1, \"height\": 2}}}".utf8)
+            .write(to: URL(fileURLWithPath: file))
+        #expect(throws: LayoutCommand.MeasuredFileError.self) { _ = try LayoutCommand.readMeasurements(file) }
+        do {
+            _ = try LayoutCommand.readMeasurements(file)
+        } catch let error as LayoutCommand.MeasuredFileError {
+            #expect(error.diagnostics.items.map(\.description) == ["\(file):2:8: error: file is not valid UTF-8 (invalid byte at offset 20)"])
+        }
+    }
+
     /// The command prints the located error on stderr and exits 1.
     @Test func theCommandExitsOneWithTheLocatedError() throws {
         let root = temporaryFolder()
