@@ -123,19 +123,21 @@ private struct Builder {
             }
             let node = YAMLNode(
                 .scalar(text, plain: plain), line: line, column: column, tag: optionalString(scalar.tag))
-            checkTag(node.tag, line: line, column: column, scalar: true)
+            // A scalar in a mapping that has no pending key is a key.
+            let isKey = stack.last.map { $0.isMapping && $0.pendingKey == nil } ?? false
+            checkTag(node.tag, line: line, column: column, effect: isKey ? "the key is read as text" : "the value is read as text")
             if let anchor = optionalString(scalar.anchor) { anchors[anchor] = (node, 1) }
             add(node, size: 1)
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
-            checkTag(optionalString(start.tag), line: line, column: column, scalar: false)
+            checkTag(optionalString(start.tag), line: line, column: column, effect: "the tag is ignored")
             push(
                 Frame(
                     isMapping: false, line: line, column: column, tag: optionalString(start.tag),
                     anchor: optionalString(start.anchor)))
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
-            checkTag(optionalString(start.tag), line: line, column: column, scalar: false)
+            checkTag(optionalString(start.tag), line: line, column: column, effect: "the tag is ignored")
             push(
                 Frame(
                     isMapping: true, line: line, column: column, tag: optionalString(start.tag),
@@ -240,14 +242,14 @@ private struct Builder {
     /// A warning for a tag outside the core schema (`!!binary`, `!!timestamp`, `!custom`): the
     /// typed accessors of ``YAMLNode`` then read a scalar as text only, and a collection as if
     /// untagged.
-    private mutating func checkTag(_ tag: String?, line: Int, column: Int, scalar: Bool) {
+    private mutating func checkTag(_ tag: String?, line: Int, column: Int, effect: String) {
         guard let tag, !Self.knownTags.contains(tag) else { return }
         let prefix = "tag:yaml.org,2002:"
         let shown = tag.hasPrefix(prefix) ? "!!" + tag.dropFirst(prefix.count) : tag
         diagnostics.append(
             .warning(
                 SourceLocation(path: path, line: line, column: column),
-                "YAML tag '\(shown)' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); \(scalar ? "the value is read as text" : "the tag is ignored")"))
+                "YAML tag '\(shown)' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); \(effect)"))
     }
 
     private mutating func fail(line: Int, column: Int, _ message: String) {

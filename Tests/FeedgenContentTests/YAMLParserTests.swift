@@ -247,6 +247,20 @@ private func parse(_ text: String, firstLine: Int = 1) -> (YAMLNode?, [String]) 
         #expect(root["f"]?.int == nil && root["f"]?.string == "9")
     }
 
+    /// A tag on a key says so: it is the key that is read as text, not the value. (Found in
+    /// review: '!custom k: v' said "the value is read as text".) Aliases repeat no warning.
+    @Test func aTagOnAKeyNamesTheKey() throws {
+        let (node, warnings) = parse("!custom k: v\nm: &m {!!binary b: !!binary c}\nn: *m\n")
+        let rest = "is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map)"
+        #expect(
+            warnings == [
+                "a.yaml:1:1: warning: YAML tag '!custom' \(rest); the key is read as text",
+                "a.yaml:2:8: warning: YAML tag '!!binary' \(rest); the key is read as text",
+                "a.yaml:2:20: warning: YAML tag '!!binary' \(rest); the value is read as text",
+            ])
+        #expect(try #require(node)["k"]?.string == "v")
+    }
+
     @Test func undefinedAlias() {
         #expect(
             parse("a: *nope\n").1 == ["a.yaml:1:4: error: YAML: alias '*nope' refers to no anchor defined before it"])
