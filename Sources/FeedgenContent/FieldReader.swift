@@ -23,11 +23,16 @@ struct FieldReader {
         diagnostics.append(.warning(location(node), message))
     }
 
-    /// `'abc'`, `the quoted string '3'`, `a list`, `a mapping`: what a wrong value is, for messages.
+    /// `'abc'`, `the quoted string '3'`, `'3' tagged !!float`, `a list`, `a mapping`: what a
+    /// wrong value is, for messages.
     static func found(_ node: YAMLNode) -> String {
         switch node.kind {
         case .scalar(let text, let plain):
-            plain && node.tag == nil ? "'\(text)'" : "the quoted string '\(text)'"
+            if let tag = node.tag {
+                "'\(text)' tagged \(tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst(18) : tag)"
+            } else {
+                plain ? "'\(text)'" : "the quoted string '\(text)'"
+            }
         case .sequence: "a list"
         case .mapping: "a mapping"
         }

@@ -101,6 +101,20 @@ import Testing
             ])
     }
 
+    /// A tagged scalar is named with its tag, not as a quoted string it is not. (Found in
+    /// review: 'weight: !!float 3' said "found the quoted string '3'".)
+    @Test func aTaggedValueIsNamedWithItsTag() throws {
+        let site = try TestSite([
+            "content/s/_section.md": "---\ntitle: S\n---\n",
+            "content/s/a.md": "---\ntitle: A\nweight: !!float 3\ndraft: !!str true\n---\n",
+        ])
+        #expect(
+            site.load().diagnostics == [
+                "content/s/a.md:3:9: error: 'weight' must be an integer, found '3' tagged !!float",
+                "content/s/a.md:4:8: error: 'draft' must be true or false, found 'true' tagged !!str",
+            ])
+    }
+
     @Test func unknownKeysBecomeParamsWithTypoWarnings() throws {
         let site = try TestSite([
             "content/s/a.md": """
