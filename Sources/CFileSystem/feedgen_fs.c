@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -17,6 +18,12 @@
 #include <linux/fs.h>
 #include <sys/syscall.h>
 #endif
+
+int feedgen_terminal_columns(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}
 
 int feedgen_rename_exchange(const char *from, const char *to) {
 #if defined(__linux__) && defined(SYS_renameat2)

@@ -1,3 +1,4 @@
+import CFileSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -31,13 +32,22 @@ public final class BuildProgress: @unchecked Sendable {
     private var shownWidth = 0
     private var shownLine = ""
     private let write: @Sendable (String) -> Void
+    /// The terminal's width in columns (nil or 0: unknown), asked at each redraw.
+    private let columns: @Sendable () -> Int?
     private let ticker = DispatchGroup()
     private let wake = DispatchSemaphore(value: 0)
 
-    /// - Parameter write: where the text goes (stderr); called from a thread of its own.
-    public init(delay: Double = 0.5, interval: Double = 0.1, write: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - columns: the terminal's width: a longer line is cut to one column less, since a line
+    ///     that wraps cannot be redrawn in place (nil: no limit).
+    ///   - write: where the text goes (stderr); called from a thread of its own.
+    public init(
+        delay: Double = 0.5, interval: Double = 0.1, columns: @escaping @Sendable () -> Int? = { nil },
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.delay = delay
         self.interval = interval
+        self.columns = columns
         self.write = write
         let thread = Thread { [self] in
             // Waits on `wake` (signalled by `finish`), so a build never waits for a redraw.
@@ -46,7 +56,8 @@ public final class BuildProgress: @unchecked Sendable {
                 let stopped: Bool = output.withLock {
                     let text: String?? = lock.withLock {
                         if finished { return nil }
-                        let line = Self.line(stage: stage, done: done, total: total)
+                        var line = Self.line(stage: stage, done: done, total: total)
+                        if let width = columns(), width > 1, line.count >= width { line = String(line.prefix(width - 1)) }
                         if line == shownLine && shownWidth > 0 { return .some(nil) }  // unchanged: not redrawn
                         let padding = String(repeating: " ", count: max(0, shownWidth - line.count))
                         shownWidth = line.count
@@ -81,7 +92,7 @@ public final class BuildProgress: @unchecked Sendable {
     /// says so (with `terminal.quiet`), else nil.
     static func forBuild(on terminal: Terminal) -> BuildProgress? {
         guard wanted(quiet: terminal.quiet) else { return nil }
-        return BuildProgress { terminal.err($0) }
+        return BuildProgress(columns: { Int(feedgen_terminal_columns(STDERR_FILENO)) }) { terminal.err($0) }
     }
 
     /// The text of the line: the stage, and `done of total` when the stage counts.

@@ -106,6 +106,24 @@ import Testing
         #expect(lines == ["feedgen: waiting for another build", ""], "\(stream.withLock { $0 }.debugDescription)")
     }
 
+    /// On a terminal narrower than the line, the line is cut to one column less than the width:
+    /// a line that wraps cannot be redrawn in place (a carriage return goes back to the start of
+    /// its last row only). (Found in review: in a 30-column pane every redraw left a row behind,
+    /// and the last one stayed above the diagnostics.)
+    @Test func theLineIsCutToTheTerminalsWidth() {
+        let writes = Mutex<[String]>([])
+        let progress = BuildProgress(delay: 0.01, interval: 0.01, columns: { 20 }) { text in writes.withLock { $0.append(text) } }
+        progress.begin("rendering pages", total: 9891)
+        progress.advance(by: 4120)
+        let deadline = Date().addingTimeInterval(10)
+        while writes.withLock({ $0.isEmpty }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        progress.finish()
+        let all = writes.withLock { $0 }
+        #expect(all.first == "\rfeedgen: rendering ")
+        #expect(all.allSatisfy { $0.count <= 21 }, "\(all)")
+        #expect(Self.screen(all.joined()) == [""])
+    }
+
     /// A build that waits for another build into the same output clears its progress line before
     /// saying so, however the build was started. (Found in review: `build --watch` wrote
     /// "feedgen: reading contentfeedgen: waiting for another feedgen build …" on one line, as

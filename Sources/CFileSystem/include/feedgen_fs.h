@@ -4,6 +4,10 @@
 #include <stddef.h>
 #include <sys/uio.h>
 
+/// The width in columns of the terminal `fd` refers to (TIOCGWINSZ), or 0 when `fd` is not a
+/// terminal or the terminal does not say.
+int feedgen_terminal_columns(int fd);
+
 /// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE). Returns 0 on success,
 /// else -1 with errno set (EINVAL or ENOSYS where the file system or kernel cannot exchange).
 int feedgen_rename_exchange(const char *from, const char *to);
