@@ -395,8 +395,11 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
     return 0;
 }
 
-static const char *link_from;
-static const char *link_to;
+// nftw(3) passes no context to its callback: the two folders of the walk in progress are kept
+// per thread, so that builds linking trees at once (tests run builds in parallel; a library
+// user may too) never link one tree's files into another's.
+static _Thread_local const char *link_from;
+static _Thread_local const char *link_to;
 
 static int link_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
     (void)flag;

@@ -103,6 +103,7 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
                         struct feedgen_folder_entry **entries, size_t *count, char **names);
 
 /// Recreates the folders of `from` below the new folder `to` and hard-links every regular file.
+/// Thread-safe: several trees may be linked at once.
 /// Returns 0, or -1 with errno set (`to` may then be partly filled).
 int feedgen_link_tree(const char *from, const char *to);
 
