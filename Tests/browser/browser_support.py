@@ -92,12 +92,17 @@ def close(a: float, b: float, tol: float = TOLERANCE) -> bool:
 
 
 class BrowserStall(RuntimeError):
-    """Chromium stopped producing animation frames in the middle of a measurement, or the
-    measuring script never finished. Headless Chromium on this machine occasionally stops
-    running requestAnimationFrame callbacks mid-scroll on a long page, while its timers still
-    run; nothing the page does brings the frames back. A stalled run measures nothing:
-    scripts/test reruns the whole test on a fresh page (pytest-rerunfailures,
-    `--only-rerun BrowserStall`), so a test never counts a stalled run."""
+    """Chromium stopped producing animation frames in the middle of a measurement. Headless
+    Chromium on this machine occasionally stops running requestAnimationFrame callbacks
+    mid-scroll on a long page, while its timers still run; nothing the page does brings the
+    frames back. A stalled run measures nothing: scripts/test reruns the whole test on a fresh
+    page (pytest-rerunfailures, `--only-rerun BrowserStall`), so a test never counts a stalled
+    run."""
+
+
+class ScriptTimeout(RuntimeError):
+    """A measuring script did not finish in its time while the page still produced frames: a
+    bug in the page or the test, not a stall, so it fails the test without a rerun."""
 
 
 _STALL_MARKER = "feedgen-test: no animation frame"
@@ -128,8 +133,8 @@ def evaluate_with_frames(page, function: str, arg=None, *, frame_timeout_ms: int
 
     The run is started by one evaluate and awaited by polling on a timer every 100 ms, not on
     animation frames, so a page that stops producing frames raises `BrowserStall` after
-    `frame_timeout_ms`, and a script that never finishes raises it after `timeout_ms`, instead of
-    blocking until pytest-timeout ends the whole test. (A renderer whose main thread hangs answers
+    `frame_timeout_ms` (rerun), and a script that never finishes otherwise raises `ScriptTimeout`
+    after `timeout_ms` (not rerun), instead of blocking until pytest-timeout ends the whole test. (A renderer whose main thread hangs answers
     nothing, not even the poll: pytest-timeout is the only guard there.) Any other error in the
     script is raised as a RuntimeError with the script's stack."""
     script = _START_JS.replace("__MARKER__", json.dumps(_STALL_MARKER)).replace("__FUNCTION__", function)
@@ -138,7 +143,7 @@ def evaluate_with_frames(page, function: str, arg=None, *, frame_timeout_ms: int
         page.wait_for_function("() => window.__feedgenRun && window.__feedgenRun.done", polling=100,
                                timeout=timeout_ms)
     except PlaywrightTimeoutError as error:
-        raise BrowserStall(f"the page did not finish its script within {timeout_ms} ms: {error}") from None
+        raise ScriptTimeout(f"the page did not finish its script within {timeout_ms} ms: {error}") from None
     outcome = page.evaluate("() => window.__feedgenRun")
     if "error" in outcome:
         if _STALL_MARKER in outcome["error"]:
