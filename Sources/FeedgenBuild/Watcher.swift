@@ -40,6 +40,9 @@ struct Watcher {
         options.progress = BuildProgress.forBuild(on: terminal)
         var report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
+        // Notes (advice such as the missing baseURL) are said once, not on every rebuild:
+        // warnings and errors are, as long as they last.
+        var saidNotes = Set(report.diagnostics.items.filter { $0.severity == .note }.map(\.description))
         terminal.err(BuildCommand.summary(report, write: true) + "\n")
         if report.exitStatus == 2 { return 2 }
         terminal.err("feedgen: watching \(options.siteRoot) for changes (Ctrl-C to stop); open the pages from the output folder\n")
@@ -55,7 +58,11 @@ struct Watcher {
             options.progress = BuildProgress.forBuild(on: terminal)
             report = SiteBuilder.build(options)
             rebuilds += 1
-            terminal.print(report.diagnostics, strict: options.strict)
+            var fresh = Diagnostics()
+            for d in report.diagnostics.items where d.severity != .note || saidNotes.insert(d.description).inserted {
+                fresh.append(d)
+            }
+            terminal.print(fresh, strict: options.strict)
             let first = changed.first.map { String($0.dropFirst(root.count + 1)) } ?? ""
             let more = changed.count > 1 ? " and \(changed.count - 1) more" : ""
             let outcome = report.exitStatus == 0
