@@ -61,13 +61,12 @@ public enum OutputWriter {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }  // absent: made by the build
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return nil }
-        let kind: String
-        switch info.st_mode & S_IFMT {
-        case S_IFLNK: kind = "a link that leads nowhere (its target is missing, or a loop of links)"
-        case S_IFREG: kind = "a file"
-        default: kind = "not a folder (a FIFO, socket or device)"
-        }
-        let what = kind.hasPrefix("not") ? kind : "\(kind), not a folder"
+        let what =
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK: "a link that leads nowhere (its target is missing, or a loop of links), not a folder"
+            case S_IFREG: "a file, not a folder"
+            default: "not a folder (a FIFO, socket or device)"
+            }
         return "'\(path)', the build cache folder of this output, is \(what); remove it (feedgen makes the folder again) or choose another --output folder"
     }
 

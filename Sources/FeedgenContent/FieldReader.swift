@@ -29,7 +29,7 @@ struct FieldReader {
         switch node.kind {
         case .scalar(let text, let plain):
             if let tag = node.tag {
-                "'\(text)' tagged \(tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst(18) : tag)"
+                "'\(text)' tagged \(YAMLNode.shown(tag: tag))"
             } else {
                 plain ? "'\(text)'" : "the quoted string '\(text)'"
             }

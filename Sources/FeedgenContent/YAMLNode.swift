@@ -25,6 +25,14 @@ public struct YAMLNode: Sendable, Hashable {
     /// The resolved tag when one was written (`!!int` → `tag:yaml.org,2002:int`), else nil.
     public var tag: String?
 
+    /// The prefix the `!!` shorthand stands for (YAML 1.2 §6.8.1, the secondary tag handle).
+    static let coreTagPrefix = "tag:yaml.org,2002:"
+
+    /// `tag` as an author writes it, for messages: `!!int` for the core schema's, else as resolved.
+    static func shown(tag: String) -> String {
+        tag.hasPrefix(coreTagPrefix) ? "!!" + tag.dropFirst(coreTagPrefix.count) : tag
+    }
+
     public init(_ kind: Kind, line: Int, column: Int, tag: String? = nil) {
         self.kind = kind
         self.line = line
@@ -110,7 +118,7 @@ public struct YAMLNode: Sendable, Hashable {
     /// a plain untagged scalar, or any scalar tagged `tag:yaml.org,2002:<coreTag>`.
     private func resolvableText(coreTag: String) -> String? {
         guard case .scalar(let text, let plain) = kind else { return nil }
-        if let tag { return tag == "tag:yaml.org,2002:" + coreTag ? text : nil }
+        if let tag { return tag == Self.coreTagPrefix + coreTag ? text : nil }
         return plain ? text : nil
     }
 

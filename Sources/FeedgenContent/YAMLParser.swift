@@ -237,19 +237,17 @@ private struct Builder {
     /// The tags feedgen reads: the YAML 1.2 core schema's, and `!` (the non-specific tag, which
     /// makes a scalar a string).
     private static let knownTags: Set<String> =
-        Set(["str", "int", "float", "bool", "null", "seq", "map"].map { "tag:yaml.org,2002:" + $0 }).union(["!"])
+        Set(["str", "int", "float", "bool", "null", "seq", "map"].map { YAMLNode.coreTagPrefix + $0 }).union(["!"])
 
     /// A warning for a tag outside the core schema (`!!binary`, `!!timestamp`, `!custom`): the
     /// typed accessors of ``YAMLNode`` then read a scalar as text only, and a collection as if
     /// untagged.
     private mutating func checkTag(_ tag: String?, line: Int, column: Int, effect: String) {
         guard let tag, !Self.knownTags.contains(tag) else { return }
-        let prefix = "tag:yaml.org,2002:"
-        let shown = tag.hasPrefix(prefix) ? "!!" + tag.dropFirst(prefix.count) : tag
         diagnostics.append(
             .warning(
                 SourceLocation(path: path, line: line, column: column),
-                "YAML tag '\(shown)' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); \(effect)"))
+                "YAML tag '\(YAMLNode.shown(tag: tag))' is not one feedgen reads (it reads the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map); \(effect)"))
     }
 
     private mutating func fail(line: Int, column: Int, _ message: String) {

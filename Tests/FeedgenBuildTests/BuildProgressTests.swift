@@ -175,6 +175,10 @@ import Testing
         let result = try CacheRobustnessTests.run(["build", root, "--output", root + "/public"])
         #expect(result.status == 0)
         #expect(!result.stderr.contains("\r"))
-        #expect(result.stderr.hasSuffix(" → \(root)/public\n") || result.stderr.contains("feedgen: built "))
+        // The note on the missing baseURL, then the summary line, and nothing else.
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[0].hasPrefix(".: note: no 'baseURL'") && lines[2].isEmpty, "\(lines)")
+        #expect(lines.count == 3 && lines[1].hasPrefix("feedgen: built 13 pages (1 feed, 12 cards) in "), "\(lines)")
+        #expect(lines.count == 3 && lines[1].hasSuffix(", 0 warnings → \(root)/public"), "\(lines)")
     }
 }

@@ -85,12 +85,16 @@ struct JSONValueParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let keyStart = i
             let key = try parseString()
-            if let first = keyOffsets.updateValue(keyStart, forKey: key) {
+            if let earlier = keyOffsets.index(forKey: key) {
+                // The dictionary keeps the first spelling (a twin in another normalization form
+                // finds it).
+                let (firstSpelling, first) = keyOffsets[earlier]
                 let (line, column) = position(of: first)
-                let spelling = Array(key.utf8) == Array(firstKey(at: first).utf8) ? "" : " (spelled in another Unicode normalization form)"
+                let spelling = Array(key.utf8) == Array(firstSpelling.utf8) ? "" : " (spelled in another Unicode normalization form)"
                 i = keyStart
                 throw error("duplicate key '\(key)'\(spelling) in an object (first at line \(line), column \(column)); keep one of them")
             }
+            keyOffsets[key] = keyStart
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
             i += 1
@@ -269,7 +273,7 @@ struct JSONValueParser {
         return MustacheError(.invalidJSON, message, templateName: name, line: line, column: column)
     }
 
-    /// The 1-based line and column (in characters) of byte `offset`.
+    /// The 1-based line and column (in Unicode scalars) of byte `offset`.
     private func position(of offset: Int) -> (line: Int, column: Int) {
         var line = 1, column = 1
         var k = 0
@@ -283,12 +287,5 @@ struct JSONValueParser {
             k += 1
         }
         return (line, column)
-    }
-
-    /// The key whose string starts at byte `offset` (already parsed once, so it is valid).
-    private func firstKey(at offset: Int) -> String {
-        var again = self
-        again.i = offset
-        return (try? again.parseString()) ?? ""
     }
 }
