@@ -26,6 +26,12 @@ struct ContentLinks {
         self.isEmpty = !feeds.contains { $0.sections.contains { $0.section.items.contains { !$0.markdownLinks.isEmpty } } }
     }
 
+    /// Links resolved by `pages` (a patch build's: the pages of the items it renders' links).
+    init(pages: [String: String]) {
+        self.pages = pages
+        self.isEmpty = pages.isEmpty
+    }
+
     /// An error for every link whose file is not a page of the site (missing, skipped as a draft,
     /// or outside the content folder).
     func check(_ feeds: [PreparedFeed], into diagnostics: inout Diagnostics) {
@@ -71,8 +77,23 @@ struct ContentLinks {
         }
     }
 
+    /// ``rewrite(_:page:)-([UInt8],_)`` that also tells where the bytes moved: each replaced
+    /// destination's range in `html` and its new length, in order.
+    func rewrite(_ html: [UInt8], page: String, edits: inout [(range: Range<Int>, length: Int)]) -> [UInt8] {
+        guard !isEmpty else { return html }
+        var found: [(range: Range<Int>, length: Int)] = []
+        let out = html.withUnsafeBytes { rewrite(bytes: $0, page: page, edits: &found) } ?? html
+        edits = found
+        return out
+    }
+
     /// The rewritten bytes; nil when `bytes` hold no content link.
     private func rewrite(bytes: UnsafeRawBufferPointer, page: String) -> [UInt8]? {
+        var edits: [(range: Range<Int>, length: Int)] = []
+        return rewrite(bytes: bytes, page: page, edits: &edits)
+    }
+
+    private func rewrite(bytes: UnsafeRawBufferPointer, page: String, edits: inout [(range: Range<Int>, length: Int)]) -> [UInt8]? {
         let marker = Array(Markdown.contentLinkScheme.utf8)
         var out: [UInt8] = []
         var copied = 0
@@ -99,6 +120,7 @@ struct ContentLinks {
                 RelativeURL.relative(from: page, to: $0) + fragment
             } ?? "#"
             out.append(contentsOf: replacement.utf8)
+            edits.append((i..<end, replacement.utf8.count))
             copied = end
             i = end
         }

@@ -352,6 +352,67 @@ extension OutputWriter {
             return hash.value
         }
 
+        /// The output's files (the previous build's), in the order of its state lines, without
+        /// the marker; empty when the output's manifest is unknown.
+        public var livePaths: [String] { live.isEmpty ? [] : liveOrder.filter { $0 != markerName } }
+
+        /// The content hash the output's manifest records for `path`, if any.
+        public func liveHash(_ path: String) -> UInt64? { live[path]?.hash }
+
+        /// The output's file at `path`, mapped, when it is as the output's manifest records it
+        /// (same size, modification time and inode), so that its bytes hash to
+        /// ``liveHash(_:)``; else nil.
+        public func mapLive(_ path: String) -> MappedFile? {
+            guard let entry = live[path], let file = MappedFile(path: output + "/" + path) else { return nil }
+            let stamp = file.stamp
+            guard stamp.size == entry.size, stamp.mtime == entry.mtime, stamp.inode == entry.inode else { return nil }
+            return file
+        }
+
+        /// Whether the file at `path` has the size, modification time and inode of `entry`.
+        private static func isFile(_ path: String, as entry: ManifestEntry) -> Bool {
+            var size: Int64 = 0, mtime: Int64 = 0
+            var inode: UInt64 = 0
+            guard feedgen_file_identity(path, &size, &mtime, &inode) == 0 else { return false }
+            return size == entry.size && mtime == entry.mtime && inode == entry.inode
+        }
+
+        /// Puts every file of the output (the previous build) but `except` into the new build
+        /// unchanged, with its key: kept where the back buffer has the same bytes, else
+        /// hard-linked from the output (files are replaced by unlinking first, so the shared
+        /// inode is never written). ``begin(paths:)`` must have been given the output's paths.
+        ///
+        /// - Returns: false, having put nothing more, when an output file to link is not as the
+        ///   output's manifest records it (changed by hand: its bytes are unknown).
+        public func keepLive(except: Set<String>) throws -> Bool {
+            var linked: [(String, ManifestEntry)] = []
+            for path in liveOrder where path != markerName && !except.contains(path) {
+                guard let entry = live[path] else { return false }
+                if let b = back[path], b.hash == entry.hash { continue }
+                guard Self.isFile(output + "/" + path, as: entry) else { return false }
+                linked.append((path, entry))
+            }
+            for (path, entry) in linked {
+                let target = backPath + "/" + path
+                if unlink(target) != 0, errno != ENOENT { throw WriteError(path: path, message: String(cString: strerror(errno))) }
+                guard link(output + "/" + path, target) == 0 else {
+                    throw WriteError(path: path, message: String(cString: strerror(errno)))
+                }
+                lock.withLock {
+                    back[path] = entry
+                    writes += 1
+                }
+            }
+            lock.withLock {
+                for path in liveOrder where path != markerName && !except.contains(path) {
+                    guard var entry = back[path], let l = live[path] else { continue }
+                    entry.key = l.key
+                    written[path] = entry
+                }
+            }
+            return true
+        }
+
         /// Writes `file` into the back buffer. - Throws: ``WriteError``.
         private func write(_ file: OutputFile) throws -> feedgen_identity {
             let path = backPath + "/" + file.path

@@ -38,6 +38,34 @@ struct PagePostProcessor {
         }
     }
 
+    /// ``process(_:)`` of a feed page, and where its cards are then: a page whose content links
+    /// were rewritten moved the bytes after each link (the live-reload script, added in watch
+    /// mode only, makes the map inexact).
+    func process(feedPage file: OutputFile, map: FeedPageMap) -> (OutputFile, FeedPageMap) {
+        guard case .chunks(let chunks) = file.contents, script(for: file.path) == nil else {
+            var map = map
+            map.isExact = false
+            return (process(file), map)
+        }
+        guard !links.isEmpty, chunks.withPieces({ links.mayRewrite($0) }) else { return (file, map) }
+        var edits: [(range: Range<Int>, length: Int)] = []
+        let bytes = links.rewrite(chunks.bytes, page: file.path, edits: &edits)
+        // A position moves by the edits before it (a card holding a link grows by its own).
+        func moved(_ position: Int) -> Int {
+            var delta = 0
+            for edit in edits {
+                guard edit.range.upperBound <= position else { break }
+                delta += edit.length - edit.range.count
+            }
+            return position + delta
+        }
+        var map = map
+        for s in map.cards.indices {
+            for i in map.cards[s].indices { map.cards[s][i] = moved(map.cards[s][i].lowerBound)..<moved(map.cards[s][i].upperBound) }
+        }
+        return (OutputFile(path: file.path, contents: .utf8(bytes)), map)
+    }
+
     /// The live-reload script element for page `path`, in watch mode. A preview index reloads
     /// with its frames; the section pages in the frames don't each poll for the build id.
     private func script(for path: String) -> String? {

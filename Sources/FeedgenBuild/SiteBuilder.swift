@@ -77,6 +77,8 @@ public struct BuildReport: Sendable {
     public var cardsRendered = 0
     /// Responsive image variants made and reused (``ImageVariants``).
     public var images = ImageVariants.Stats()
+    /// The build patched the previous output (``PatchBuild``) instead of building the site.
+    public var patched = false
 }
 
 /// The build pipeline: load → decode layouts → compile templates → resolve images → render →
@@ -91,6 +93,7 @@ public enum SiteBuilder {
     }
 
     static func run(_ options: BuildOptions) -> BuildReport {
+        let started = BuildSnapshot.now()
         var report = BuildReport()
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var timing = StageTiming()
@@ -107,7 +110,37 @@ public enum SiteBuilder {
             _ = itemCache.opening?.cardCache()
         }
         options.progress?.begin("reading content")
-        let (prepared, templates, links) = prepare(options, report: &report, itemCache: itemCache)
+        // A build that may record a snapshot lists the content first (every item file
+        // stamped); one that may be patched then tries that (``PatchBuild``), and otherwise
+        // loads the site from the same listing.
+        var listing: ContentListing?
+        if PatchBuild.isEligible(options), FileManager.default.fileExists(atPath: root + "/content") {
+            var patchOutput: String?
+            let listed = SiteLoader.list(siteRoot: root) { config in
+                let output = outputPath(options, configured: config.output, root: root)
+                guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
+                itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
+                let opening = SessionOpening(output: output)
+                opening.start(useCache: true, readCards: false)
+                itemCache.opening = opening
+                patchOutput = output
+            }
+            listing = listed
+            timing.mark("listing")
+            if let output = patchOutput, let opening = itemCache.opening {
+                switch PatchBuild.attempt(options, listing: listed, output: output, opening: opening, start: started, timing: &timing) {
+                case .success(var patched):
+                    patched.diagnostics.append(Self.noBaseURLNote(listed.config))
+                    timing.report()
+                    return finish(&patched, options)
+                case .failure(let why):
+                    timing.note("patch build: not applicable (\(why.reason))")
+                    if why.sessionUsed { itemCache.opening = nil } else { opening.readCards(useCache: true) }
+                }
+            }
+        }
+        var feedRecords: [BuildSnapshot.FeedRecord] = []
+        let (prepared, templates, links) = prepare(options, report: &report, itemCache: itemCache, listing: listing)
         if options.exitsAfterBuild { ExitReclaimed.keep([prepared as Any, templates as Any, links as Any, itemCache]) }
         timing.mark("load+prepare")
         if let cache = itemCache.value {
@@ -156,7 +189,7 @@ public enum SiteBuilder {
             try renderAndWrite(
                 prepared, templates: templates, links: links, output: options.write ? output : nil, options: options,
                 timing: &timing,
-                report: &report, early: itemCache.opening)
+                report: &report, early: itemCache.opening, feedRecords: &feedRecords)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
@@ -175,6 +208,14 @@ public enum SiteBuilder {
             report.exitStatus = 2
         }
         if options.write, report.exitStatus == 0 { itemCache.value?.save() }
+        if options.write, report.exitStatus == 0, !report.diagnostics.hasErrors, let listing,
+            let snapshot = PatchBuild.snapshot(
+                options: options, listing: listing, site: prepared, templates: templates, links: links, feeds: feedRecords,
+                report: report, start: started)
+        {
+            snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
+            timing.mark("snapshot")
+        }
         if options.write {
             // Seals written within their log's last clock tick are made trustworthy (LogSeal).
             let (racy, waited) = LogSeal.settle()
@@ -183,11 +224,17 @@ public enum SiteBuilder {
         }
         if report.exitStatus == 0, prepared.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
-            report.diagnostics.append(.note(
-                SourceLocation(path: prepared.site.config.source != nil ? "feedgen.yaml" : "."),
-                "no 'baseURL', so the Atom and JSON feeds (feed.xml, feed.json), sitemap.xml and canonical/og:url links are not written (they need absolute URLs); add e.g. 'baseURL: https://example.org/' to feedgen.yaml"))
+            report.diagnostics.append(noBaseURLNote(prepared.site.config))
         }
         return finish(&report, options)
+    }
+
+    /// Said once per written build of a site without a `baseURL`: feeds and the sitemap need
+    /// absolute URLs.
+    static func noBaseURLNote(_ config: SiteConfig) -> Diagnostic {
+        .note(
+            SourceLocation(path: config.source != nil ? "feedgen.yaml" : "."),
+            "no 'baseURL', so the Atom and JSON feeds (feed.xml, feed.json), sitemap.xml and canonical/og:url links are not written (they need absolute URLs); add e.g. 'baseURL: https://example.org/' to feedgen.yaml")
     }
 
     /// Stages 1–3: loads the content, compiles the templates, decodes every layout and resolves
@@ -199,7 +246,7 @@ public enum SiteBuilder {
 
     /// ``prepare(_:report:)``, also giving the site's content links (checked) for rendering.
     static func prepare(
-        _ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?
+        _ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?, listing: ContentListing? = nil
     ) -> (PreparedSite?, TemplateSet?, ContentLinks?) {
         var timing = StageTiming()
         defer { timing.report() }
@@ -230,8 +277,9 @@ public enum SiteBuilder {
                 itemCache.value = cache
                 // The output's session opens while the content loads, for an output that may be
                 // written: it reads and checks the cache's back buffer, and rebuilds it from the
-                // output when it does not check out (the output itself is never touched).
-                if writable {
+                // output when it does not check out (the output itself is never touched). A
+                // patch build that did not apply may have opened it already.
+                if writable, itemCache.opening?.output != output {
                     let opening = SessionOpening(output: output)
                     opening.start(useCache: true)
                     itemCache.opening = opening
@@ -239,7 +287,8 @@ public enum SiteBuilder {
                 return cache
             }
         }
-        let (loaded, loadDiagnostics) = SiteLoader.load(siteRoot: root, options: loadOptions)
+        let (loaded, loadDiagnostics) =
+            if let listing { SiteLoader.load(listing, options: loadOptions) } else { SiteLoader.load(siteRoot: root, options: loadOptions) }
         report.diagnostics.append(contentsOf: loadDiagnostics)
         timing.mark("load")
 
@@ -255,40 +304,8 @@ public enum SiteBuilder {
         guard let site = loaded else { return (nil, templates, nil) }
 
         // 3. Layouts and images.
-        var feeds: [PreparedFeed] = []
-        var images: [String: ImageAsset] = [:]
         let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
-        for feed in site.feeds {
-            var sections: [PreparedSection] = []
-            for var section in feed.sections {
-                // A front-matter `link` to a content file (`link: ../recipes/soup.md`) is checked
-                // and rewritten like a link in the body.
-                for i in section.items.indices {
-                    guard let target = frontMatterContentLink(section.items[i]) else { continue }
-                    // Reported at the `link` value (the file's or the inline item's), not at 1:1.
-                    let item = section.items[i]
-                    let location = item.frontMatter["link"].map {
-                        SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column)
-                    } ?? item.location
-                    section.items[i].markdownLinks.append(target.at(location))
-                }
-                let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
-                var decoder = LayoutDecoder(path: path)
-                let (layout, preset) = decoder.decode(section.layout)
-                report.diagnostics.append(contentsOf: decoder.diagnostics)
-                sections.append(PreparedSection(section: section, layout: layout, preset: preset))
-            }
-            let prepared = PreparedFeed(feed: feed, sections: sections)
-            for s in sections {
-                for item in s.section.items {
-                    guard let image = item.image else { continue }
-                    if let asset = resolveImage(image, item: item, site: site, realRoot: realRoot, diagnostics: &report.diagnostics) {
-                        images[PreparedSite.imageKey(feed: prepared, item: item)] = asset
-                    }
-                }
-            }
-            feeds.append(prepared)
-        }
+        var (feeds, images) = prepareFeeds(site, realRoot: realRoot, diagnostics: &report.diagnostics)
         // Output collisions are checked on another core meanwhile: they depend on the detail
         // pages' paths (a feed's path and each item's id), not on the links rewritten below.
         let collisions = CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
@@ -318,6 +335,48 @@ public enum SiteBuilder {
         return (prepared, templates, contentLinks)
     }
 
+    /// Stage 3 for every feed of `site`: each section's layout decoded, front-matter links to
+    /// content files added to their item's links, and each item's image resolved (by
+    /// ``PreparedSite/imageKey(feed:item:)``). Problems go into `diagnostics`.
+    static func prepareFeeds(
+        _ site: Site, realRoot: String, diagnostics: inout Diagnostics
+    ) -> (feeds: [PreparedFeed], images: [String: ImageAsset]) {
+        var feeds: [PreparedFeed] = []
+        var images: [String: ImageAsset] = [:]
+        for feed in site.feeds {
+            var sections: [PreparedSection] = []
+            for var section in feed.sections {
+                // A front-matter `link` to a content file (`link: ../recipes/soup.md`) is checked
+                // and rewritten like a link in the body.
+                for i in section.items.indices {
+                    guard let target = frontMatterContentLink(section.items[i]) else { continue }
+                    // Reported at the `link` value (the file's or the inline item's), not at 1:1.
+                    let item = section.items[i]
+                    let location = item.frontMatter["link"].map {
+                        SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column)
+                    } ?? item.location
+                    section.items[i].markdownLinks.append(target.at(location))
+                }
+                let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
+                var decoder = LayoutDecoder(path: path)
+                let (layout, preset) = decoder.decode(section.layout)
+                diagnostics.append(contentsOf: decoder.diagnostics)
+                sections.append(PreparedSection(section: section, layout: layout, preset: preset))
+            }
+            let prepared = PreparedFeed(feed: feed, sections: sections)
+            for s in sections {
+                for item in s.section.items {
+                    guard let image = item.image else { continue }
+                    if let asset = resolveImage(image, item: item, site: site, realRoot: realRoot, diagnostics: &diagnostics) {
+                        images[PreparedSite.imageKey(feed: prepared, item: item)] = asset
+                    }
+                }
+            }
+            feeds.append(prepared)
+        }
+        return (feeds, images)
+    }
+
     /// How many pages render at once: pages are written as soon as their batch is rendered, so
     /// memory holds one batch of pages, not the whole site.
     static let batchSize = 256
@@ -331,24 +390,13 @@ public enum SiteBuilder {
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
         _ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
-        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil
+        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
+        feedRecords: inout [BuildSnapshot.FeedRecord]
     ) throws {
         let planner = SiteRenderer(site: site, templates: templates)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
 
-        // Everything global that a detail page's bytes depend on besides its context.
-        var global = StableHasher(seed: BuildCache.salt)
-        for (name, source) in templates.sources.sorted(by: { $0.key < $1.key }) {
-            global.combine(name)
-            global.combine(source)
-        }
-        global.combine(options.liveReload)
-        let config = site.site.config
-        global.combine(ItemCache.fingerprint(config.source))
-        global.combine(config.title)
-        global.combine(config.language)
-        global.combine(config.baseURL)
-        let salt = global.value
+        let salt = pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)
         // Cards of earlier builds (only when writing: `check` renders everything; `--clean`
         // renders everything and starts a new log).
         let cardCache = output.map { output in
@@ -371,6 +419,8 @@ public enum SiteBuilder {
         let gate = SessionGate()
         let feedCount = site.feeds.count
         let feedHashes = ResultSlots<UInt64>(count: feedCount)
+        // Where each feed page's cards are, for the snapshot (``BuildSnapshot``).
+        let feedMaps = ResultSlots<FeedPageMap>(count: feedCount)
         let rendered = Counter()
         let feedsDone = DispatchGroup()
         feedsDone.enter()
@@ -378,7 +428,9 @@ public enum SiteBuilder {
             for f in 0..<feedCount {
                 feedHashes.set(f, Result {
                     rendered.increment()
-                    let file = post.process(try renderer.renderPage(.feed(f)))
+                    let (page, rendered) = try renderer.feedPage(f)
+                    let (file, map) = post.process(feedPage: page, map: rendered)
+                    feedMaps.set(f, .success(map))
                     return try put(file, key: 0) { try gate.session() }
                 })
             }
@@ -426,13 +478,7 @@ public enum SiteBuilder {
         // A page's key (0: none, always rendered).
         let pageKey = { @Sendable (index: Int) -> UInt64 in
             guard session != nil, let pageKey = renderer.key(of: pages[index].1) else { return 0 }
-            var h = StableHasher(seed: salt)
-            h.combine(pageKey)
-            for link in renderer.item(of: pages[index].1)?.markdownLinks ?? [] {
-                h.combine(link.target)
-                h.combine(links.pages[link.target])
-            }
-            return h.value
+            return detailKey(pageKey, salt: salt, links: renderer.item(of: pages[index].1)?.markdownLinks ?? [], pages: links.pages)
         }
         let renderOne = { @Sendable (index: Int, key: UInt64) in
             hashes.set(index, Result {
@@ -505,11 +551,47 @@ public enum SiteBuilder {
                 try session.put(file, hash: StableHasher.hash(text), key: 0)
             }
         }
+        // The snapshot describes the output being replaced: gone before the exchange, and made
+        // again by the caller for the new output when it may be patched.
+        BuildSnapshot.remove(cacheFolder: session.cacheFolder)
         try session.commit()
         cardCache?.save()
+        for f in 0..<feedCount {
+            guard case .success(let hash) = feedHashes.values[f], case .success(let map) = feedMaps.values[f] else { continue }
+            feedRecords.append(BuildSnapshot.FeedRecord(path: site.feeds[f].pagePath, hash: hash, map: map))
+        }
         report.filesWritten = session.writes
         timing.mark("assets+commit")
         timing.note("\(report.pagesRendered) of \(pages.count) pages rendered, \(session.writes) files written, back buffer \(session.start)")
+    }
+
+    /// Everything global that a detail page's bytes depend on besides its context: the
+    /// templates, the site configuration, live reload, the feedgen binary (``BuildCache/salt``).
+    static func pageSalt(templates: TemplateSet, config: SiteConfig, liveReload: Bool) -> UInt64 {
+        var global = StableHasher(seed: BuildCache.salt)
+        for (name, source) in templates.sources.sorted(by: { $0.key < $1.key }) {
+            global.combine(name)
+            global.combine(source)
+        }
+        global.combine(liveReload)
+        global.combine(ItemCache.fingerprint(config.source))
+        global.combine(config.title)
+        global.combine(config.language)
+        global.combine(config.baseURL)
+        return global.value
+    }
+
+    /// The key of a detail page in the back buffer's manifest: its inputs (``SiteRenderer/key(of:)``)
+    /// seeded with ``pageSalt(templates:config:liveReload:)``, and the pages its content links
+    /// lead to.
+    static func detailKey(_ pageKey: UInt64, salt: UInt64, links: [MarkdownLink], pages: [String: String]) -> UInt64 {
+        var h = StableHasher(seed: salt)
+        h.combine(pageKey)
+        for link in links {
+            h.combine(link.target)
+            h.combine(pages[link.target])
+        }
+        return h.value
     }
 
     /// Hashes a rendered page and puts it into the back buffer of the session that `session`
@@ -591,24 +673,42 @@ public enum SiteBuilder {
 
         private var cards: CardCache?
         private let cardsRead = DispatchGroup()
+        /// Whether the card cache is being read (set before ``cardCache()`` is called).
+        private var readingCards = false
 
         /// Opens the session, then reads the output's card cache (`cards.log`), which the feed
         /// pages need first: on this thread, which is done with the session before the content
-        /// is loaded, rather than on the build's critical path.
-        func start(useCache: Bool) {
-            cardsRead.enter()
+        /// is loaded, rather than on the build's critical path. `readCards: false` (a patch
+        /// build, which needs no card cache): only ``readCards(useCache:)`` reads it.
+        func start(useCache: Bool, readCards: Bool = true) {
+            if readCards {
+                readingCards = true
+                cardsRead.enter()
+            }
             DispatchQueue.global().async(group: group) {
                 self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) }
-                DispatchQueue.global().async {
-                    self.cards = CardCache(
-                        path: BuildCache.folder(forOutput: self.output) + "/cards.log", salt: BuildCache.salt, read: useCache)
-                    self.cardsRead.leave()
-                }
+                guard readCards else { return }
+                DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
             }
         }
 
-        /// Waits for the card cache read after the session was opened.
+        /// Starts reading the card cache on another thread, when ``start(useCache:readCards:)``
+        /// did not (a patch build that did not apply).
+        func readCards(useCache: Bool) {
+            guard !readingCards else { return }
+            readingCards = true
+            cardsRead.enter()
+            DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
+        }
+
+        private func readCardCache(useCache: Bool) {
+            cards = CardCache(path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: useCache)
+            cardsRead.leave()
+        }
+
+        /// Waits for the card cache read after the session was opened; nil when none was started.
         func cardCache() -> CardCache? {
+            guard readingCards else { return nil }
             cardsRead.wait()
             return cards
         }

@@ -1,12 +1,12 @@
 import FeedgenDiagnostics
 
 /// The shape of `content/` found on disk (content-format §1), before any file is read.
-struct ContentPlan {
+struct ContentPlan: Sendable {
     var feeds: [FeedPlan] = []
     var diagnostics: [Diagnostic] = []
 }
 
-struct FeedPlan {
+struct FeedPlan: Sendable {
     /// Relative to `content/` (`""` for the home feed).
     var path: String
     /// Site-relative folder (`content`, `content/recipes`).
@@ -17,7 +17,7 @@ struct FeedPlan {
     var sections: [SectionPlan] = []
 }
 
-struct SectionPlan {
+struct SectionPlan: Sendable {
     /// The folder name.
     var id: String
     /// Site-relative folder.

@@ -10,6 +10,8 @@ struct FeedAssembler {
     /// Consumed while assembling: item arrays are moved out, so items are not copied.
     private var parsed: ParsedContent
     var diagnostics: [Diagnostic] = []
+    /// Whether some item's publishDate or expiryDate was compared with "now" (``Site/isScheduled``).
+    private(set) var isScheduled = false
 
     init(config: SiteConfig, options: LoadOptions, window: PublishWindow, plan: ContentPlan, parsed: ParsedContent) {
         self.config = config
@@ -190,6 +192,11 @@ struct FeedAssembler {
         let options = options
         let window = window
         var notes: [Diagnostic] = []
+        if !isScheduled {
+            isScheduled = items.contains {
+                ($0.publishDate != nil && !options.future) || ($0.expiryDate != nil && !options.expired)
+            }
+        }
         items.removeAll { item in
             guard let (key, message) = Self.hiddenReason(item, options: options, window: window) else { return false }
             let node = item.frontMatter[key]

@@ -7,16 +7,22 @@ import CFileSystem
 
 /// What a file's `stat` says of it (links followed): a file whose stamp changed may hold other
 /// bytes (git's index rule; ``SourceStats``).
-struct FileStamp: Equatable, Sendable {
-    var size: Int64
+public struct FileStamp: Hashable, Sendable {
+    public var size: Int64
     /// Modification and status-change times, ns since 1970.
-    var mtime: Int64
-    var ctime: Int64
-    var inode: UInt64
-    var device: UInt64
+    public var mtime: Int64
+    public var ctime: Int64
+    public var inode: UInt64
+    public var device: UInt64
 
-    init(size: Int64, mtime: Int64, ctime: Int64, inode: UInt64, device: UInt64) {
+    public init(size: Int64, mtime: Int64, ctime: Int64, inode: UInt64, device: UInt64) {
         (self.size, self.mtime, self.ctime, self.inode, self.device) = (size, mtime, ctime, inode, device)
+    }
+
+    /// The stamp of the file at `path` (links followed), or nil when it cannot be taken.
+    public static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        return stat(path, &info) == 0 ? FileStamp(info) : nil
     }
 
     init(_ info: stat) {
@@ -224,7 +230,7 @@ public final class MappedFile: @unchecked Sendable {
     /// The file's bytes (empty for an empty file).
     public let bytes: UnsafeRawBufferPointer
     /// The file's `stat` when it was mapped.
-    let stamp: FileStamp
+    public let stamp: FileStamp
     /// The SIGBUS watch's slot (-1: none).
     private let watch: Int32
 

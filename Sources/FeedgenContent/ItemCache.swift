@@ -249,6 +249,18 @@ extension ItemCache {
     }
 
 
+    /// ``fingerprint(_:)`` of the item without what its Markdown body decides: its HTML, its
+    /// links to other content files and its description (the body's first paragraph when the
+    /// front matter has none; the front matter itself is in the fingerprint). Two versions of
+    /// an item edited only in its body have equal values.
+    public static func fingerprintOutsideBody(_ item: Item) -> UInt64 {
+        var copy = item
+        copy.html = ""
+        copy.markdownLinks = []
+        copy.description = nil
+        return fingerprint(copy)
+    }
+
     /// A hash of a YAML document as parsed (values, styles, tags and positions).
     public static func fingerprint(_ node: YAMLNode?) -> UInt64 {
         var writer = ByteWriter()

@@ -15,6 +15,10 @@ public struct Site: Sendable {
     public var feeds: [Feed]
     /// Files below `static/`, relative to it, sorted byte-wise.
     public var staticFiles: [String]
+    /// Whether some item (shown or hidden) has a `publishDate` or `expiryDate` that the load
+    /// compared with "now" (not with `--future` or `--expired`): the site may then change as
+    /// time passes, with no file changed.
+    public var isScheduled = false
 
     public init(root: String, config: SiteConfig, feeds: [Feed], staticFiles: [String]) {
         self.root = root

@@ -42,24 +42,86 @@ public enum SiteLoader {
         let root = FileSystem.absolute(siteRoot)
         var diagnostics: [Diagnostic] = []
         let config = loadConfig(root: root, diagnostics: &diagnostics)
+        var plan: ContentPlan?
+        var cache: ItemCache?
+        if FileSystem.isDirectory(root + "/content") == true {
+            cache = options.itemCache?(config)
+            // Item files are stamped while listed only when the last build's table can vouch
+            // for some of them (a first build reads every file anyway).
+            var scanner = ContentScanner(root: root, stampFiles: cache?.sources?.hasTrustedEntries == true)
+            scanner.scan()
+            plan = scanner.plan
+        }
+        let listing = ContentListing(root: root, config: config, configDiagnostics: diagnostics, plan: plan)
+        return load(listing, options: options, cache: cache)
+    }
+
+    /// The configuration and the shape of `content/` of the site at `siteRoot`, every item file
+    /// stamped (its `stat`), before any content file is read: for a caller that decides what
+    /// to load from what changed (the build cache's patch build), then loads it with
+    /// ``load(_:options:onlyItems:)``, which does not list the folders again.
+    ///
+    /// - Parameter configured: called with the configuration before `content/` is listed.
+    public static func list(siteRoot: String, configured: (SiteConfig) -> Void = { _ in }) -> ContentListing {
+        let root = FileSystem.absolute(siteRoot)
+        var diagnostics: [Diagnostic] = []
+        let config = loadConfig(root: root, diagnostics: &diagnostics)
+        configured(config)
+        var plan: ContentPlan?
+        if FileSystem.isDirectory(root + "/content") == true {
+            var scanner = ContentScanner(root: root, stampFiles: true)
+            scanner.scan()
+            plan = scanner.plan
+        }
+        return ContentListing(root: root, config: config, configDiagnostics: diagnostics, plan: plan)
+    }
+
+    /// ``load(siteRoot:options:)`` of a site already listed.
+    ///
+    /// - Parameter onlyItems: nil loads every item (through `options.itemCache`); else only the
+    ///   item files of this set (site-relative paths) are read and parsed, without the item
+    ///   cache, and the site holds those items only (its feeds, sections, inline items and
+    ///   static files are all there). Its diagnostics then concern only what was read.
+    public static func load(
+        _ listing: ContentListing, options: LoadOptions, onlyItems: Set<String>? = nil
+    ) -> (site: Site?, diagnostics: Diagnostics) {
+        let cache = onlyItems == nil && listing.plan != nil ? options.itemCache?(listing.config) : nil
+        var listing = listing
+        if let onlyItems, var plan = listing.plan {
+            for f in plan.feeds.indices {
+                for s in plan.feeds[f].sections.indices {
+                    let section = plan.feeds[f].sections[s]
+                    let kept = section.itemFiles.indices.filter { onlyItems.contains(section.folder + "/" + section.itemFiles[$0]) }
+                    plan.feeds[f].sections[s].itemFiles = kept.map { section.itemFiles[$0] }
+                    plan.feeds[f].sections[s].itemStamps = kept.map { $0 < section.itemStamps.count ? section.itemStamps[$0] : nil }
+                }
+            }
+            listing.plan = plan
+        }
+        return load(listing, options: options, cache: cache)
+    }
+
+    private static func load(
+        _ listing: ContentListing, options: LoadOptions, cache: ItemCache?
+    ) -> (site: Site?, diagnostics: Diagnostics) {
+        let root = listing.root
+        let config = listing.config
+        var diagnostics = listing.configDiagnostics
         let window =
             PublishWindow(now: options.now, timeZone: config.timeZone)
             ?? PublishWindow(now: options.now, timeZone: "UTC")!
 
         var feeds: [Feed] = []
-        if FileSystem.isDirectory(root + "/content") == true {
-            let cache = options.itemCache?(config)
-            // Item files are stamped while listed only when the last build's table can vouch
-            // for some of them (a first build reads every file anyway).
-            var scanner = ContentScanner(root: root, stampFiles: cache?.sources?.hasTrustedEntries == true)
-            scanner.scan()
-            diagnostics += scanner.plan.diagnostics
+        var isScheduled = false
+        if let plan = listing.plan {
+            diagnostics += plan.diagnostics
             let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart)
-            let parsed = ParsedContent.parse(scanner.plan, root: root, markdown: markdown, cache: cache)
+            let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, cache: cache)
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(
-                config: config, options: options, window: window, plan: scanner.plan, parsed: parsed)
+                config: config, options: options, window: window, plan: plan, parsed: parsed)
             feeds = assembler.assemble()
+            isScheduled = assembler.isScheduled
             diagnostics += assembler.diagnostics
         } else {
             diagnostics.append(
@@ -72,7 +134,9 @@ public enum SiteLoader {
         unsorted.append(contentsOf: diagnostics)
         result.append(contentsOf: unsorted.sorted)
         guard !result.hasErrors else { return (nil, result) }
-        return (Site(root: root, config: config, feeds: feeds, staticFiles: staticFiles), result)
+        var site = Site(root: root, config: config, feeds: feeds, staticFiles: staticFiles)
+        site.isScheduled = isScheduled
+        return (site, result)
     }
 
     /// `feedgen.yaml`, or the defaults when there is none.

@@ -142,9 +142,36 @@ public enum DeferredCards {
     ///   - estimates: the cards' estimates already made (from the card cache), one list per
     ///     section or none; when one is missing, every card's estimate is read from its HTML.
     public static func plan(feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []) -> [[Estimate?]] {
+        planAndColumns(feed: feed, cards: cards, estimates: estimates).estimates
+    }
+
+    /// A section whose every item sits alone in its row at both reference widths, all of one
+    /// width: a deferred card's estimate there is its own height at that width
+    /// (``CardHeightEstimate/height(width:)``), and a change of that height only moves the
+    /// cards below it, which stay below the first screen. nil for other sections.
+    public struct Column: Equatable, Sendable {
+        public var phone: Double
+        public var wide: Double
+
+        public init(phone: Double, wide: Double) {
+            (self.phone, self.wide) = (phone, wide)
+        }
+
+        /// The estimate of a card of `profile` in this column.
+        public func estimate(_ profile: CardHeightEstimate) -> Estimate {
+            Estimate(phone: Int(profile.height(width: phone).rounded()), wide: Int(profile.height(width: wide).rounded()))
+        }
+    }
+
+    /// ``plan(feed:cards:estimates:)``, with each section's ``Column`` (nil when it is not one).
+    static func planAndColumns(
+        feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []
+    ) -> (estimates: [[Estimate?]], columns: [Column?]) {
         let sections = feed.sections
         let eligible = sections.map { isEligible($0.layout) && $0.section.items.count >= minimumCards }
-        guard eligible.contains(true) else { return sections.map { Array(repeating: nil, count: $0.section.items.count) } }
+        guard eligible.contains(true) else {
+            return (sections.map { Array(repeating: nil, count: $0.section.items.count) }, sections.map { _ in nil })
+        }
         let profiles: [[CardHeightEstimate]] =
             if estimates.count == cards.count, zip(estimates, cards).allSatisfy({ $0.count == $1.count && !$0.contains(nil) }) {
                 estimates.map { $0.map { $0! } }
@@ -164,10 +191,12 @@ public enum DeferredCards {
         DispatchQueue.concurrentPerform(iterations: 2) { k in
             solved.set(k, .success(solve(k == 0 ? referenceWidths.phone : referenceWidths.wide)))
         }
-        guard case .success(let phone) = solved.values[0], case .success(let wide) = solved.values[1] else { return [] }
+        guard case .success(let phone) = solved.values[0], case .success(let wide) = solved.values[1] else { return ([], []) }
         var out: [[Estimate?]] = []
+        var columns: [Column?] = []
         for (k, s) in sections.enumerated() {
             var list: [Estimate?] = Array(repeating: nil, count: s.section.items.count)
+            var column: Column?
             if eligible[k] {
                 // Flat grid flows place the items in snapshot order.
                 let p = phone.sections[k].items
@@ -176,9 +205,17 @@ public enum DeferredCards {
                     guard p[i].frame.y >= firstScreenHeight, w[i].frame.y >= firstScreenHeight else { continue }
                     list[i] = Estimate(phone: Int(p[i].frame.height.rounded()), wide: Int(w[i].frame.height.rounded()))
                 }
+                if p.count == list.count, w.count == list.count, let p0 = p.first, let w0 = w.first {
+                    let alone = { (items: [ResolvedItem]) in
+                        zip(items, items.dropFirst()).allSatisfy { $1.frame.y >= $0.frame.y + $0.frame.height }
+                            && items.allSatisfy { $0.frame.width == items[0].frame.width && $0.frame.x == items[0].frame.x }
+                    }
+                    if alone(p), alone(w) { column = Column(phone: p0.frame.width, wide: w0.frame.width) }
+                }
             }
             out.append(list)
+            columns.append(column)
         }
-        return out
+        return (out, columns)
     }
 }

@@ -30,11 +30,16 @@ final class FeedGroups {
         /// The footer's text (the item count) when the layout has a footer, else nil.
         var footer: String?
         var deferred: [DeferredCards.Estimate?]
+        /// Per card: whether its image loads eagerly, and with high priority (its template was
+        /// given these; kept for ``FeedPageMap``).
+        var eager: [Bool] = []
+        var priority: [Bool] = []
 
-        func write<Out: HTMLByteSink>(into out: inout Out) {
+        func write<Out: HTMLByteSink>(into out: inout Out, cardRanges: SectionHTML.CardRanges? = nil) {
             SectionHTML.groups(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
-                scrollerID: scrollerID, slides: slides, footer: footer, deferred: deferred, into: &out)
+                scrollerID: scrollerID, slides: slides, footer: footer, deferred: deferred, into: &out,
+                cardRanges: cardRanges)
         }
 
         var html: String {
@@ -45,6 +50,12 @@ final class FeedGroups {
     }
 
     private var sections: [Section] = []
+
+    /// Where ``splice(into:)`` put the cards (set by it).
+    private(set) var map = FeedPageMap(cards: [], eager: [], priority: [], estimated: false, isExact: false)
+    /// Each section's column, when its deferred cards' estimates are their own heights
+    /// (``DeferredCards/Column``).
+    var columns: [DeferredCards.Column?] = []
 
     /// U+FFFE (a noncharacter: not in text an author writes), the marker, the section's index,
     /// U+FFFE. The `&` shows how many times a template escaped it.
@@ -61,6 +72,9 @@ final class FeedGroups {
     /// as UTF-8: cached cards are referred to, not copied (``ByteChunks``).
     func splice(into skeleton: String) -> ByteChunks {
         let out = ByteChunks()
+        map = FeedPageMap(
+            cards: sections.map { Array(repeating: 0..<0, count: $0.cards.count) }, eager: sections.map(\.eager),
+            priority: sections.map(\.priority), estimated: false, isExact: true)
         guard !sections.isEmpty else {
             out.append(skeleton)
             return out
@@ -107,10 +121,17 @@ final class FeedGroups {
             }
             var out = out
             var copied = 0
+            // Each card is where its range says only when every section's groups are written
+            // once, unescaped.
+            var uses = Array(repeating: 0, count: sections.count)
+            for placeholder in found { uses[placeholder.section] += placeholder.escapes == 0 ? 1 : 2 }
+            map.isExact = uses.allSatisfy { $0 == 1 }
             for placeholder in found {
                 out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[copied..<placeholder.range.lowerBound])))
                 if placeholder.escapes == 0 {
-                    sections[placeholder.section].write(into: &out)
+                    let ranges = SectionHTML.CardRanges(count: sections[placeholder.section].cards.count)
+                    sections[placeholder.section].write(into: &out, cardRanges: ranges)
+                    map.cards[placeholder.section] = ranges.ranges
                 } else {
                     var html = sections[placeholder.section].html
                     for _ in 0..<placeholder.escapes { html = HTML.escape(html) }

@@ -43,7 +43,7 @@ enum SectionHTML {
     static func groups<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
         focusable: Bool, scrollerID: String?, slides: Slides?, footer: String?, deferred: [DeferredCards.Estimate?],
-        into out: inout Out
+        into out: inout Out, cardRanges: CardRanges? = nil
     ) {
         let variants = [layout.base] + layout.rules.map(\.section)
         let start = out.count
@@ -51,7 +51,7 @@ enum SectionHTML {
             groupsElement(
                 layout: layout, ids: ids, cards: cards, headingID: headingID, label: label, focusable: focusable,
                 orthogonal: variants.contains { $0.orthogonalScrollingBehavior.isOrthogonal }, scrollerID: scrollerID,
-                slides: slides, deferred: deferred, into: &out)
+                slides: slides, deferred: deferred, into: &out, cardRanges: cardRanges)
         }
         if hasFooter(layout) {
             // The footer's content: the section's item count (docs/layout.md, "Headers and footers").
@@ -64,6 +64,14 @@ enum SectionHTML {
             if out.count > start { out.append("\n") }
             out.append("  <div class=\"cl-background\" aria-hidden=\"true\"></div>")
         }
+    }
+
+    /// Where each card's bytes landed in the output (``groups(layout:ids:cards:headingID:label:focusable:scrollerID:slides:footer:deferred:into:cardRanges:)``):
+    /// per card, in item order, the byte range of its HTML and of the line feed written after
+    /// it when it does not end in one (offsets in the sink, which counts from its start).
+    final class CardRanges {
+        var ranges: [Range<Int>]
+        init(count: Int) { ranges = Array(repeating: 0..<0, count: count) }
     }
 
     /// The slides of a WAI-ARIA APG carousel: plain text, escaped where it is written.
@@ -89,7 +97,7 @@ enum SectionHTML {
     static func groupsElement<Out: HTMLByteSink>(
         layout: AdaptiveSection, ids: [String], cards: [CardHTML], headingID: String?, label: String,
         focusable: Bool, orthogonal: Bool, scrollerID: String?, slides slideshow: Slides?,
-        deferred: [DeferredCards.Estimate?], into out: inout Out
+        deferred: [DeferredCards.Estimate?], into out: inout Out, cardRanges: CardRanges? = nil
     ) {
         let plan = LayoutCSS.plan(layout, itemCount: ids.count)
         let slideshow = orthogonal ? slideshow : nil
@@ -147,8 +155,10 @@ enum SectionHTML {
             out.append("><div class=\"cl-cell\" data-item-id=\"")
             out.append(HTML.escape(ids[index]))
             out.append("\">\n")
+            let cardStart = out.count
             out.append(card: cards[index])
             if !cards[index].endsWithLineFeed { out.append("\n") }
+            cardRanges?.ranges[index] = cardStart..<out.count
             out.append(indent)
             out.append("</div></div>\n")
         }

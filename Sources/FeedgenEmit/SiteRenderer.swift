@@ -220,9 +220,22 @@ public struct SiteRenderer: Sendable {
     /// `feed.mustache`: the templates render a placeholder (``FeedGroups``), and the cards take
     /// its place among the page's pieces (cached ones still in the card cache's bytes).
     func feedPage(_ feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
+        try feedPageAndMap(feed).file
+    }
+
+    /// Feed page `f` (``renderPage(_:)`` of ``Page/feed(_:)``) and where its cards are in it.
+    public func feedPage(_ f: Int) throws(TemplateErrors) -> (file: OutputFile, map: FeedPageMap) {
+        try feedPageAndMap(site.feeds[f])
+    }
+
+    func feedPageAndMap(_ feed: PreparedFeed) throws(TemplateErrors) -> (file: OutputFile, map: FeedPageMap) {
         let groups = FeedGroups()
         let skeleton = try render("feed.mustache", try feedContext(feed, groups: groups))
-        return OutputFile(path: feed.pagePath, contents: .chunks(groups.splice(into: skeleton)))
+        let file = OutputFile(path: feed.pagePath, contents: .chunks(groups.splice(into: skeleton)))
+        var map = groups.map
+        map.estimated = contentVisibility && DeferredCards.defersAny(feed)
+        map.columns = groups.columns.count == map.cards.count ? groups.columns : map.cards.map { _ in nil }
+        return (file, map)
     }
 
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered;
@@ -237,9 +250,11 @@ public struct SiteRenderer: Sendable {
             rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before, estimated: estimated))
         }
         // Which cards render lazily: decided over the whole page (the first screen).
-        let deferred =
+        let (deferred, columns) =
             contentVisibility
-            ? DeferredCards.plan(feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates)) : []
+            ? DeferredCards.planAndColumns(feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates))
+            : ([], feed.sections.map { _ in nil })
+        groups?.columns = columns
         var sections: [MustacheValue] = []
         for (k, s) in feed.sections.enumerated() {
             let context = try sectionContext(
@@ -299,6 +314,9 @@ public struct SiteRenderer: Sendable {
         /// Each card's estimate, when the page defers cards (else nil).
         var estimates: [CardHeightEstimate?]
         var focusable: Bool
+        /// Per card: whether its image loads eagerly, and with high priority.
+        var eager: [Bool] = []
+        var priority: [Bool] = []
     }
 
     /// Sections with at least this many cards render their cards in parallel.
@@ -335,13 +353,7 @@ public struct SiteRenderer: Sendable {
                     preset: preset, estimated: estimated)
                 if let fragment = store.fragment(key) { return fragment }
             }
-            guard let template = self.templates.card(type: type) ?? self.templates.card(type: "card") else {
-                throw TemplateErrors(diagnostics: [
-                    .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(type)'")
-                ])
-            }
-            let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager, priority: priority)
-            let html = try Self.render(template, context, partials: self.templates)
+            let html = try self.cardHTML(item, type: type, feed: feed, page: page, image: image, eager: eager, priority: priority)
             let fragment = CardFragment(html: html, estimate: estimated ? CardHeightEstimate(html: html, preset: preset) : nil)
             store?.store(key, fragment)
             return fragment
@@ -376,7 +388,41 @@ public struct SiteRenderer: Sendable {
         }
         // A card is a focus stop when it links somewhere (``TemplateContext/itemURL(_:feed:page:)``).
         let focusable = items.contains { !($0.link ?? "").isEmpty || $0.hasBody }
-        return RenderedCards(cards: cards, estimates: estimates, focusable: focusable)
+        return RenderedCards(
+            cards: cards, estimates: estimates, focusable: focusable, eager: placed.map(\.eager), priority: placed.map(\.priority))
+    }
+
+    /// One card's HTML, rendered through the template of its type (`cards/<type>.mustache`, else
+    /// `cards/card.mustache`), as ``renderCards(_:feed:page:imagesBefore:estimated:)`` renders it.
+    func cardHTML(
+        _ item: Item, type: String, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool
+    ) throws -> String {
+        guard let template = templates.card(type: type) ?? templates.card(type: "card") else {
+            throw TemplateErrors(diagnostics: [
+                .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(type)'")
+            ])
+        }
+        let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager, priority: priority)
+        return try Self.render(template, context, partials: templates)
+    }
+
+    /// The card of item `i` of section `s` of feed `f`, rendered as its feed page renders it,
+    /// given what depends on the page's other cards: whether its image loads eagerly and with
+    /// high priority (``FeedPageMap``).
+    ///
+    /// - Throws: ``TemplateErrors``.
+    public func card(feed f: Int, section s: Int, item i: Int, eager: Bool, priority: Bool) throws(TemplateErrors) -> String {
+        let feed = site.feeds[f]
+        let section = feed.sections[s]
+        let item = section.section.items[i]
+        let type = section.preset == .chips && item.type == "card" ? "chip" : item.type
+        do {
+            return try cardHTML(
+                item, type: type, feed: feed, page: feed.pagePath, image: site.image(feed: feed, item: item), eager: eager,
+                priority: priority)
+        } catch let error as TemplateErrors { throw error } catch {
+            throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
+        }
     }
 
     /// The key of a card fragment (``CardFragmentStore``): everything the card's template is
@@ -455,7 +501,7 @@ public struct SiteRenderer: Sendable {
         let section = FeedGroups.Section(
             layout: s.layout, ids: s.section.items.map(\.id), cards: rendered.cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
-            slides: slides, footer: footer, deferred: deferred)
+            slides: slides, footer: footer, deferred: deferred, eager: rendered.eager, priority: rendered.priority)
         let groups = pending.map { $0.placeholder(for: section) } ?? section.html
         return [
             "section": [

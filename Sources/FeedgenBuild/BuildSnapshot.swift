@@ -1,0 +1,339 @@
+import FeedgenContent
+import FeedgenDiagnostics
+import FeedgenEmit
+import Foundation
+
+/// What the last build that wrote an output knew of its site, kept in the build cache
+/// (`<cache>/snapshot`) for a patch build (``PatchBuild``): the diffable idea at the level of
+/// files. With the listing of the sources as that build saw them, a later build finds the item
+/// files that changed; with each item's place, its fingerprint outside the body and its links,
+/// and with where each card is in its feed page, a build whose only changes are in item bodies
+/// renders those items' pages and cards and replaces the cards in the written feed page, without
+/// loading the other items.
+///
+/// A `stat` recorded here vouches for a file only when the file's modification and change times
+/// are more than ``racyMargin`` older than the recording build's start (git's "racy clean" rule,
+/// as ``ItemCache``'s table of sources).
+///
+/// File format: `FGSN`, format version (UInt32), salt (UInt64), then the fields below in order
+/// (integers little-endian Int64 unless said, strings as byte count and UTF-8), and a
+/// ``StableHasher`` checksum (UInt64) of everything before it. Anything unexpected reads as nil.
+struct BuildSnapshot: Equatable {
+    static let fileName = "snapshot"
+    static let magic: [UInt8] = Array("FGSN".utf8)
+    static let formatVersion: UInt32 = 1
+    /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
+    static let racyMargin: Int64 = 2_000_000_000
+
+    /// One source file and its `stat` (nil: it could not be taken).
+    struct Source: Equatable {
+        var path: String
+        var stamp: FileStamp?
+    }
+
+    /// A shown item (the record of an item file).
+    struct ItemRecord: Equatable {
+        /// Its feed, section and place in the section (the built site's indexes).
+        var feed: Int
+        var section: Int
+        var item: Int
+        /// ``ItemCache/fingerprintOutsideBody(_:)``.
+        var fingerprint: UInt64
+        /// Each link of the item to a content file (its body's and its front matter's): the
+        /// target (site-relative source path) and the page it leads to.
+        var links: [Link]
+    }
+
+    struct Link: Equatable {
+        var target: String
+        var page: String
+    }
+
+    /// A feed page as written.
+    struct FeedRecord: Equatable {
+        var path: String
+        /// ``StableHasher`` hash of its bytes.
+        var hash: UInt64
+        var map: FeedPageMap
+    }
+
+    /// The recording build's start (ns since 1970, real-time clock).
+    var recorded: Int64
+    /// A hash of the build's inputs other than content (``PatchBuild/inputs(options:pageSalt:)``).
+    var inputs: UInt64
+    /// Every item file, in the loader's order.
+    var itemFiles: [Source]
+    /// Per item file: its record, nil for an item not shown (a draft, or not yet published).
+    var items: [ItemRecord?]
+    /// `_feed.md` and `_section.md` files, in the loader's order.
+    var settingsFiles: [Source]
+    /// The files of `static/` (relative to it).
+    var staticFiles: [Source]
+    /// The image files the site's items show (absolute paths), sorted.
+    var images: [Source]
+    var feeds: [FeedRecord]
+    /// The build's diagnostics, as reported (before the closing notes).
+    var diagnostics: [Diagnostic]
+    /// The build's counts (``BuildReport``).
+    var pages: Int
+    var feedCount: Int
+    var cards: Int
+
+    /// Whether `stamp` vouches for the file: recorded, and older than the recording build by
+    /// more than ``racyMargin``.
+    func isTrusted(_ stamp: FileStamp?) -> Bool {
+        guard let stamp else { return false }
+        return stamp.mtime < recorded - Self.racyMargin && stamp.ctime < recorded - Self.racyMargin
+    }
+
+    /// The real-time clock (ns since 1970).
+    static func now() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    // MARK: Encoding
+
+    func encoded(salt: UInt64) -> [UInt8] {
+        var w = Writer()
+        w.bytes += Self.magic
+        w.u32(Self.formatVersion)
+        w.u64(salt)
+        w.int(recorded)
+        w.u64(inputs)
+        w.sources(itemFiles)
+        for record in items {
+            guard let record else {
+                w.bytes.append(0)
+                continue
+            }
+            w.bytes.append(1)
+            w.int(record.feed)
+            w.int(record.section)
+            w.int(record.item)
+            w.u64(record.fingerprint)
+            w.int(record.links.count)
+            for link in record.links {
+                w.string(link.target)
+                w.string(link.page)
+            }
+        }
+        w.sources(settingsFiles)
+        w.sources(staticFiles)
+        w.sources(images)
+        w.int(feeds.count)
+        for feed in feeds {
+            w.string(feed.path)
+            w.u64(feed.hash)
+            w.bytes.append(feed.map.estimated ? 1 : 0)
+            w.bytes.append(feed.map.isExact ? 1 : 0)
+            w.int(feed.map.cards.count)
+            for s in feed.map.cards.indices {
+                if let column = feed.map.columns[s] {
+                    w.bytes.append(1)
+                    w.u64(column.phone.bitPattern)
+                    w.u64(column.wide.bitPattern)
+                } else {
+                    w.bytes.append(0)
+                }
+                w.int(feed.map.cards[s].count)
+                for i in feed.map.cards[s].indices {
+                    w.int(feed.map.cards[s][i].lowerBound)
+                    w.int(feed.map.cards[s][i].upperBound)
+                    w.bytes.append((feed.map.eager[s][i] ? 1 : 0) | (feed.map.priority[s][i] ? 2 : 0))
+                }
+            }
+        }
+        w.int(diagnostics.count)
+        for d in diagnostics {
+            w.bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
+            w.string(d.location.path)
+            w.int(d.location.line)
+            w.int(d.location.column)
+            w.string(d.message)
+        }
+        w.int(pages)
+        w.int(feedCount)
+        w.int(cards)
+        w.u64(StableHasher.hash(w.bytes))
+        return w.bytes
+    }
+
+    /// The snapshot in `bytes`, nil when they are not one of this format, salt and checksum.
+    static func decode(_ bytes: [UInt8], salt: UInt64) -> BuildSnapshot? {
+        guard bytes.count >= 24, Array(bytes[0..<4]) == magic else { return nil }
+        let body = bytes.count - 8
+        var r = Reader(bytes: bytes, offset: 4, end: body)
+        guard r.u32() == formatVersion, r.u64() == salt else { return nil }
+        var tail = Reader(bytes: bytes, offset: body, end: bytes.count)
+        guard let checksum = tail.u64(), bytes.withUnsafeBytes({ StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<body])) }) == checksum
+        else { return nil }
+        guard let recorded = r.int64(), let inputs = r.u64(), let itemFiles = r.sources() else { return nil }
+        var items: [ItemRecord?] = []
+        items.reserveCapacity(itemFiles.count)
+        for _ in itemFiles {
+            guard let present = r.byte() else { return nil }
+            if present == 0 {
+                items.append(nil)
+                continue
+            }
+            guard let feed = r.int(), let section = r.int(), let item = r.int(), let fingerprint = r.u64(), let count = r.count()
+            else { return nil }
+            var links: [Link] = []
+            for _ in 0..<count {
+                guard let target = r.string(), let page = r.string() else { return nil }
+                links.append(Link(target: target, page: page))
+            }
+            items.append(ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, links: links))
+        }
+        guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let feedCount = r.count()
+        else { return nil }
+        var feeds: [FeedRecord] = []
+        for _ in 0..<feedCount {
+            guard let path = r.string(), let hash = r.u64(), let estimated = r.byte(), let exact = r.byte(), let sections = r.count()
+            else { return nil }
+            var map = FeedPageMap(cards: [], eager: [], priority: [], estimated: estimated == 1, isExact: exact == 1)
+            for _ in 0..<sections {
+                guard let hasColumn = r.byte() else { return nil }
+                if hasColumn == 1 {
+                    guard let phone = r.u64(), let wide = r.u64() else { return nil }
+                    map.columns.append(DeferredCards.Column(phone: Double(bitPattern: phone), wide: Double(bitPattern: wide)))
+                } else {
+                    map.columns.append(nil)
+                }
+                guard let count = r.count() else { return nil }
+                var ranges: [Range<Int>] = []
+                var eager: [Bool] = []
+                var priority: [Bool] = []
+                ranges.reserveCapacity(count)
+                for _ in 0..<count {
+                    guard let lower = r.int(), let upper = r.int(), lower <= upper, let flags = r.byte() else { return nil }
+                    ranges.append(lower..<upper)
+                    eager.append(flags & 1 != 0)
+                    priority.append(flags & 2 != 0)
+                }
+                map.cards.append(ranges)
+                map.eager.append(eager)
+                map.priority.append(priority)
+            }
+            feeds.append(FeedRecord(path: path, hash: hash, map: map))
+        }
+        guard let diagnosticCount = r.count() else { return nil }
+        var diagnostics: [Diagnostic] = []
+        for _ in 0..<diagnosticCount {
+            guard let severity = r.byte(), severity <= 2, let path = r.string(), let line = r.int(), let column = r.int(),
+                let message = r.string()
+            else { return nil }
+            diagnostics.append(
+                Diagnostic(
+                    severity == 2 ? .error : severity == 1 ? .warning : .note, SourceLocation(path: path, line: line, column: column),
+                    message))
+        }
+        guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
+        return BuildSnapshot(
+            recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,
+            staticFiles: staticFiles, images: images, feeds: feeds, diagnostics: diagnostics, pages: pages, feedCount: feedTotal,
+            cards: cards)
+    }
+
+    /// The snapshot of the cache folder `folder`, if it has a valid one.
+    static func read(cacheFolder folder: String) -> BuildSnapshot? {
+        guard let bytes = CacheFile.read(folder + "/" + fileName) else { return nil }
+        return decode(bytes, salt: BuildCache.salt)
+    }
+
+    /// Writes the snapshot into the cache folder (a temporary file renamed over the old one).
+    func write(cacheFolder folder: String) {
+        let path = folder + "/" + Self.fileName
+        let temporary = path + ".tmp-\(getpid())"
+        guard CacheFile.write(encoded(salt: BuildCache.salt), to: temporary) else { return }
+        if rename(temporary, path) != 0 { CacheFile.remove(temporary) }
+    }
+
+    /// Removes the cache folder's snapshot: the output is about to change by another way.
+    static func remove(cacheFolder folder: String) { CacheFile.remove(folder + "/" + fileName) }
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+        mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func int(_ v: Int) { int(Int64(v)) }
+        mutating func int(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func string(_ s: String) {
+            int(s.utf8.count)
+            bytes.append(contentsOf: s.utf8)
+        }
+        mutating func sources(_ list: [Source]) {
+            int(list.count)
+            for source in list {
+                string(source.path)
+                guard let s = source.stamp else {
+                    bytes.append(0)
+                    continue
+                }
+                bytes.append(1)
+                int(s.size)
+                int(s.mtime)
+                int(s.ctime)
+                u64(s.inode)
+                u64(s.device)
+            }
+        }
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset: Int
+        let end: Int
+
+        mutating func byte() -> UInt8? {
+            guard offset < end else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+        mutating func u64() -> UInt64? {
+            guard offset + 8 <= end else { return nil }
+            var v: UInt64 = 0
+            for k in 0..<8 { v |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
+            offset += 8
+            return v
+        }
+        mutating func u32() -> UInt32? {
+            guard offset + 4 <= end else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 { v |= UInt32(bytes[offset + k]) << (8 * UInt32(k)) }
+            offset += 4
+            return v
+        }
+        mutating func int() -> Int? { u64().map { Int(Int64(bitPattern: $0)) } }
+        mutating func int64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+        /// A count: at most the bytes left (each element takes at least one).
+        mutating func count() -> Int? {
+            guard let n = int(), n >= 0, n <= end - offset else { return nil }
+            return n
+        }
+        mutating func string() -> String? {
+            guard let n = count() else { return nil }
+            defer { offset += n }
+            return String(decoding: bytes[offset..<(offset + n)], as: UTF8.self)
+        }
+        mutating func sources() -> [Source]? {
+            guard let n = count() else { return nil }
+            var list: [Source] = []
+            list.reserveCapacity(n)
+            for _ in 0..<n {
+                guard let path = string(), let present = byte() else { return nil }
+                guard present == 1 else {
+                    list.append(Source(path: path, stamp: nil))
+                    continue
+                }
+                guard let size = int64(), let mtime = int64(), let ctime = int64(), let inode = u64(), let device = u64() else {
+                    return nil
+                }
+                list.append(Source(path: path, stamp: FileStamp(size: size, mtime: mtime, ctime: ctime, inode: inode, device: device)))
+            }
+            return list
+        }
+    }
+}

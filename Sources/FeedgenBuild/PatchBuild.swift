@@ -1,0 +1,462 @@
+import CFileSystem
+import FeedgenContent
+import FeedgenDiagnostics
+import FeedgenEmit
+import Foundation
+
+/// A build that patches the previous output instead of building the site again, when the only
+/// changes since the build that wrote it are in item bodies (docs/benchmarks.md, "a patch
+/// build"). It loads only the changed item files, renders their detail pages and cards, and
+/// replaces each card in its written feed page (``FeedPageMap``); every other file of the output
+/// is carried over as it is (``OutputWriter/Session/keepLive(except:)``). Its output is the
+/// output a full build would write, byte for byte, and it reports the same diagnostics.
+///
+/// It applies only when all of these hold, else the build takes its usual path (having listed
+/// the content once, for both):
+///
+/// - the last build of this output wrote a ``BuildSnapshot`` (it succeeded, without `--watch`,
+///   `--previews` or a `baseURL`, whose feeds hold every body, and no item has a
+///   `publishDate` or `expiryDate` compared with "now");
+/// - the options, templates and configuration are those of that build;
+/// - the item files are the same paths, and at most ``maximumChanged`` of them have another
+///   `stat`; the feed and section files, the files of `static/` and the items' images have
+///   theirs;
+/// - each changed item, read again, is equal to its last version outside its body
+///   (``ItemCache/fingerprintOutsideBody(_:)``), has the same diagnostics, and links only to
+///   content files it linked to before;
+/// - each changed card keeps its height estimate on a page that defers cards, and holds no link
+///   to a content file.
+enum PatchBuild {
+    /// More changed items than this take the usual path (which renders them on every core).
+    static let maximumChanged = 64
+
+    /// Whether a build with these options records a snapshot (when it succeeds): one that
+    /// writes, without `--watch` or `--previews`. One that also uses the cache (not `--clean`)
+    /// may be patched.
+    static func isEligible(_ options: BuildOptions) -> Bool {
+        options.write && !options.liveReload && !options.previews
+    }
+
+    /// A hash of the build's inputs other than content: the options that change the output,
+    /// and ``SiteBuilder/pageSalt(templates:config:liveReload:)`` (templates, configuration,
+    /// binary).
+    static func inputs(options: BuildOptions, pageSalt: UInt64) -> UInt64 {
+        var h = StableHasher(seed: pageSalt)
+        h.combine(options.drafts)
+        h.combine(options.future)
+        h.combine(options.expired)
+        h.combine(options.strict)
+        h.combine(ProcessInfo.processInfo.environment["FEEDGEN_NO_CONTENT_VISIBILITY"] == "1")
+        return h.value
+    }
+
+    /// The stamps of `paths`, each at `prefix + path`.
+    static func sources(_ paths: [String], prefix: String) -> [BuildSnapshot.Source] {
+        paths.map { BuildSnapshot.Source(path: $0, stamp: FileStamp.of(prefix + $0)) }
+    }
+
+    /// The image files `site` shows (absolute paths), sorted, with their stamps.
+    static func images(_ site: PreparedSite) -> [BuildSnapshot.Source] {
+        let files = Set(site.images.values.map(\.source).filter { !$0.isEmpty }).sorted()
+        return sources(files, prefix: "")
+    }
+
+    // MARK: Recording
+
+    /// The snapshot of a build that wrote `site` (exit status 0), or nil when its output may not
+    /// be patched (see the type's note).
+    static func snapshot(
+        options: BuildOptions, listing: ContentListing, site: PreparedSite, templates: TemplateSet, links: ContentLinks,
+        feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64
+    ) -> BuildSnapshot? {
+        guard isEligible(options), site.site.config.baseURL == nil, !site.site.isScheduled, feeds.count == site.feeds.count else {
+            return nil
+        }
+        let files = listing.itemFiles
+        var index: [String: Int] = [:]
+        index.reserveCapacity(files.count)
+        for (k, file) in files.enumerated() { index[file.path] = k }
+        var shown: [(file: Int, f: Int, s: Int, i: Int)] = []
+        for (f, feed) in site.feeds.enumerated() {
+            for (s, section) in feed.sections.enumerated() {
+                for (i, item) in section.section.items.enumerated() where item.fileName != "" {
+                    guard let k = index[item.sourcePath] else { return nil }
+                    shown.append((k, f, s, i))
+                }
+            }
+        }
+        let places = shown
+        let records: [BuildSnapshot.ItemRecord?] = parallelMap(places.count) { n in
+            let (_, f, s, i) = places[n]
+            let item = site.feeds[f].sections[s].section.items[i]
+            var linked: [BuildSnapshot.Link] = []
+            for link in item.markdownLinks {
+                guard let page = links.pages[link.target] else { return nil }
+                linked.append(BuildSnapshot.Link(target: link.target, page: page))
+            }
+            return BuildSnapshot.ItemRecord(
+                feed: f, section: s, item: i, fingerprint: ItemCache.fingerprintOutsideBody(item), links: linked)
+        }
+        var items = [BuildSnapshot.ItemRecord?](repeating: nil, count: files.count)
+        for (n, record) in records.enumerated() {
+            guard let record else { return nil }
+            items[shown[n].file] = record
+        }
+        let root = listing.root
+        return BuildSnapshot(
+            recorded: start,
+            inputs: inputs(
+                options: options,
+                pageSalt: SiteBuilder.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)),
+            itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
+            settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
+            staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site), feeds: feeds,
+            diagnostics: report.diagnostics.items, pages: report.pages, feedCount: report.feeds, cards: report.cards)
+    }
+
+    // MARK: Patching
+
+    /// Why a patch did not apply (for `FEEDGEN_TIMING`); the build then takes its usual path.
+    struct NotApplicable: Error {
+        var reason: String
+        /// The output's session began changing its back buffer: the usual path needs another.
+        var sessionUsed = false
+    }
+
+    /// One changed item: where it is in the snapshot and in the partial site.
+    private struct Change {
+        var file: Int
+        var record: BuildSnapshot.ItemRecord
+        var feed: Int
+        var section: Int
+        var item: Int
+    }
+
+    /// Patches the output of `options` from `listing` when the snapshot allows it.
+    ///
+    /// - Returns: the build's report (its output written), or ``NotApplicable`` with nothing
+    ///   written: the caller builds the usual way.
+    static func attempt(
+        _ options: BuildOptions, listing: ContentListing, output: String, opening: SiteBuilder.SessionOpening, start: Int64,
+        timing: inout StageTiming
+    ) -> Result<BuildReport, NotApplicable> {
+        func no(_ reason: String) -> Result<BuildReport, NotApplicable> { .failure(NotApplicable(reason: reason)) }
+        let root = listing.root
+        let folder = BuildCache.folder(forOutput: output)
+        guard !listing.hasErrors, listing.config.baseURL == nil else { return no("configuration") }
+        guard let old = BuildSnapshot.read(cacheFolder: folder) else {
+            return no(CacheFile.exists(folder + "/" + BuildSnapshot.fileName) ? "snapshot unreadable" : "no snapshot")
+        }
+
+        // What changed: item files by their stamps; everything else must not have.
+        let files = listing.itemFiles
+        guard files.count == old.itemFiles.count else { return no("item files added or removed") }
+        var changed: [Int] = []
+        for (k, file) in files.enumerated() {
+            guard file.path == old.itemFiles[k].path else { return no("item files renamed") }
+            if file.stamp == nil || file.stamp != old.itemFiles[k].stamp || !old.isTrusted(old.itemFiles[k].stamp) {
+                changed.append(k)
+                guard changed.count <= maximumChanged else { return no("more than \(maximumChanged) items changed") }
+            }
+        }
+        func unchanged(_ now: [BuildSnapshot.Source], _ then: [BuildSnapshot.Source]) -> Bool {
+            now.count == then.count && zip(now, then).allSatisfy { $0.path == $1.path && $0.stamp == $1.stamp && old.isTrusted($1.stamp) }
+        }
+        guard unchanged(sources(listing.settingsFiles, prefix: root + "/"), old.settingsFiles) else { return no("feed or section files") }
+        guard unchanged(sources(old.images.map(\.path), prefix: ""), old.images) else { return no("images") }
+        // A changed item the last build did not show (a draft) must stay hidden, with the same
+        // note: it has no output.
+        var changes: [Change] = []
+        var hidden: [Int] = []
+        for k in changed {
+            guard let record = old.items[k] else {
+                hidden.append(k)
+                continue
+            }
+            changes.append(Change(file: k, record: record, feed: -1, section: -1, item: -1))
+        }
+
+        // The templates and the options.
+        let templates: TemplateSet
+        do {
+            templates = try TemplateSet(overrides: try SiteBuilder.readTemplates(root + "/Templates"))
+        } catch {
+            return no("templates")
+        }
+        let salt = SiteBuilder.pageSalt(templates: templates, config: listing.config, liveReload: options.liveReload)
+        guard inputs(options: options, pageSalt: salt) == old.inputs else { return no("options, templates or configuration") }
+        timing.mark("patch: listing compared")
+
+        // The changed items, loaded alone.
+        var loadOptions = LoadOptions(now: ContentDate(secondsSinceEpoch: options.now))
+        loadOptions.drafts = options.drafts
+        loadOptions.future = options.future
+        loadOptions.expired = options.expired
+        let paths = Set((changes.map(\.file) + hidden).map { files[$0].path })
+        let (loaded, loadDiagnostics) = SiteLoader.load(listing, options: loadOptions, onlyItems: paths)
+        guard let site = loaded, !site.isScheduled else { return no("load") }
+        guard unchanged(sources(site.staticFiles, prefix: root + "/static/"), old.staticFiles) else { return no("static files") }
+        var diagnostics = Diagnostics()
+        let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
+        let (preparedFeeds, preparedImages) = SiteBuilder.prepareFeeds(site, realRoot: realRoot, diagnostics: &diagnostics)
+        var prepared = PreparedSite(site: site, feeds: preparedFeeds, images: preparedImages)
+        let newDiagnostics = (loadDiagnostics.items + diagnostics.items + templates.lint(for: site)).filter {
+            paths.contains($0.location.path)
+        }
+        for path in paths.sorted() {
+            let then = old.diagnostics.filter { $0.location.path == path }
+            guard newDiagnostics.filter({ $0.location.path == path }) == then else { return no("diagnostics of \(path)") }
+        }
+        let hiddenPaths = Set(hidden.map { files[$0].path })
+        for feed in prepared.feeds {
+            for section in feed.sections {
+                for item in section.section.items where item.fileName != "" && hiddenPaths.contains(item.sourcePath) {
+                    return no("\(item.sourcePath) is shown now")
+                }
+            }
+        }
+        for c in changes.indices {
+            let path = files[changes[c].file].path
+            var found = false
+            for (f, feed) in prepared.feeds.enumerated() {
+                for (s, section) in feed.sections.enumerated() {
+                    for (i, item) in section.section.items.enumerated() where item.fileName != "" && item.sourcePath == path {
+                        (changes[c].feed, changes[c].section, changes[c].item) = (f, s, i)
+                        found = true
+                    }
+                }
+            }
+            guard found else { return no("\(path) is no longer shown") }
+            let item = prepared.feeds[changes[c].feed].sections[changes[c].section].section.items[changes[c].item]
+            guard ItemCache.fingerprintOutsideBody(item) == changes[c].record.fingerprint else { return no("\(path) changed outside its body") }
+            guard SiteBuilder.frontMatterContentLink(item) == nil else { return no("\(path) links to content in its front matter") }
+            let known = Set(changes[c].record.links.map(\.target))
+            guard item.markdownLinks.allSatisfy({ known.contains($0.target) }) else { return no("\(path) has a new content link") }
+        }
+        // Images of the changed items, with their variants (made before, so found in the cache).
+        if prepared.images.count > 0 {
+            _ = ImageVariants.make(&prepared, cacheFolder: folder, progress: nil, diagnostics: &diagnostics)
+            guard !diagnostics.hasErrors else { return no("images") }
+        }
+        let feeds = prepared.feeds
+        let renderer = SiteRenderer(site: prepared, templates: templates)
+        timing.mark("patch: items loaded")
+
+        // Detail pages and cards.
+        var pages: [(file: OutputFile, key: UInt64)] = []
+        var cards: [Int: [ChangedCard]] = [:]
+        do {
+            for change in changes {
+                let page = SiteRenderer.Page.detail(feed: change.feed, section: change.section, item: change.item)
+                let item = renderer.item(of: page)!
+                var targets: [String: String] = [:]
+                for link in change.record.links { targets[link.target] = link.page }
+                // An item without a body has no page (``SiteRenderer/pages()``), only its card.
+                if item.hasBody {
+                    let post = PagePostProcessor(links: ContentLinks(pages: targets), liveReload: false)
+                    let file = post.process(try renderer.renderPage(page))
+                    let key = SiteBuilder.detailKey(renderer.key(of: page) ?? 0, salt: salt, links: item.markdownLinks, pages: targets)
+                    pages.append((file, key))
+                }
+                let r = change.record
+                guard r.feed < old.feeds.count, r.section < old.feeds[r.feed].map.cards.count,
+                    r.item < old.feeds[r.feed].map.cards[r.section].count
+                else { return no("snapshot") }
+                let map = old.feeds[r.feed].map
+                let html = try renderer.card(
+                    feed: change.feed, section: change.section, item: change.item, eager: map.eager[r.section][r.item],
+                    priority: map.priority[r.section][r.item])
+                let preset = feeds[change.feed].sections[change.section].preset.rawValue
+                cards[r.feed, default: []].append(
+                    ChangedCard(
+                        section: r.section, item: r.item, range: map.cards[r.section][r.item], html: html, preset: preset, id: item.id,
+                        links: ContentLinks(pages: targets)))
+            }
+        } catch {
+            return no("templates")
+        }
+        timing.mark("patch: rendered")
+
+        // The session: the previous output's files, its changed pages replaced.
+        let session: OutputWriter.Session
+        do {
+            guard let opened = try opening.session() else { return no("session") }
+            session = opened
+        } catch {
+            return no("session")
+        }
+        let livePaths = session.livePaths
+        guard !livePaths.isEmpty else { return no("no manifest of the output") }
+        guard pages.allSatisfy({ session.liveHash($0.file.path) != nil }) else { return no("a page not in the output's manifest: \(pages.map(\.file.path))") }
+        var snapshot = old
+        var feedFiles: [(file: OutputFile, feed: Int)] = []
+        for (f, list) in cards.sorted(by: { $0.key < $1.key }) {
+            let record = old.feeds[f]
+            guard record.map.isExact, session.liveHash(record.path) == record.hash else { return no("feed page") }
+            guard let mapped = session.mapLive(record.path) else { return no("feed page changed by hand") }
+            let base = mapped.bytes
+            var replacements: [Replacement] = []
+            for card in list.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+                switch replacement(of: card, in: base, map: record.map, page: record.path, links: card.links) {
+                case .failure(let why): return .failure(why)
+                case .success(let found): if let found { replacements.append(found) }
+                }
+            }
+            guard !replacements.isEmpty else { continue }
+            // The new page: the written page's bytes where they stay (mapped, not copied), the
+            // replacements between them.
+            let chunks = ByteChunks()
+            var copied = 0
+            for r in replacements {
+                guard r.region.lowerBound >= copied else { return no("feed page map") }
+                chunks.append(card: CardHTML(unsafeUTF8: UnsafeRawBufferPointer(rebasing: base[copied..<r.region.lowerBound]), owner: mapped))
+                r.bytes.withUnsafeBytes { chunks.append($0) }
+                copied = r.region.upperBound
+            }
+            chunks.append(card: CardHTML(unsafeUTF8: UnsafeRawBufferPointer(rebasing: base[copied...]), owner: mapped))
+            // Every card after a replaced one moved by the replacements before it.
+            var map = record.map
+            for s in map.cards.indices {
+                for i in map.cards[s].indices {
+                    let range = map.cards[s][i]
+                    var delta = 0
+                    for r in replacements where r.region.upperBound <= range.lowerBound { delta += r.bytes.count - r.region.count }
+                    map.cards[s][i] = (range.lowerBound + delta)..<(range.upperBound + delta)
+                }
+            }
+            var delta = 0
+            for r in replacements {
+                let lower = r.region.lowerBound + delta + r.cardOffset
+                map.cards[r.section][r.item] = lower..<(lower + r.cardLength)
+                delta += r.bytes.count - r.region.count
+            }
+            snapshot.feeds[f].map = map
+            feedFiles.append((OutputFile(path: record.path, contents: .chunks(chunks)), f))
+        }
+        timing.mark("patch: feed pages spliced")
+
+        var report = BuildReport()
+        do {
+            try session.begin(paths: livePaths)
+            for page in pages {
+                guard case .text(let text) = page.file.contents else {
+                    throw NotApplicable(reason: "detail page", sessionUsed: true)
+                }
+                try session.put(page.file, hash: StableHasher.hash(text), key: page.key)
+            }
+            for (file, f) in feedFiles {
+                guard case .chunks(let chunks) = file.contents else { continue }
+                snapshot.feeds[f].hash = try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
+            }
+            let replaced = Set(pages.map(\.file.path) + feedFiles.map(\.file.path))
+            guard try session.keepLive(except: replaced) else {
+                throw NotApplicable(reason: "output changed by hand", sessionUsed: true)
+            }
+            timing.mark("patch: files put")
+            BuildSnapshot.remove(cacheFolder: folder)
+            try session.commit()
+        } catch let error as NotApplicable {
+            return .failure(error)
+        } catch {
+            // The usual path reports it (from a new session: this one's back buffer is dirty).
+            return .failure(NotApplicable(reason: "writing: \(error)", sessionUsed: true))
+        }
+        // The new snapshot: the changed files' stamps, links and cards.
+        snapshot.recorded = start
+        for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
+        snapshot.settingsFiles = sources(listing.settingsFiles, prefix: root + "/")
+        snapshot.staticFiles = sources(site.staticFiles, prefix: root + "/static/")
+        snapshot.images = old.images
+        for change in changes {
+            let item = feeds[change.feed].sections[change.section].section.items[change.item]
+            let targets = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
+            snapshot.items[change.file]?.links = item.markdownLinks.map { BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "") }
+        }
+        snapshot.write(cacheFolder: folder)
+        timing.mark("patch: committed")
+
+        report.diagnostics.append(contentsOf: old.diagnostics)
+        report.pages = old.pages
+        report.feeds = old.feedCount
+        report.cards = old.cards
+        report.outputPath = output
+        report.patched = true
+        report.cachedItems = files.count - changes.count
+        report.unreadItems = files.count - changes.count
+        report.filesWritten = session.writes
+        report.pagesRendered = pages.count
+        report.cardsRendered = changes.count
+        return .success(report)
+    }
+
+    /// A changed item's card, rendered, and where its last version is in the feed page.
+    private struct ChangedCard {
+        var section: Int
+        var item: Int
+        var range: Range<Int>
+        var html: String
+        var preset: String
+        var id: String
+        /// The pages of the item's links to content files.
+        var links: ContentLinks
+    }
+
+    /// Bytes of a feed page to replace: `region` (of the written page) by `bytes`, which hold
+    /// the card of `section`/`item` at `cardOffset` (`cardLength` bytes).
+    private struct Replacement {
+        var region: Range<Int>
+        var bytes: [UInt8]
+        var section: Int
+        var item: Int
+        var cardOffset: Int
+        var cardLength: Int
+    }
+
+    /// What replaces `card`'s last version in the written page `base`: nil when its bytes are
+    /// the same. On a page that defers cards, a card whose height estimate changed must be a
+    /// deferred card of a ``DeferredCards/Column``: its `style` then changes with it, checked
+    /// first against its last estimate (an estimate not made the way assumed stops the patch).
+    private static func replacement(
+        of card: ChangedCard, in base: UnsafeRawBufferPointer, map: FeedPageMap, page: String, links: ContentLinks
+    ) -> Result<Replacement?, NotApplicable> {
+        func no(_ reason: String) -> Result<Replacement?, NotApplicable> { .failure(NotApplicable(reason: reason)) }
+        guard card.range.upperBound <= base.count else { return no("feed page map") }
+        var new = Array(card.html.utf8)
+        if new.last != UInt8(ascii: "\n") { new.append(UInt8(ascii: "\n")) }
+        // Its links to content files, resolved from the feed page (as the page's were).
+        if new.withUnsafeBytes({ holdsContentLink($0) }) { new = links.rewrite(new, page: page) }
+        let then = base[card.range]
+        if then.elementsEqual(new) { return .success(nil) }
+        let plain = Replacement(
+            region: card.range, bytes: new, section: card.section, item: card.item, cardOffset: 0, cardLength: new.count)
+        guard map.estimated else { return .success(plain) }
+        let before = CardHeightEstimate(html: String(decoding: then.dropLast(), as: UTF8.self), preset: card.preset)
+        let after = CardHeightEstimate(html: String(decoding: new.dropLast(), as: UTF8.self), preset: card.preset)
+        if before == after { return .success(plain) }
+        guard card.section < map.columns.count, let column = map.columns[card.section] else {
+            return no("a card's height estimate changed")
+        }
+        // The card's item element ends its start tag with `style="…"><div class="cl-cell"
+        // data-item-id="…">` and a line feed (``SectionHTML``).
+        let oldStyle = Array(column.estimate(before).style.utf8)
+        let middle = Array("\"><div class=\"cl-cell\" data-item-id=\"\(HTML.escape(card.id))\">\n".utf8)
+        let head = Array(" style=\"".utf8)
+        let start = card.range.lowerBound - middle.count - oldStyle.count
+        guard start - head.count >= 0, base[(start - head.count)..<start].elementsEqual(head),
+            base[start..<(start + oldStyle.count)].elementsEqual(oldStyle),
+            base[(card.range.lowerBound - middle.count)..<card.range.lowerBound].elementsEqual(middle)
+        else { return no("a card's height estimate changed (not a deferred card)") }
+        let bytes = Array(column.estimate(after).style.utf8) + middle + new
+        return .success(
+            Replacement(
+                region: start..<card.range.upperBound, bytes: bytes, section: card.section, item: card.item,
+                cardOffset: bytes.count - new.count, cardLength: new.count))
+    }
+
+    /// Whether `bytes` hold a link to a content file not yet resolved (``Markdown/contentLinkScheme``).
+    static func holdsContentLink(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let marker = Array(Markdown.contentLinkScheme.utf8)
+        guard let base = bytes.baseAddress, bytes.count >= marker.count else { return false }
+        return marker.withUnsafeBytes { feedgen_contains(base, bytes.count, $0.baseAddress, marker.count) != 0 }
+    }
+}

@@ -1,0 +1,53 @@
+import FeedgenDiagnostics
+
+/// A site's configuration and the shape of its `content/` folder, listed before any content
+/// file is read (``SiteLoader/list(siteRoot:)``).
+public struct ContentListing: Sendable {
+    /// The site folder (absolute).
+    public let root: String
+    /// `feedgen.yaml` (defaults when there is none).
+    public let config: SiteConfig
+    /// The problems of `feedgen.yaml` (reported by the load).
+    let configDiagnostics: [Diagnostic]
+    /// nil: the site has no `content/` folder.
+    var plan: ContentPlan?
+
+    init(root: String, config: SiteConfig, configDiagnostics: [Diagnostic], plan: ContentPlan?) {
+        self.root = root
+        self.config = config
+        self.configDiagnostics = configDiagnostics
+        self.plan = plan
+    }
+
+    /// Every item file (site-relative path) in the order the loader reads them, with its
+    /// `stat` as listed (nil when it could not be taken).
+    public var itemFiles: [(path: String, stamp: FileStamp?)] {
+        var files: [(path: String, stamp: FileStamp?)] = []
+        for feed in plan?.feeds ?? [] {
+            for section in feed.sections {
+                for (i, name) in section.itemFiles.enumerated() {
+                    files.append((section.folder + "/" + name, i < section.itemStamps.count ? section.itemStamps[i] : nil))
+                }
+            }
+        }
+        return files
+    }
+
+    /// The feed and section files (`_feed.md`, `_section.md`; site-relative), in plan order.
+    public var settingsFiles: [String] {
+        var files: [String] = []
+        for feed in plan?.feeds ?? [] {
+            if let file = feed.feedFile { files.append(file) }
+            for section in feed.sections {
+                if let file = section.sectionFile { files.append(file) }
+            }
+        }
+        return files
+    }
+
+    /// The problems found while listing `content/` (or its absence) are reported by the load,
+    /// with the configuration's: whether there are errors among them.
+    public var hasErrors: Bool {
+        configDiagnostics.contains { $0.severity == .error } || (plan?.diagnostics ?? []).contains { $0.severity == .error }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+@testable import FeedgenBuild
+@testable import FeedgenContent
+import FeedgenDiagnostics
+@testable import FeedgenEmit
+
+/// The patch build (``PatchBuild``): after each edit, the output of a build that may patch the
+/// previous output is the output of a `--clean` build, byte for byte, with the same
+/// diagnostics; body edits are patched, every other kind of edit takes the usual path.
+@Suite struct PatchBuildTests {
+    /// ``IncrementalBuildTests``'s long site without a `baseURL` (a patch needs none), its
+    /// files older than the racy margin (a snapshot trusts no `stat` younger than that).
+    static func makeSite() throws -> String {
+        let site = try IncrementalBuildTests.makeSite(long: true)
+        try "title: Patch\n".write(toFile: site + "/feedgen.yaml", atomically: true, encoding: .utf8)
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        return site
+    }
+
+    /// A deterministic generator (a 64-bit LCG): the same edits on every run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    static func append(_ site: String, _ path: String, _ text: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: site + "/" + path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    /// Builds with the cache and `--clean`, and compares outputs and diagnostics. - Returns:
+    /// the report of the build with the cache.
+    static func buildAndCompare(_ site: String, _ round: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> BuildReport {
+        let out = site + "/../public"
+        let clean = site + "/../clean"
+        let incremental = IncrementalBuildTests.build(site, out)
+        let reference = IncrementalBuildTests.build(site, clean, useCache: false)
+        #expect(incremental.exitStatus == 0, "\(round): \(incremental.diagnostics.items)", sourceLocation: sourceLocation)
+        #expect(incremental.exitStatus == reference.exitStatus, "\(round)", sourceLocation: sourceLocation)
+        #expect(
+            incremental.diagnostics.items.map(\.description) == reference.diagnostics.items.map(\.description), "\(round)",
+            sourceLocation: sourceLocation)
+        #expect((incremental.pages, incremental.feeds, incremental.cards) == (reference.pages, reference.feeds, reference.cards))
+        let a = IncrementalBuildTests.tree(out)
+        let b = IncrementalBuildTests.tree(clean)
+        #expect(a.keys.sorted() == b.keys.sorted(), "\(round)", sourceLocation: sourceLocation)
+        for (path, bytes) in b where a[path] != bytes {
+            Issue.record("\(round): \(path) differs from a clean build's", sourceLocation: sourceLocation)
+        }
+        #expect(a.count > 20, sourceLocation: sourceLocation)
+        return incremental
+    }
+
+    @Test func bodyEditsArePatchedAndEveryEditMatchesACleanBuild() throws {
+        let site = try Self.makeSite()
+        #expect(!Self.buildAndCompare(site, "first build").patched)
+        #expect(FileManager.default.fileExists(atPath: site + "/../.public.feedgen-cache/snapshot"))
+
+        // Body edits: a grid card keeping its height estimate (its section defers no card), a
+        // deferred card of a long list (its estimate grows: only its own style changes), a card
+        // with content links kept.
+        try IncrementalBuildTests.replace(site, "content/news/item-02.md", "with *emphasis*", "with *emphases*")
+        var report = Self.buildAndCompare(site, "grid body")
+        #expect(report.patched)
+        #expect(report.pagesRendered == 1)
+        try Self.append(site, "content/zlong/entry-30.md", "\n" + String(repeating: "More words here. ", count: 40) + "\n")
+        report = Self.buildAndCompare(site, "long body")
+        #expect(report.patched)
+        try IncrementalBuildTests.replace(site, "content/news/item-03.md", "with *emphasis*", "with _emphases_")
+        #expect(Self.buildAndCompare(site, "linked body").patched)
+        // A grid card whose estimate changes moves the long list below it: the usual path.
+        try Self.append(site, "content/news/item-08.md", "\n" + String(repeating: "Longer. ", count: 50) + "\n")
+        #expect(!Self.buildAndCompare(site, "grid card grows").patched)
+        // Nothing changed since: patched, nothing rendered but the items still too young to trust.
+        #expect(Self.buildAndCompare(site, "no change").patched)
+
+        // Edits outside bodies take the usual path.
+        try IncrementalBuildTests.replace(site, "content/news/item-04.md", "title: Item 4", "title: Item Four")
+        #expect(!Self.buildAndCompare(site, "title").patched)
+        try Self.append(site, "content/news/item-06.md", "\nSee [one](../more/extra/one.md).\n")
+        #expect(!Self.buildAndCompare(site, "new content link").patched)
+        try "---\ntitle: Added\n---\nNew.\n".write(toFile: site + "/content/notes/added.md", atomically: true, encoding: .utf8)
+        #expect(!Self.buildAndCompare(site, "added item").patched)
+        try IncrementalBuildTests.replace(site, "content/notes/note-2.md", "A note 2.\n", "")
+        #expect(!Self.buildAndCompare(site, "body removed").patched)
+        try IncrementalBuildTests.replace(site, "Templates/cards/card.mustache", "<h3>", "<h3 class=\"t\">")
+        #expect(!Self.buildAndCompare(site, "template").patched)
+        try IncrementalBuildTests.replace(site, "content/notes/note-3.md", "title: Note 3\n", "title: Note 3\ndraft: true\n")
+        #expect(!Self.buildAndCompare(site, "draft").patched)
+        try "title: Patch\nbaseURL: https://example.org/\n".write(toFile: site + "/feedgen.yaml", atomically: true, encoding: .utf8)
+        #expect(!Self.buildAndCompare(site, "baseURL").patched)
+        try "title: Patch\n".write(toFile: site + "/feedgen.yaml", atomically: true, encoding: .utf8)
+        #expect(!Self.buildAndCompare(site, "baseURL removed").patched)
+
+        // Random body edits, one to three files at a time: each output is a clean build's.
+        var random = Generator(state: 7)
+        let bodies = (0..<40).map { String(format: "content/zlong/entry-%02d.md", $0) } + (0..<12).map { String(format: "content/news/item-%02d.md", $0) }
+        var patched = 0
+        for round in 0..<12 {
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let file = bodies[Int.random(in: 0..<bodies.count, using: &random)]
+                let words = String(repeating: "edit \(round) ", count: Int.random(in: 1...60, using: &random))
+                try Self.append(site, file, "\n" + words + "\n")
+            }
+            if Self.buildAndCompare(site, "random round \(round)").patched { patched += 1 }
+        }
+        // Cards near the top change the first screen's plan: those rounds take the usual path.
+        #expect(patched >= 6, "\(patched) of 12 random rounds patched")
+    }
+
+    @Test func aFileChangedByHandInTheOutputIsNotCarriedOver() throws {
+        let site = try Self.makeSite()
+        let out = site + "/../public"
+        #expect(IncrementalBuildTests.build(site, out).exitStatus == 0)
+        #expect(IncrementalBuildTests.build(site, out).exitStatus == 0)
+        // The feed page of the output, edited by hand, cannot be the base of a patch.
+        let page = out + "/index.html"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: page))
+        bytes.append(contentsOf: Array("<!-- edited -->".utf8))
+        try FileManager.default.removeItem(atPath: page)
+        try bytes.write(to: URL(fileURLWithPath: page))
+        try Self.append(site, "content/news/item-02.md", "\nA new paragraph.\n")
+        let report = Self.buildAndCompare(site, "edited output")
+        #expect(!report.patched)
+    }
+
+    @Test func aDamagedSnapshotIsIgnored() throws {
+        let site = try Self.makeSite()
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        let snapshot = site + "/../.public.feedgen-cache/snapshot"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: snapshot))
+        try Self.append(site, "content/news/item-02.md", "\nA new paragraph.\n")
+        #expect(!Self.buildAndCompare(site, "damaged snapshot").patched)
+        try Self.append(site, "content/zlong/entry-30.md", "\nAnother paragraph.\n")
+        #expect(Self.buildAndCompare(site, "snapshot written again").patched)
+    }
+
+    @Test func snapshotRoundTrips() throws {
+        let map = FeedPageMap(
+            cards: [[0..<10, 12..<40], []], eager: [[true, false], []], priority: [[true, false], []], estimated: true, isExact: true,
+            columns: [DeferredCards.Column(phone: 358, wide: 1248), nil])
+        let snapshot = BuildSnapshot(
+            recorded: 1_700_000_000_000_000_000, inputs: 42,
+            itemFiles: [
+                .init(path: "content/a/x.md", stamp: FileStamp(size: 1, mtime: 2, ctime: 3, inode: 4, device: 5)),
+                .init(path: "content/a/y.md", stamp: nil),
+            ],
+            items: [BuildSnapshot.ItemRecord(feed: 0, section: 0, item: 1, fingerprint: 9, links: [.init(target: "content/a/y.md", page: "y.html")]), nil],
+            settingsFiles: [], staticFiles: [.init(path: "robots.txt", stamp: nil)], images: [],
+            feeds: [.init(path: "index.html", hash: 77, map: map)],
+            diagnostics: [.warning(FeedgenDiagnostics.SourceLocation(path: "content/a/x.md", line: 2, column: 1), "unknown key 'titel'")], pages: 3,
+            feedCount: 1, cards: 2)
+        let bytes = snapshot.encoded(salt: 5)
+        #expect(BuildSnapshot.decode(bytes, salt: 5) == snapshot)
+        #expect(BuildSnapshot.decode(bytes, salt: 6) == nil)
+        for cut in [0, 4, bytes.count / 2, bytes.count - 1] {
+            #expect(BuildSnapshot.decode(Array(bytes.prefix(cut)), salt: 5) == nil)
+        }
+    }
+}
