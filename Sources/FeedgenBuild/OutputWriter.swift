@@ -225,6 +225,18 @@ extension OutputWriter {
                     if feedgen_link_tree(self.output, backPath) == 0 {
                         back = liveManifest
                         start = "linked"
+                        // Recorded at once: a build that writes nothing (a patch build with no
+                        // change, a failed build) leaves it for the next build, which keeps it
+                        // instead of linking 10,000 files again.
+                        if let backInode = Self.inode(backPath), let liveInode {
+                            var linked = CacheState()
+                            for ino in [liveInode, backInode] {
+                                linked.trees[ino] = liveManifest
+                                linked.orders[ino] = state.orders[liveInode]
+                                linked.lines[ino] = state.lines[liveInode]
+                            }
+                            try? linked.write(statePath, salt: salt)
+                        }
                     } else {
                         _ = feedgen_remove_tree(backPath)
                     }

@@ -336,43 +336,41 @@ enum PatchBuild {
         timing.mark("patch: feed pages spliced")
 
         var report = BuildReport()
-        do {
-            try session.begin(paths: livePaths)
-            for page in pages {
-                guard case .text(let text) = page.file.contents else {
-                    throw NotApplicable(reason: "detail page", sessionUsed: true)
+        // Nothing to write (a file saved unchanged, a draft edited): the output stays as it is.
+        let pageHashes = pages.map { page -> UInt64? in
+            guard case .text(let text) = page.file.contents else { return nil }
+            return StableHasher.hash(text)
+        }
+        let unchanged = feedFiles.isEmpty && zip(pages, pageHashes).allSatisfy { $1 != nil && session.liveHash($0.file.path) == $1 }
+        if !unchanged {
+            do {
+                try write(pages: pages, hashes: pageHashes, feedFiles: feedFiles, into: session, livePaths: livePaths, snapshot: &snapshot)
+                timing.mark("patch: files put")
+                BuildSnapshot.remove(cacheFolder: folder)
+                try session.commit()
+            } catch let error as NotApplicable {
+                return .failure(error)
+            } catch {
+                // The usual path reports it (from a new session: this one's back buffer is dirty).
+                return .failure(NotApplicable(reason: "writing: \(error)", sessionUsed: true))
+            }
+        }
+        if !changed.isEmpty {
+            // The new snapshot: the sources' stamps as this build saw them, the changed items'
+            // links and cards.
+            snapshot.recorded = start
+            for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
+            snapshot.settingsFiles = sources(listing.settingsFiles, prefix: root + "/")
+            snapshot.staticFiles = sources(site.staticFiles, prefix: root + "/static/")
+            for change in changes {
+                let item = feeds[change.feed].sections[change.section].section.items[change.item]
+                let targets = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
+                snapshot.items[change.file]?.links = item.markdownLinks.map {
+                    BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "")
                 }
-                try session.put(page.file, hash: StableHasher.hash(text), key: page.key)
             }
-            for (file, f) in feedFiles {
-                guard case .chunks(let chunks) = file.contents else { continue }
-                snapshot.feeds[f].hash = try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
-            }
-            let replaced = Set(pages.map(\.file.path) + feedFiles.map(\.file.path))
-            guard try session.keepLive(except: replaced) else {
-                throw NotApplicable(reason: "output changed by hand", sessionUsed: true)
-            }
-            timing.mark("patch: files put")
-            BuildSnapshot.remove(cacheFolder: folder)
-            try session.commit()
-        } catch let error as NotApplicable {
-            return .failure(error)
-        } catch {
-            // The usual path reports it (from a new session: this one's back buffer is dirty).
-            return .failure(NotApplicable(reason: "writing: \(error)", sessionUsed: true))
+            snapshot.write(cacheFolder: folder)
         }
-        // The new snapshot: the changed files' stamps, links and cards.
-        snapshot.recorded = start
-        for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
-        snapshot.settingsFiles = sources(listing.settingsFiles, prefix: root + "/")
-        snapshot.staticFiles = sources(site.staticFiles, prefix: root + "/static/")
-        snapshot.images = old.images
-        for change in changes {
-            let item = feeds[change.feed].sections[change.section].section.items[change.item]
-            let targets = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
-            snapshot.items[change.file]?.links = item.markdownLinks.map { BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "") }
-        }
-        snapshot.write(cacheFolder: folder)
         timing.mark("patch: committed")
 
         report.diagnostics.append(contentsOf: old.diagnostics)
@@ -383,10 +381,31 @@ enum PatchBuild {
         report.patched = true
         report.cachedItems = files.count - changes.count
         report.unreadItems = files.count - changes.count
-        report.filesWritten = session.writes
+        report.filesWritten = unchanged ? 0 : session.writes
         report.pagesRendered = pages.count
         report.cardsRendered = changes.count
         return .success(report)
+    }
+
+    /// Puts the patched pages into `session`'s back buffer and carries every other file of the
+    /// output over. - Throws: ``NotApplicable`` (an output file changed by hand), write errors.
+    private static func write(
+        pages: [(file: OutputFile, key: UInt64)], hashes: [UInt64?], feedFiles: [(file: OutputFile, feed: Int)],
+        into session: OutputWriter.Session, livePaths: [String], snapshot: inout BuildSnapshot
+    ) throws {
+        try session.begin(paths: livePaths)
+        for (page, hash) in zip(pages, hashes) {
+            guard let hash else { throw NotApplicable(reason: "detail page", sessionUsed: true) }
+            try session.put(page.file, hash: hash, key: page.key)
+        }
+        for (file, f) in feedFiles {
+            guard case .chunks(let chunks) = file.contents else { continue }
+            snapshot.feeds[f].hash = try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
+        }
+        let replaced = Set(pages.map(\.file.path) + feedFiles.map(\.file.path))
+        guard try session.keepLive(except: replaced) else {
+            throw NotApplicable(reason: "output changed by hand", sessionUsed: true)
+        }
     }
 
     /// A changed item's card, rendered, and where its last version is in the feed page.
