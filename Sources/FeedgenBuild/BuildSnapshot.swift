@@ -21,7 +21,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -39,6 +39,9 @@ struct BuildSnapshot: Equatable {
         var item: Int
         /// ``ItemCache/fingerprintOutsideBody(_:)``.
         var fingerprint: UInt64
+        /// ``ItemCache/fingerprint(_:)`` (the whole item): an item equal to this one by it has
+        /// the same ``fingerprint``, which the next snapshot then need not compute again.
+        var whole: UInt64
         /// Each link of the item to a content file (its body's and its front matter's): the
         /// target (site-relative source path) and the page it leads to.
         var links: [Link]
@@ -113,6 +116,7 @@ struct BuildSnapshot: Equatable {
             w.int(record.section)
             w.int(record.item)
             w.u64(record.fingerprint)
+            w.u64(record.whole)
             w.int(record.links.count)
             for link in record.links {
                 w.string(link.target)
@@ -178,14 +182,15 @@ struct BuildSnapshot: Equatable {
                 items.append(nil)
                 continue
             }
-            guard let feed = r.int(), let section = r.int(), let item = r.int(), let fingerprint = r.u64(), let count = r.count()
+            guard let feed = r.int(), let section = r.int(), let item = r.int(), let fingerprint = r.u64(), let whole = r.u64(),
+                let count = r.count()
             else { return nil }
             var links: [Link] = []
             for _ in 0..<count {
                 guard let target = r.string(), let page = r.string() else { return nil }
                 links.append(Link(target: target, page: page))
             }
-            items.append(ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, links: links))
+            items.append(ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, whole: whole, links: links))
         }
         guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let feedCount = r.count()
         else { return nil }

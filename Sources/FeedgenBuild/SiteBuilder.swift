@@ -114,6 +114,7 @@ public enum SiteBuilder {
         // stamped); one that may be patched then tries that (``PatchBuild``), and otherwise
         // loads the site from the same listing.
         var listing: ContentListing?
+        var lastSnapshot: BuildSnapshot?
         if PatchBuild.isEligible(options), FileManager.default.fileExists(atPath: root + "/content") {
             var patchOutput: String?
             let listed = SiteLoader.list(siteRoot: root) { config in
@@ -135,6 +136,7 @@ public enum SiteBuilder {
                     return finish(&patched, options)
                 case .failure(let why):
                     timing.note("patch build: not applicable (\(why.reason))")
+                    lastSnapshot = why.snapshot
                     if why.sessionUsed { itemCache.opening = nil } else { opening.readCards(useCache: true) }
                 }
             }
@@ -211,7 +213,7 @@ public enum SiteBuilder {
         if options.write, report.exitStatus == 0, !report.diagnostics.hasErrors, let listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: prepared, templates: templates, links: links, feeds: feedRecords,
-                report: report, start: started)
+                report: report, start: started, previous: lastSnapshot)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
             timing.mark("snapshot")

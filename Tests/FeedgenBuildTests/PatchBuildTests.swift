@@ -157,7 +157,7 @@ import FeedgenDiagnostics
                 .init(path: "content/a/x.md", stamp: FileStamp(size: 1, mtime: 2, ctime: 3, inode: 4, device: 5)),
                 .init(path: "content/a/y.md", stamp: nil),
             ],
-            items: [BuildSnapshot.ItemRecord(feed: 0, section: 0, item: 1, fingerprint: 9, links: [.init(target: "content/a/y.md", page: "y.html")]), nil],
+            items: [BuildSnapshot.ItemRecord(feed: 0, section: 0, item: 1, fingerprint: 9, whole: 10, links: [.init(target: "content/a/y.md", page: "y.html")]), nil],
             settingsFiles: [], staticFiles: [.init(path: "robots.txt", stamp: nil)], images: [],
             feeds: [.init(path: "index.html", hash: 77, map: map)],
             diagnostics: [.warning(FeedgenDiagnostics.SourceLocation(path: "content/a/x.md", line: 2, column: 1), "unknown key 'titel'")], pages: 3,
