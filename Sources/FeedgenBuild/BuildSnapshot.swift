@@ -21,7 +21,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -58,6 +58,17 @@ struct BuildSnapshot: Equatable {
         /// ``StableHasher`` hash of its bytes.
         var hash: UInt64
         var map: FeedPageMap
+        /// The feed's Atom and JSON Feed documents (a site with a `baseURL`), else nil.
+        var syndication: SyndicationRecord? = nil
+    }
+
+    /// A feed's `feed.xml` and `feed.json` as written, and where their entries are.
+    struct SyndicationRecord: Equatable {
+        var atomPath: String
+        var atomHash: UInt64
+        var jsonPath: String
+        var jsonHash: UInt64
+        var map: SyndicationMap
     }
 
     /// The recording build's start (ns since 1970, real-time clock).
@@ -149,6 +160,28 @@ struct BuildSnapshot: Equatable {
                 }
             }
         }
+        for feed in feeds {
+            guard let syndication = feed.syndication else {
+                w.bytes.append(0)
+                continue
+            }
+            w.bytes.append(1)
+            w.string(syndication.atomPath)
+            w.u64(syndication.atomHash)
+            w.string(syndication.jsonPath)
+            w.u64(syndication.jsonHash)
+            let map = syndication.map
+            w.string(map.updated)
+            w.int(map.sections.count)
+            for k in map.sections.indices {
+                w.int(map.sections[k])
+                w.int(map.items[k])
+                w.int(map.atom[k].lowerBound)
+                w.int(map.atom[k].upperBound)
+                w.int(map.json[k].lowerBound)
+                w.int(map.json[k].upperBound)
+            }
+        }
         w.int(diagnostics.count)
         for d in diagnostics {
             w.bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
@@ -223,6 +256,24 @@ struct BuildSnapshot: Equatable {
                 map.priority.append(priority)
             }
             feeds.append(FeedRecord(path: path, hash: hash, map: map))
+        }
+        for f in feeds.indices {
+            guard let present = r.byte() else { return nil }
+            guard present == 1 else { continue }
+            guard let atomPath = r.string(), let atomHash = r.u64(), let jsonPath = r.string(), let jsonHash = r.u64(),
+                let updated = r.string(), let count = r.count()
+            else { return nil }
+            var map = SyndicationMap(updated: updated)
+            for _ in 0..<count {
+                guard let section = r.int(), let item = r.int(), let a0 = r.int(), let a1 = r.int(), a0 <= a1, let j0 = r.int(),
+                    let j1 = r.int(), j0 <= j1
+                else { return nil }
+                map.sections.append(section)
+                map.items.append(item)
+                map.atom.append(a0..<a1)
+                map.json.append(j0..<j1)
+            }
+            feeds[f].syndication = SyndicationRecord(atomPath: atomPath, atomHash: atomHash, jsonPath: jsonPath, jsonHash: jsonHash, map: map)
         }
         guard let diagnosticCount = r.count() else { return nil }
         var diagnostics: [Diagnostic] = []

@@ -14,9 +14,8 @@ import Foundation
 /// It applies only when all of these hold, else the build takes its usual path (having listed
 /// the content once, for both):
 ///
-/// - the last build of this output wrote a ``BuildSnapshot`` (it succeeded, without `--watch`,
-///   `--previews` or a `baseURL`, whose feeds hold every body, and no item has a
-///   `publishDate` or `expiryDate` compared with "now");
+/// - the last build of this output wrote a ``BuildSnapshot`` (it succeeded, without `--watch`
+///   or `--previews`, and no item has a `publishDate` or `expiryDate` compared with "now");
 /// - the options, templates and configuration are those of that build;
 /// - the item files are the same paths, and at most ``maximumChanged`` of them have another
 ///   `stat`; the feed and section files, the files of `static/` and the items' images have
@@ -24,8 +23,11 @@ import Foundation
 /// - each changed item, read again, is equal to its last version outside its body
 ///   (``ItemCache/fingerprintOutsideBody(_:)``), has the same diagnostics, and links only to
 ///   content files it linked to before;
-/// - each changed card keeps its height estimate on a page that defers cards, and holds no link
-///   to a content file.
+/// - each changed card keeps its height estimate on a page that defers cards, unless it is a
+///   deferred card of a single-column section (``DeferredCards/Column``).
+///
+/// With a `baseURL`, each changed item's Atom entry and JSON Feed item are replaced in the
+/// feeds' documents the same way (``SyndicationMap``).
 enum PatchBuild {
     /// More changed items than this take the usual path (which renders them on every core).
     static let maximumChanged = 64
@@ -73,9 +75,9 @@ enum PatchBuild {
         options: BuildOptions, listing: ContentListing, site: PreparedSite, templates: TemplateSet, links: ContentLinks,
         feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, previous: BuildSnapshot? = nil
     ) -> BuildSnapshot? {
-        guard isEligible(options), site.site.config.baseURL == nil, !site.site.isScheduled, feeds.count == site.feeds.count else {
-            return nil
-        }
+        guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count else { return nil }
+        // With a `baseURL`, every feed's Atom and JSON documents must be mapped.
+        if site.site.config.baseURL != nil, feeds.contains(where: { $0.syndication == nil }) { return nil }
         let files = listing.itemFiles
         var index: [String: Int] = [:]
         index.reserveCapacity(files.count)
@@ -158,7 +160,7 @@ enum PatchBuild {
         timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         let folder = BuildCache.folder(forOutput: output)
-        guard !listing.hasErrors, listing.config.baseURL == nil else { return .failure(NotApplicable(reason: "configuration")) }
+        guard !listing.hasErrors else { return .failure(NotApplicable(reason: "configuration")) }
         guard let old = BuildSnapshot.read(cacheFolder: folder) else {
             let exists = CacheFile.exists(folder + "/" + BuildSnapshot.fileName)
             return .failure(NotApplicable(reason: exists ? "snapshot unreadable" : "no snapshot"))
@@ -366,6 +368,54 @@ enum PatchBuild {
             snapshot.feeds[f].map = map
             feedFiles.append((OutputFile(path: record.path, contents: .chunks(chunks)), f))
         }
+        // The Atom and JSON Feed documents of a site with a `baseURL`: each changed item's entry
+        // replaced.
+        var documents: [OutputFile] = []
+        if let syndication = Syndication(site: prepared) {
+            for (f, list) in Dictionary(grouping: changes, by: \.record.feed).sorted(by: { $0.key < $1.key }) {
+                guard let record = old.feeds[f].syndication else { return no("feeds not mapped") }
+                var atomEdits: [(range: Range<Int>, bytes: [UInt8], entry: Int)] = []
+                var jsonEdits: [(range: Range<Int>, bytes: [UInt8], entry: Int)] = []
+                for change in list {
+                    let r = change.record
+                    let entry = record.map.sections.indices.first { record.map.sections[$0] == r.section && record.map.items[$0] == r.item }
+                    let texts = syndication.entryTexts(
+                        section: change.section, index: change.item, feed: feeds[change.feed], updated: record.map.updated)
+                    guard let entry, let texts else {
+                        if entry == nil, texts == nil { continue }  // an item that leads nowhere: no entry
+                        return no("a feed entry appeared or went")
+                    }
+                    atomEdits.append((record.map.atom[entry], Array(texts.atom.utf8), entry))
+                    jsonEdits.append((record.map.json[entry], Array(texts.json.utf8), entry))
+                }
+                guard !atomEdits.isEmpty else { continue }
+                guard session.liveHash(record.atomPath) == record.atomHash, session.liveHash(record.jsonPath) == record.jsonHash,
+                    let atom = session.mapLive(record.atomPath), let json = session.mapLive(record.jsonPath)
+                else { return no("feed documents changed by hand") }
+                // Each range must still hold an entry: `  <entry…` to `  </entry>` and a line
+                // feed; `    {` to `    }`.
+                let atomShaped = atomEdits.allSatisfy { edit in
+                    edit.range.upperBound <= atom.bytes.count
+                        && atom.bytes[edit.range].starts(with: Array("  <entry".utf8))
+                        && atom.bytes[edit.range].reversed().starts(with: Array("  </entry>\n".utf8).reversed())
+                }
+                let jsonShaped = jsonEdits.allSatisfy { edit in
+                    edit.range.upperBound <= json.bytes.count && edit.range.count >= 10
+                        && json.bytes[edit.range].starts(with: Array("    {".utf8))
+                        && json.bytes[edit.range].reversed().starts(with: Array("    }".utf8).reversed())
+                }
+                guard atomShaped, jsonShaped else { return no("feed documents map") }
+                var map = record.map
+                guard let atomFile = Self.splice(atom, atomEdits.map { ($0.range, $0.bytes) }),
+                    let jsonFile = Self.splice(json, jsonEdits.map { ($0.range, $0.bytes) })
+                else { return no("feed documents map") }
+                map.atom = Self.moved(map.atom, by: atomEdits.map { ($0.range, $0.bytes.count, $0.entry) })
+                map.json = Self.moved(map.json, by: jsonEdits.map { ($0.range, $0.bytes.count, $0.entry) })
+                snapshot.feeds[f].syndication?.map = map
+                documents.append(OutputFile(path: record.atomPath, contents: .chunks(atomFile)))
+                documents.append(OutputFile(path: record.jsonPath, contents: .chunks(jsonFile)))
+            }
+        }
         timing.mark("patch: feed pages spliced")
 
         var report = BuildReport()
@@ -374,10 +424,13 @@ enum PatchBuild {
             guard case .text(let text) = page.file.contents else { return nil }
             return StableHasher.hash(text)
         }
-        let unchanged = feedFiles.isEmpty && zip(pages, pageHashes).allSatisfy { $1 != nil && session.liveHash($0.file.path) == $1 }
+        let unchanged =
+            feedFiles.isEmpty && documents.isEmpty && zip(pages, pageHashes).allSatisfy { $1 != nil && session.liveHash($0.file.path) == $1 }
         if !unchanged {
             do {
-                try write(pages: pages, hashes: pageHashes, feedFiles: feedFiles, into: session, livePaths: livePaths, snapshot: &snapshot)
+                try write(
+                    pages: pages, hashes: pageHashes, feedFiles: feedFiles, documents: documents, into: session, livePaths: livePaths,
+                    snapshot: &snapshot)
                 timing.mark("patch: files put")
                 BuildSnapshot.remove(cacheFolder: folder)
                 try session.commit()
@@ -424,7 +477,7 @@ enum PatchBuild {
     /// output over. - Throws: ``NotApplicable`` (an output file changed by hand), write errors.
     private static func write(
         pages: [(file: OutputFile, key: UInt64)], hashes: [UInt64?], feedFiles: [(file: OutputFile, feed: Int)],
-        into session: OutputWriter.Session, livePaths: [String], snapshot: inout BuildSnapshot
+        documents: [OutputFile], into session: OutputWriter.Session, livePaths: [String], snapshot: inout BuildSnapshot
     ) throws {
         try session.begin(paths: livePaths)
         for (page, hash) in zip(pages, hashes) {
@@ -435,7 +488,15 @@ enum PatchBuild {
             guard case .chunks(let chunks) = file.contents else { continue }
             snapshot.feeds[f].hash = try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
         }
-        let replaced = Set(pages.map(\.file.path) + feedFiles.map(\.file.path))
+        for file in documents {
+            guard case .chunks(let chunks) = file.contents else { continue }
+            let hash = try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
+            for f in snapshot.feeds.indices {
+                if snapshot.feeds[f].syndication?.atomPath == file.path { snapshot.feeds[f].syndication?.atomHash = hash }
+                if snapshot.feeds[f].syndication?.jsonPath == file.path { snapshot.feeds[f].syndication?.jsonHash = hash }
+            }
+        }
+        let replaced = Set(pages.map(\.file.path) + feedFiles.map(\.file.path) + documents.map(\.path))
         guard try session.keepLive(except: replaced) else {
             throw NotApplicable(reason: "output changed by hand", sessionUsed: true)
         }
@@ -503,6 +564,38 @@ enum PatchBuild {
             Replacement(
                 region: start..<card.range.upperBound, bytes: bytes, section: card.section, item: card.item,
                 cardOffset: bytes.count - new.count, cardLength: new.count))
+    }
+
+    /// `base` with each of `edits` (sorted, disjoint ranges of it) replaced by its bytes, as
+    /// pieces: the unchanged bytes stay in the mapping. nil when the edits overlap.
+    static func splice(_ base: MappedFile, _ edits: [(range: Range<Int>, bytes: [UInt8])]) -> ByteChunks? {
+        let chunks = ByteChunks()
+        var copied = 0
+        for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            guard edit.range.lowerBound >= copied, edit.range.upperBound <= base.bytes.count else { return nil }
+            chunks.append(card: CardHTML(unsafeUTF8: UnsafeRawBufferPointer(rebasing: base.bytes[copied..<edit.range.lowerBound]), owner: base))
+            edit.bytes.withUnsafeBytes { chunks.append($0) }
+            copied = edit.range.upperBound
+        }
+        chunks.append(card: CardHTML(unsafeUTF8: UnsafeRawBufferPointer(rebasing: base.bytes[copied...]), owner: base))
+        return chunks
+    }
+
+    /// `ranges` (disjoint) after `edits` replaced some of them (`entry`: which one; `length`:
+    /// its new length in bytes): every other range moves by the edits before it.
+    static func moved(_ ranges: [Range<Int>], by edits: [(range: Range<Int>, length: Int, entry: Int)]) -> [Range<Int>] {
+        let sorted = edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var out = ranges
+        for k in ranges.indices {
+            var delta = 0
+            for edit in sorted where edit.range.upperBound <= ranges[k].lowerBound { delta += edit.length - edit.range.count }
+            out[k] = (ranges[k].lowerBound + delta)..<(ranges[k].upperBound + delta)
+        }
+        for edit in sorted {
+            let lower = out[edit.entry].lowerBound
+            out[edit.entry] = lower..<(lower + edit.length)
+        }
+        return out
     }
 
     /// Whether `bytes` hold a link to a content file not yet resolved (``Markdown/contentLinkScheme``).

@@ -131,7 +131,7 @@ public enum SiteBuilder {
             if let output = patchOutput, let opening = itemCache.opening {
                 switch PatchBuild.attempt(options, listing: listed, output: output, opening: opening, start: started, timing: &timing) {
                 case .success(var patched):
-                    patched.diagnostics.append(Self.noBaseURLNote(listed.config))
+                    if listed.config.baseURL == nil { patched.diagnostics.append(Self.noBaseURLNote(listed.config)) }
                     timing.report()
                     return finish(&patched, options)
                 case .failure(let why):
@@ -455,7 +455,8 @@ public enum SiteBuilder {
         let pages = allPages.map { (planner.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
         // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
         let previews = options.previews ? try planner.previews().map(post.process) : []
-        let assets = (planner.assetFiles() + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        let (assetFiles, syndicationMaps) = planner.assetFilesAndMaps()
+        let assets = (assetFiles + previews).filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
         var paths = pages.map(\.0) + assets.map(\.path)
         if options.liveReload { paths += [LiveReload.scriptPath, LiveReload.buildIDPath] }
         if options.exitsAfterBuild { ExitReclaimed.keep([renderer, pages, paths, cardCache as Any]) }
@@ -532,6 +533,7 @@ public enum SiteBuilder {
         }
         guard let session else { return }
         options.progress?.begin("writing the output")
+        var assetHashes: [String: UInt64] = [:]
         for file in assets {
             let hash: UInt64
             switch file.contents {
@@ -542,6 +544,7 @@ public enum SiteBuilder {
             }
             try session.put(file, hash: hash, key: 0)
             manifest.append((file.path, hash))
+            assetHashes[file.path] = hash
         }
         if options.liveReload {
             let id = LiveReload.buildID(of: manifest.sorted { $0.0 < $1.0 })
@@ -560,7 +563,17 @@ public enum SiteBuilder {
         cardCache?.save()
         for f in 0..<feedCount {
             guard case .success(let hash) = feedHashes.values[f], case .success(let map) = feedMaps.values[f] else { continue }
-            feedRecords.append(BuildSnapshot.FeedRecord(path: site.feeds[f].pagePath, hash: hash, map: map))
+            var record = BuildSnapshot.FeedRecord(path: site.feeds[f].pagePath, hash: hash, map: map)
+            if f < syndicationMaps.count {
+                let feed = site.feeds[f]
+                let (atom, json) = (Syndication.atomPath(feed), Syndication.jsonPath(feed))
+                let map = syndicationMaps[f]
+                if let atomHash = assetHashes[atom], let jsonHash = assetHashes[json], map.json.count == map.atom.count {
+                    record.syndication = BuildSnapshot.SyndicationRecord(
+                        atomPath: atom, atomHash: atomHash, jsonPath: json, jsonHash: jsonHash, map: map)
+                }
+            }
+            feedRecords.append(record)
         }
         report.filesWritten = session.writes
         timing.mark("assets+commit")

@@ -129,14 +129,24 @@ public struct SiteRenderer: Sendable {
 
     /// The files that are not pages: the stylesheets, the Atom and JSON feeds and the sitemap
     /// (with a `baseURL`), item images and `static/` files (copied).
-    public func assetFiles() -> [OutputFile] {
+    public func assetFiles() -> [OutputFile] { assetFilesAndMaps().files }
+
+    /// ``assetFiles()`` and, with a `baseURL`, where each feed's entries are in its Atom and
+    /// JSON Feed documents (one map per feed, in feed order; empty without a `baseURL`).
+    public func assetFilesAndMaps() -> (files: [OutputFile], syndication: [SyndicationMap]) {
         var files: [OutputFile] = []
+        var maps: [SyndicationMap] = []
         files.append(OutputFile(path: "assets/layout.css", contents: .text(LayoutStylesheet.css(for: site.feeds))))
         files.append(OutputFile(path: "assets/theme.css", contents: .text(themeCSS())))
         if let syndication = Syndication(site: site) {
             for feed in site.feeds {
-                files.append(OutputFile(path: Syndication.atomPath(feed), contents: .text(syndication.atom(feed))))
-                files.append(OutputFile(path: Syndication.jsonPath(feed), contents: .text(syndication.jsonFeed(feed))))
+                let (atom, atomMap) = syndication.atomAndMap(feed)
+                let (json, ranges) = syndication.jsonFeedAndRanges(feed)
+                var map = atomMap
+                map.json = ranges
+                maps.append(map)
+                files.append(OutputFile(path: Syndication.atomPath(feed), contents: .text(atom)))
+                files.append(OutputFile(path: Syndication.jsonPath(feed), contents: .text(json)))
             }
             files.append(OutputFile(path: "sitemap.xml", contents: .text(syndication.sitemap())))
         }
@@ -149,7 +159,7 @@ public struct SiteRenderer: Sendable {
         for path in site.site.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(from: site.site.root + "/static/" + path)))
         }
-        return files
+        return (files, maps)
     }
 
     // MARK: - Pages

@@ -52,6 +52,9 @@ public struct Syndication: Sendable {
 
     struct Entry {
         var item: Item
+        /// The item's section and place in it.
+        var section: Int
+        var index: Int
         /// Where the entry leads (its `link`, else its page).
         var url: String
         /// The entry's permanent, unique id (Atom `id`, RFC 4287 §4.2.6; JSON Feed `id`): its
@@ -64,14 +67,20 @@ public struct Syndication: Sendable {
     func entries(_ feed: PreparedFeed) -> [Entry] {
         var seen = Set<String>()
         var out: [Entry] = []
-        for s in feed.sections {
-            for item in s.section.items where seen.insert(item.id).inserted {
-                guard let u = itemURL(item, feed: feed) else { continue }
-                let id = item.hasBody ? url(feed.detailPath(item)) : url(feed.pagePath) + "#" + item.id
-                out.append(Entry(item: item, url: u, id: id, image: imageURL(item, feed: feed)))
+        for (k, s) in feed.sections.enumerated() {
+            for (i, item) in s.section.items.enumerated() where seen.insert(item.id).inserted {
+                guard let entry = entry(item, section: k, index: i, feed: feed) else { continue }
+                out.append(entry)
             }
         }
         return out
+    }
+
+    /// The entry of `item` (item `index` of section `section` of `feed`), nil when it leads nowhere.
+    func entry(_ item: Item, section: Int, index: Int, feed: PreparedFeed) -> Entry? {
+        guard let u = itemURL(item, feed: feed) else { return nil }
+        let id = item.hasBody ? url(feed.detailPath(item)) : url(feed.pagePath) + "#" + item.id
+        return Entry(item: item, section: section, index: index, url: u, id: id, image: imageURL(item, feed: feed))
     }
 
     /// RFC 3339 date-time: instants as written, calendar dates at midnight UTC.
@@ -98,10 +107,12 @@ public struct Syndication: Sendable {
         return String(out)
     }
 
-    public func atom(_ feed: PreparedFeed) -> String {
+    public func atom(_ feed: PreparedFeed) -> String { atomAndMap(feed).text }
+
+    /// ``atom(_:)`` and where each entry is in it (``SyndicationMap``).
+    public func atomAndMap(_ feed: PreparedFeed) -> (text: String, map: SyndicationMap) {
         let entries = entries(feed)
-        let newest = entries.compactMap(\.item.date).max()
-        let updated = newest.map(Self.timestamp) ?? "1970-01-01T00:00:00Z"
+        let updated = feedUpdated(entries)
         let lang = feed.feed.lang ?? site.site.config.language
         let pageURL = url(feed.pagePath)
         var x = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
@@ -114,27 +125,53 @@ public struct Syndication: Sendable {
         x += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(Self.xml(url(Self.atomPath(feed))))\"/>\n"
         x += "  <author><name>\(Self.xml(site.site.config.title))</name></author>\n"
         x += "  <generator>feedgen</generator>\n"
+        var map = SyndicationMap(updated: updated)
         for e in entries {
-            let item = e.item
-            x += "  <entry\(item.lang.map { " xml:lang=\"\(Self.xml($0))\"" } ?? "")>\n"
-            x += "    <id>\(Self.xml(e.id))</id>\n"
-            x += "    <title>\(Self.xml(item.title))</title>\n"
-            x += "    <updated>\(item.date.map(Self.timestamp) ?? updated)</updated>\n"
-            if let d = item.date { x += "    <published>\(Self.timestamp(d))</published>\n" }
-            x += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(Self.xml(e.url))\"/>\n"
-            if let image = e.image { x += "    <link rel=\"enclosure\" href=\"\(Self.xml(image))\"/>\n" }
-            if let d = item.description, !d.isEmpty { x += "    <summary>\(Self.xml(d))</summary>\n" }
-            if item.hasBody { x += "    <content type=\"html\">\(Self.xml(absolutized(item.html, page: feed.detailPath(item))))</content>\n" }
-            for tag in item.tags { x += "    <category term=\"\(Self.xml(tag))\"/>\n" }
-            x += "  </entry>\n"
+            let start = x.utf8.count
+            x += atomEntry(e, updated: updated, feed: feed)
+            map.append(section: e.section, item: e.index, atom: start..<x.utf8.count)
         }
         x += "</feed>\n"
+        return (x, map)
+    }
+
+    /// The feed's `updated`: its newest item date, else 1970.
+    func feedUpdated(_ entries: [Entry]) -> String {
+        entries.compactMap(\.item.date).max().map(Self.timestamp) ?? "1970-01-01T00:00:00Z"
+    }
+
+    /// One `<entry>` element of ``atom(_:)``, with its line feed; `updated` is the feed's.
+    func atomEntry(_ e: Entry, updated: String, feed: PreparedFeed) -> String {
+        let item = e.item
+        var x = "  <entry\(item.lang.map { " xml:lang=\"\(Self.xml($0))\"" } ?? "")>\n"
+        x += "    <id>\(Self.xml(e.id))</id>\n"
+        x += "    <title>\(Self.xml(item.title))</title>\n"
+        x += "    <updated>\(item.date.map(Self.timestamp) ?? updated)</updated>\n"
+        if let d = item.date { x += "    <published>\(Self.timestamp(d))</published>\n" }
+        x += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(Self.xml(e.url))\"/>\n"
+        if let image = e.image { x += "    <link rel=\"enclosure\" href=\"\(Self.xml(image))\"/>\n" }
+        if let d = item.description, !d.isEmpty { x += "    <summary>\(Self.xml(d))</summary>\n" }
+        if item.hasBody { x += "    <content type=\"html\">\(Self.xml(absolutized(item.html, page: feed.detailPath(item))))</content>\n" }
+        for tag in item.tags { x += "    <category term=\"\(Self.xml(tag))\"/>\n" }
+        x += "  </entry>\n"
         return x
+    }
+
+    /// The Atom entry and the JSON Feed item of item `index` of section `section` of `feed`, as
+    /// ``atom(_:)`` and ``jsonFeed(_:)`` write them; `updated` is the Atom feed's
+    /// (``SyndicationMap/updated``). nil when the item leads nowhere (it has no entry).
+    public func entryTexts(section: Int, index: Int, feed: PreparedFeed, updated: String) -> (atom: String, json: String)? {
+        let item = feed.sections[section].section.items[index]
+        guard let e = entry(item, section: section, index: index, feed: feed) else { return nil }
+        return (atomEntry(e, updated: updated, feed: feed), jsonItem(e, feed: feed))
     }
 
     // MARK: - JSON Feed 1.1
 
-    public func jsonFeed(_ feed: PreparedFeed) -> String {
+    public func jsonFeed(_ feed: PreparedFeed) -> String { jsonFeedAndRanges(feed).text }
+
+    /// ``jsonFeed(_:)`` and the byte range of each item's object in it (in entry order).
+    public func jsonFeedAndRanges(_ feed: PreparedFeed) -> (text: String, ranges: [Range<Int>]) {
         var doc: [String: Any] = [
             "version": "https://jsonfeed.org/version/1.1",
             "title": pageTitle(feed),
@@ -144,24 +181,67 @@ public struct Syndication: Sendable {
             "authors": [["name": site.site.config.title]],
         ]
         if let d = feed.feed.description, !d.isEmpty { doc["description"] = d }
-        doc["items"] = entries(feed).map { e -> [String: Any] in
-            let item = e.item
-            var o: [String: Any] = ["id": e.id, "url": e.url, "title": item.title]
-            if item.hasBody {
-                o["content_html"] = absolutized(item.html, page: feed.detailPath(item))
-            } else {
-                o["content_text"] = item.description.flatMap { $0.isEmpty ? nil : $0 } ?? item.title
+        doc["items"] = entries(feed).map { jsonObject($0, feed: feed) }
+        let data = (try? JSONSerialization.data(withJSONObject: doc, options: Self.jsonOptions)) ?? Data("{}".utf8)
+        let text = String(decoding: data, as: UTF8.self) + "\n"
+        return (text, Self.itemRanges(data))
+    }
+
+    static let jsonOptions: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+
+    /// Where each object of the top-level `items` array is in a pretty-printed JSON Feed: its
+    /// lines, from its `{` line to its `}`, at the array's element depth. Strings hold no raw
+    /// line feed (JSON escapes it), so lines are the document's structure.
+    static func itemRanges(_ data: Data) -> [Range<Int>] {
+        let bytes = [UInt8](data)
+        let open = Array("    {".utf8)
+        let close = Array("    }".utf8)
+        var ranges: [Range<Int>] = []
+        var inItems = false
+        var start: Int?
+        var line = 0
+        while line < bytes.count {
+            var end = line
+            while end < bytes.count, bytes[end] != 10 { end += 1 }
+            let text = bytes[line..<end]
+            if !inItems {
+                inItems = text.elementsEqual(Array("  \"items\" : [".utf8))
+            } else if start == nil, text.elementsEqual(open) {
+                start = line
+            } else if let s = start, text.starts(with: close), text.count <= close.count + 1 {
+                ranges.append(s..<(line + close.count))
+                start = nil
+            } else if start == nil, text.starts(with: Array("  ]".utf8)) {
+                break
             }
-            if let d = item.description, !d.isEmpty { o["summary"] = d }
-            if let d = item.date { o["date_published"] = Self.timestamp(d) }
-            if let image = e.image { o["image"] = image }
-            if !item.tags.isEmpty { o["tags"] = item.tags }
-            if let lang = item.lang { o["language"] = lang }
-            if let link = item.link, RelativeURL.hasScheme(link) { o["external_url"] = link }
-            return o
+            line = end + 1
         }
-        let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return ranges
+    }
+
+    func jsonObject(_ e: Entry, feed: PreparedFeed) -> [String: Any] {
+        let item = e.item
+        var o: [String: Any] = ["id": e.id, "url": e.url, "title": item.title]
+        if item.hasBody {
+            o["content_html"] = absolutized(item.html, page: feed.detailPath(item))
+        } else {
+            o["content_text"] = item.description.flatMap { $0.isEmpty ? nil : $0 } ?? item.title
+        }
+        if let d = item.description, !d.isEmpty { o["summary"] = d }
+        if let d = item.date { o["date_published"] = Self.timestamp(d) }
+        if let image = e.image { o["image"] = image }
+        if !item.tags.isEmpty { o["tags"] = item.tags }
+        if let lang = item.lang { o["language"] = lang }
+        if let link = item.link, RelativeURL.hasScheme(link) { o["external_url"] = link }
+        return o
+    }
+
+    /// One item's object as ``jsonFeed(_:)`` writes it inside `items` (its lines indented to
+    /// the array's depth), from its `{` to its `}`.
+    func jsonItem(_ e: Entry, feed: PreparedFeed) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: jsonObject(e, feed: feed), options: Self.jsonOptions)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+            .joined(separator: "\n")
     }
 
     // MARK: - Sitemap

@@ -12,9 +12,10 @@ import FeedgenDiagnostics
 @Suite struct PatchBuildTests {
     /// ``IncrementalBuildTests``'s long site without a `baseURL` (a patch needs none), its
     /// files older than the racy margin (a snapshot trusts no `stat` younger than that).
-    static func makeSite() throws -> String {
+    static func makeSite(baseURL: Bool = false) throws -> String {
         let site = try IncrementalBuildTests.makeSite(long: true)
-        try "title: Patch\n".write(toFile: site + "/feedgen.yaml", atomically: true, encoding: .utf8)
+        let config = "title: Patch\n" + (baseURL ? "baseURL: https://example.org/site/\n" : "")
+        try config.write(toFile: site + "/feedgen.yaml", atomically: true, encoding: .utf8)
         Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
         return site
     }
@@ -116,6 +117,50 @@ import FeedgenDiagnostics
         }
         // Cards near the top change the first screen's plan: those rounds take the usual path.
         #expect(patched >= 6, "\(patched) of 12 random rounds patched")
+    }
+
+    /// With a `baseURL`, the Atom and JSON Feed documents hold every body: the changed items'
+    /// entries are replaced in them.
+    @Test func bodyEditsOfASiteWithFeedsArePatched() throws {
+        let site = try Self.makeSite(baseURL: true)
+        #expect(!Self.buildAndCompare(site, "first build").patched)
+        try IncrementalBuildTests.replace(site, "content/news/item-03.md", "with *emphasis*", "with _emphases_")
+        #expect(Self.buildAndCompare(site, "linked body").patched)
+        try Self.append(site, "content/zlong/entry-30.md", "\n" + String(repeating: "More \"words\" here. ", count: 40) + "\n")
+        try Self.append(site, "content/zlong/entry-12.md", "\nSee [the news](../news/item-01.md).\n")
+        // entry-12 gains a link: the usual path; then two edits in one build.
+        #expect(!Self.buildAndCompare(site, "new link").patched)
+        try Self.append(site, "content/zlong/entry-31.md", "\nÜnïcödé / \\ \u{1F600} \"quoted\".\n")
+        try Self.append(site, "content/zlong/entry-35.md", "\nMore.\n")
+        #expect(Self.buildAndCompare(site, "two bodies").patched)
+        try IncrementalBuildTests.replace(site, "content/more/extra/one.md", "See [the first]", "See again [the first]")
+        #expect(Self.buildAndCompare(site, "other feed").patched)
+        let atom = try String(contentsOfFile: site + "/../public/feed.xml", encoding: .utf8)
+        #expect(atom.contains("Ünïcödé"))
+    }
+
+    /// The entries' ranges that a snapshot keeps are where the documents hold them, and an entry
+    /// written alone (as a patch build writes it) has the bytes it has in the whole document.
+    @Test func feedEntriesAreWhereTheirMapSays() throws {
+        let site = try IncrementalBuildTests.makeSite(long: true)
+        var report = BuildReport()
+        let (prepared, _) = SiteBuilder.prepare(BuildOptions(siteRoot: site, now: fixedNow), report: &report)
+        let syndication = try #require(prepared.flatMap(Syndication.init(site:)))
+        var entries = 0
+        for feed in syndication.site.feeds {
+            let (atom, map) = syndication.atomAndMap(feed)
+            let (json, ranges) = syndication.jsonFeedAndRanges(feed)
+            #expect(ranges.count == map.atom.count)
+            let atomBytes = Array(atom.utf8)
+            let jsonBytes = Array(json.utf8)
+            for k in map.atom.indices where k < ranges.count {
+                let texts = try #require(syndication.entryTexts(section: map.sections[k], index: map.items[k], feed: feed, updated: map.updated))
+                #expect(Array(atomBytes[map.atom[k]]) == Array(texts.atom.utf8))
+                #expect(Array(jsonBytes[ranges[k]]) == Array(texts.json.utf8))
+                entries += 1
+            }
+        }
+        #expect(entries >= 50)
     }
 
     @Test func aFileChangedByHandInTheOutputIsNotCarriedOver() throws {
