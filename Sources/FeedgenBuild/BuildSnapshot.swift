@@ -59,7 +59,7 @@ struct BuildSnapshot: Equatable {
 
     /// The recording build's start (ns since 1970, real-time clock).
     var recorded: Int64
-    /// A hash of the build's inputs other than content (``PatchBuild/inputs(options:pageSalt:)``).
+    /// A hash of the build's inputs other than content (``PatchBuild/inputs(options:pageSalt:listing:)``).
     var inputs: UInt64
     /// Every item file, in the loader's order.
     var itemFiles: [Source]

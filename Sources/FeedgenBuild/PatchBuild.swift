@@ -17,7 +17,8 @@ import Foundation
 /// - the last build of this output wrote a ``BuildSnapshot`` (it succeeded, without `--watch`,
 ///   `--previews` or a `baseURL`, whose feeds hold every body, and no item has a
 ///   `publishDate` or `expiryDate` compared with "now");
-/// - the options, templates and configuration are those of that build;
+/// - the options, templates and configuration are those of that build, and so are the
+///   problems found while listing the content;
 /// - the item files are the same paths, and at most ``maximumChanged`` of them have another
 ///   `stat`; the feed and section files, the files of `static/` and the items' images have
 ///   theirs;
@@ -38,10 +39,12 @@ enum PatchBuild {
     }
 
     /// A hash of the build's inputs other than content: the options that change the output,
-    /// and ``SiteBuilder/pageSalt(templates:config:liveReload:)`` (templates, configuration,
-    /// binary).
-    static func inputs(options: BuildOptions, pageSalt: UInt64) -> UInt64 {
+    /// ``SiteBuilder/pageSalt(templates:config:liveReload:)`` (templates, configuration,
+    /// binary), and the problems found while listing the content (a file that is not an item,
+    /// such as a stray `.md` in a feed folder, is in no other record, yet a build reports it).
+    static func inputs(options: BuildOptions, pageSalt: UInt64, listing: ContentListing) -> UInt64 {
         var h = StableHasher(seed: pageSalt)
+        for diagnostic in listing.diagnostics { h.combine(diagnostic.description) }
         h.combine(options.drafts)
         h.combine(options.future)
         h.combine(options.expired)
@@ -107,7 +110,8 @@ enum PatchBuild {
             recorded: start,
             inputs: inputs(
                 options: options,
-                pageSalt: SiteBuilder.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)),
+                pageSalt: SiteBuilder.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
+                listing: listing),
             itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
             staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site), feeds: feeds,
@@ -184,7 +188,9 @@ enum PatchBuild {
             return no("templates")
         }
         let salt = SiteBuilder.pageSalt(templates: templates, config: listing.config, liveReload: options.liveReload)
-        guard inputs(options: options, pageSalt: salt) == old.inputs else { return no("options, templates or configuration") }
+        guard inputs(options: options, pageSalt: salt, listing: listing) == old.inputs else {
+            return no("options, templates, configuration or the listing's problems")
+        }
         timing.mark("patch: listing compared")
 
         // The changed items, loaded alone.
