@@ -16,8 +16,9 @@ import Foundation
 /// as ``ItemCache``'s table of sources).
 ///
 /// File format: `FGSN`, format version (UInt32), salt (UInt64), then the fields below in order
-/// (integers little-endian Int64 unless said, strings as byte count and UTF-8), and a
-/// ``StableHasher`` checksum (UInt64) of everything before it. Anything unexpected reads as nil.
+/// (integers little-endian Int64 unless said, indexes and byte offsets not negative, strings as
+/// byte count and UTF-8), and a ``StableHasher`` checksum (UInt64) of everything before it.
+/// Anything unexpected reads as nil.
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
@@ -178,7 +179,7 @@ struct BuildSnapshot: Equatable {
                 items.append(nil)
                 continue
             }
-            guard let feed = r.int(), let section = r.int(), let item = r.int(), let fingerprint = r.u64(), let count = r.count()
+            guard let feed = r.index(), let section = r.index(), let item = r.index(), let fingerprint = r.u64(), let count = r.count()
             else { return nil }
             var links: [Link] = []
             for _ in 0..<count {
@@ -208,7 +209,7 @@ struct BuildSnapshot: Equatable {
                 var priority: [Bool] = []
                 ranges.reserveCapacity(count)
                 for _ in 0..<count {
-                    guard let lower = r.int(), let upper = r.int(), lower <= upper, let flags = r.byte() else { return nil }
+                    guard let lower = r.index(), let upper = r.index(), lower <= upper, let flags = r.byte() else { return nil }
                     ranges.append(lower..<upper)
                     eager.append(flags & 1 != 0)
                     priority.append(flags & 2 != 0)
@@ -308,6 +309,11 @@ struct BuildSnapshot: Equatable {
         }
         mutating func int() -> Int? { u64().map { Int(Int64(bitPattern: $0)) } }
         mutating func int64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+        /// An index or a byte offset: not negative (a patch build subscripts with it).
+        mutating func index() -> Int? {
+            guard let n = int(), n >= 0 else { return nil }
+            return n
+        }
         /// A count: at most the bytes left (each element takes at least one).
         mutating func count() -> Int? {
             guard let n = int(), n >= 0, n <= end - offset else { return nil }

@@ -169,6 +169,32 @@ import FeedgenDiagnostics
         #expect(Self.buildAndCompare(site, "snapshot written again").patched)
     }
 
+    /// A snapshot with a valid checksum but a negative index or byte offset (written by another
+    /// program, or by hand) reads as none: the patch build subscripts the feed page and the
+    /// feed list with them, and traps on a negative one.
+    @Test func aSnapshotWithNegativeIndexesIsIgnored() throws {
+        let site = try Self.makeSite()
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        let path = site + "/../.public.feedgen-cache/snapshot"
+        let written = try #require(BuildSnapshot.read(cacheFolder: site + "/../.public.feedgen-cache"))
+        let k = try #require(written.itemFiles.firstIndex { $0.path == "content/zlong/entry-30.md" })
+        let record = try #require(written.items[k])
+        var badRange = written
+        let range = badRange.feeds[record.feed].map.cards[record.section][record.item]
+        badRange.feeds[record.feed].map.cards[record.section][record.item] = (range.lowerBound - 1_000_000)..<range.upperBound
+        var badFeed = written
+        badFeed.items[k]?.feed = -1
+        for (name, bad) in [("range", badRange), ("feed", badFeed)] {
+            let rejected = BuildSnapshot.decode(bad.encoded(salt: BuildCache.salt), salt: BuildCache.salt) == nil
+            #expect(rejected, "negative \(name) read as a snapshot")
+            try Data(bad.encoded(salt: BuildCache.salt)).write(to: URL(fileURLWithPath: path))
+            try Self.append(site, "content/zlong/entry-30.md", "\nA new paragraph (\(name)).\n")
+            #expect(!Self.buildAndCompare(site, "negative \(name) in the snapshot").patched)
+        }
+        let roundTrips = BuildSnapshot.decode(written.encoded(salt: BuildCache.salt), salt: BuildCache.salt) == written
+        #expect(roundTrips)
+    }
+
     @Test func snapshotRoundTrips() throws {
         let map = FeedPageMap(
             cards: [[0..<10, 12..<40], []], eager: [[true, false], []], priority: [[true, false], []], estimated: true, isExact: true,
