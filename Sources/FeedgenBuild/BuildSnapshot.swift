@@ -16,8 +16,8 @@ import Foundation
 /// as ``ItemCache``'s table of sources).
 ///
 /// File format: `FGSN`, format version (UInt32), salt (UInt64), then the fields below in order
-/// (integers little-endian Int64 unless said, indexes and byte offsets not negative, strings as
-/// byte count and UTF-8), and a ``StableHasher`` checksum (UInt64) of everything before it.
+/// (integers little-endian Int64 unless said, indexes and byte offsets not negative, column
+/// widths finite, strings as byte count and UTF-8), and a ``StableHasher`` checksum (UInt64) of everything before it.
 /// Anything unexpected reads as nil.
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
@@ -198,8 +198,8 @@ struct BuildSnapshot: Equatable {
             for _ in 0..<sections {
                 guard let hasColumn = r.byte() else { return nil }
                 if hasColumn == 1 {
-                    guard let phone = r.u64(), let wide = r.u64() else { return nil }
-                    map.columns.append(DeferredCards.Column(phone: Double(bitPattern: phone), wide: Double(bitPattern: wide)))
+                    guard let phone = r.width(), let wide = r.width() else { return nil }
+                    map.columns.append(DeferredCards.Column(phone: phone, wide: wide))
                 } else {
                     map.columns.append(nil)
                 }
@@ -309,6 +309,13 @@ struct BuildSnapshot: Equatable {
         }
         mutating func int() -> Int? { u64().map { Int(Int64(bitPattern: $0)) } }
         mutating func int64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+        /// A column width in CSS px: finite and in 1...100,000 (an estimate converts heights
+        /// made with it to `Int`, which traps on NaN or infinity).
+        mutating func width() -> Double? {
+            guard let bits = u64() else { return nil }
+            let w = Double(bitPattern: bits)
+            return w.isFinite && w >= 1 && w <= 100_000 ? w : nil
+        }
         /// An index or a byte offset: not negative (a patch build subscripts with it).
         mutating func index() -> Int? {
             guard let n = int(), n >= 0 else { return nil }

@@ -169,10 +169,11 @@ import FeedgenDiagnostics
         #expect(Self.buildAndCompare(site, "snapshot written again").patched)
     }
 
-    /// A snapshot with a valid checksum but a negative index or byte offset (written by another
-    /// program, or by hand) reads as none: the patch build subscripts the feed page and the
-    /// feed list with them, and traps on a negative one.
-    @Test func aSnapshotWithNegativeIndexesIsIgnored() throws {
+    /// A snapshot with a valid checksum but a negative index or byte offset, or a column width
+    /// that is not a number (written by another program, or by hand), reads as none: the patch
+    /// build subscripts the feed page and the feed list with them, and converts heights made
+    /// with the width to `Int`; either traps.
+    @Test func aSnapshotWithImpossibleNumbersIsIgnored() throws {
         let site = try Self.makeSite()
         #expect(!Self.buildAndCompare(site, "first").patched)
         let path = site + "/../.public.feedgen-cache/snapshot"
@@ -184,12 +185,15 @@ import FeedgenDiagnostics
         badRange.feeds[record.feed].map.cards[record.section][record.item] = (range.lowerBound - 1_000_000)..<range.upperBound
         var badFeed = written
         badFeed.items[k]?.feed = -1
-        for (name, bad) in [("range", badRange), ("feed", badFeed)] {
+        var badColumn = written
+        let column = try #require(badColumn.feeds[record.feed].map.columns[record.section])
+        badColumn.feeds[record.feed].map.columns[record.section] = DeferredCards.Column(phone: .nan, wide: column.wide)
+        for (name, bad) in [("range", badRange), ("feed", badFeed), ("column width", badColumn)] {
             let rejected = BuildSnapshot.decode(bad.encoded(salt: BuildCache.salt), salt: BuildCache.salt) == nil
-            #expect(rejected, "negative \(name) read as a snapshot")
+            #expect(rejected, "impossible \(name) read as a snapshot")
             try Data(bad.encoded(salt: BuildCache.salt)).write(to: URL(fileURLWithPath: path))
             try Self.append(site, "content/zlong/entry-30.md", "\nA new paragraph (\(name)).\n")
-            #expect(!Self.buildAndCompare(site, "negative \(name) in the snapshot").patched)
+            #expect(!Self.buildAndCompare(site, "impossible \(name) in the snapshot").patched)
         }
         let roundTrips = BuildSnapshot.decode(written.encoded(salt: BuildCache.salt), salt: BuildCache.salt) == written
         #expect(roundTrips)
