@@ -25,8 +25,8 @@ import Foundation
 /// - each changed item, read again, is equal to its last version outside its body
 ///   (``ItemCache/fingerprintOutsideBody(_:)``), has the same diagnostics, and links only to
 ///   content files it linked to before;
-/// - each changed card keeps its height estimate on a page that defers cards, and holds no link
-///   to a content file.
+/// - each changed card keeps its height estimate on a page that defers cards, and every
+///   content-link marker in its card and page leads to a file it linked to before.
 enum PatchBuild {
     /// More changed items than this take the usual path (which renders them on every core).
     static let maximumChanged = 64
@@ -258,9 +258,13 @@ enum PatchBuild {
                 var targets: [String: String] = [:]
                 for link in change.record.links { targets[link.target] = link.page }
                 // An item without a body has no page (``SiteRenderer/pages()``), only its card.
+                let links = ContentLinks(pages: targets)
                 if item.hasBody {
-                    let post = PagePostProcessor(links: ContentLinks(pages: targets), liveReload: false)
-                    let file = post.process(try renderer.renderPage(page))
+                    let rendered = try renderer.renderPage(page)
+                    guard case .text(let text) = rendered.contents, resolvesEveryLink(text, links) else {
+                        return no("\(files[change.file].path): a content-link marker of another file")
+                    }
+                    let file = PagePostProcessor(links: links, liveReload: false).process(rendered)
                     let key = SiteBuilder.detailKey(renderer.key(of: page) ?? 0, salt: salt, links: item.markdownLinks, pages: targets)
                     pages.append((file, key))
                 }
@@ -272,11 +276,12 @@ enum PatchBuild {
                 let html = try renderer.card(
                     feed: change.feed, section: change.section, item: change.item, eager: map.eager[r.section][r.item],
                     priority: map.priority[r.section][r.item])
+                guard resolvesEveryLink(html, links) else { return no("\(files[change.file].path): a content-link marker of another file") }
                 let preset = feeds[change.feed].sections[change.section].preset.rawValue
                 cards[r.feed, default: []].append(
                     ChangedCard(
                         section: r.section, item: r.item, range: map.cards[r.section][r.item], html: html, preset: preset, id: item.id,
-                        links: ContentLinks(pages: targets)))
+                        links: links))
             }
         } catch {
             return no("templates")
@@ -457,6 +462,17 @@ enum PatchBuild {
             Replacement(
                 region: start..<card.range.upperBound, bytes: bytes, section: card.section, item: card.item,
                 cardOffset: bytes.count - new.count, cardLength: new.count))
+    }
+
+    /// Whether every content-link marker in `html` leads to a file of `links` (the changed
+    /// item's own links): else the full build, which rewrites with every page of the site, could
+    /// write another URL (text spelling the marker is rewritten too).
+    private static func resolvesEveryLink(_ html: String, _ links: ContentLinks) -> Bool {
+        var text = html
+        return text.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            return !holdsContentLink(raw) || links.resolvesEveryDestination(in: raw)
+        }
     }
 
     /// Whether `bytes` hold a link to a content file not yet resolved (``Markdown/contentLinkScheme``).

@@ -169,6 +169,32 @@ import FeedgenDiagnostics
         #expect(Self.buildAndCompare(site, "snapshot written again").patched)
     }
 
+    /// Text that spells the content-link marker (`feedgen-md:…` in a code span) is rewritten by a
+    /// full build with every page of the site; a patch build knows only the changed item's own
+    /// links, so such a body takes the usual path (on a page that defers no card, where the
+    /// card's height estimate does not stop the patch first).
+    @Test func aBodySpellingTheContentLinkMarkerIsNotPatched() throws {
+        let site = try Self.makeSite()
+        try "---\ntitle: Spelled\n---\nThe scheme: `feedgen-md:content/news/item-07.md#a`.\n".write(
+            toFile: site + "/content/more/extra/spelled.md", atomically: true, encoding: .utf8)
+        try "---\ntitle: Linked\n---\nSee [one](one.md); `feedgen-md:content/news/item-08.md#a`.\n".write(
+            toFile: site + "/content/more/extra/linked.md", atomically: true, encoding: .utf8)
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        try IncrementalBuildTests.replace(site, "content/more/extra/spelled.md", "#a`", "#b`")
+        #expect(!Self.buildAndCompare(site, "marker of a file the item does not link to").patched)
+        let page = try String(contentsOfFile: site + "/../public/more/extra/spelled.html", encoding: .utf8)
+        #expect(page.contains("The scheme: <code>../../news/item-07.html#b</code>."))
+        try IncrementalBuildTests.replace(site, "content/more/extra/linked.md", "#a`", "#b`")
+        #expect(!Self.buildAndCompare(site, "marker of another file beside a link").patched)
+        // A body whose markers all lead to files it links to is patched (once a build has
+        // vouched for the files edited just before the last one).
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        _ = Self.buildAndCompare(site, "settled")
+        try IncrementalBuildTests.replace(site, "content/more/extra/one.md", "See [the first]", "See [the First]")
+        #expect(Self.buildAndCompare(site, "own link").patched)
+    }
+
     /// A snapshot with a valid checksum but a negative index or byte offset, or a column width
     /// that is not a number (written by another program, or by hand), reads as none: the patch
     /// build subscripts the feed page and the feed list with them, and converts heights made
