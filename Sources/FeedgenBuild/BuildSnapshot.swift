@@ -22,7 +22,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -72,6 +72,10 @@ struct BuildSnapshot: Equatable {
     var staticFiles: [Source]
     /// The image files the site's items show (absolute paths), sorted.
     var images: [Source]
+    /// Files that must still not exist (absolute paths), sorted: the file beside an item that its
+    /// relative image path names first, for each image found in `static/` instead
+    /// (``SiteBuilder/resolveImage(_:item:site:realRoot:diagnostics:)``).
+    var absent: [String] = []
     var feeds: [FeedRecord]
     /// The build's diagnostics, as reported (before the closing notes).
     var diagnostics: [Diagnostic]
@@ -123,6 +127,8 @@ struct BuildSnapshot: Equatable {
         w.sources(settingsFiles)
         w.sources(staticFiles)
         w.sources(images)
+        w.int(absent.count)
+        for path in absent { w.string(path) }
         w.int(feeds.count)
         for feed in feeds {
             w.string(feed.path)
@@ -188,8 +194,14 @@ struct BuildSnapshot: Equatable {
             }
             items.append(ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, links: links))
         }
-        guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let feedCount = r.count()
+        guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let absentCount = r.count()
         else { return nil }
+        var absent: [String] = []
+        for _ in 0..<absentCount {
+            guard let path = r.string() else { return nil }
+            absent.append(path)
+        }
+        guard let feedCount = r.count() else { return nil }
         var feeds: [FeedRecord] = []
         for _ in 0..<feedCount {
             guard let path = r.string(), let hash = r.u64(), let estimated = r.byte(), let exact = r.byte(), let sections = r.count()
@@ -234,7 +246,7 @@ struct BuildSnapshot: Equatable {
         guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
         return BuildSnapshot(
             recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,
-            staticFiles: staticFiles, images: images, feeds: feeds, diagnostics: diagnostics, pages: pages, feedCount: feedTotal,
+            staticFiles: staticFiles, images: images, absent: absent, feeds: feeds, diagnostics: diagnostics, pages: pages, feedCount: feedTotal,
             cards: cards)
     }
 

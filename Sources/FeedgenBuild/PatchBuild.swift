@@ -21,7 +21,7 @@ import Foundation
 ///   problems found while listing the content;
 /// - the item files are the same paths, and at most ``maximumChanged`` of them have another
 ///   `stat`; the feed and section files, the files of `static/` and the items' images have
-///   theirs;
+///   theirs, and no image has appeared beside an item whose image was found in `static/`;
 /// - each changed item, read again, is equal to its last version outside its body
 ///   (``ItemCache/fingerprintOutsideBody(_:)``), has the same diagnostics, and links only to
 ///   content files it linked to before;
@@ -62,6 +62,26 @@ enum PatchBuild {
     static func images(_ site: PreparedSite) -> [BuildSnapshot.Source] {
         let files = Set(site.images.values.map(\.source).filter { !$0.isEmpty }).sorted()
         return sources(files, prefix: "")
+    }
+
+    /// For each item image found in `static/` although its path is relative, the file beside the
+    /// item that the path names first (absolute paths, sorted): one appearing there would take
+    /// its place (``SiteBuilder/resolveImage(_:item:site:realRoot:diagnostics:)``).
+    static func shadowingImages(_ site: PreparedSite) -> [String] {
+        var paths: Set<String> = []
+        for feed in site.feeds {
+            for section in feed.sections {
+                for item in section.section.items {
+                    guard let image = item.image, !RelativeURL.hasScheme(image.src), !image.src.hasPrefix("/"),
+                        let asset = site.image(feed: feed, item: item),
+                        let rel = SiteBuilder.normalize((item.sourcePath as NSString).deletingLastPathComponent + "/" + image.src),
+                        rel.hasPrefix("content/"), asset.source != site.site.root + "/" + rel
+                    else { continue }
+                    paths.insert(site.site.root + "/" + rel)
+                }
+            }
+        }
+        return paths.sorted()
     }
 
     // MARK: Recording
@@ -114,7 +134,8 @@ enum PatchBuild {
                 listing: listing),
             itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
-            staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site), feeds: feeds,
+            staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
+            absent: shadowingImages(site), feeds: feeds,
             diagnostics: report.diagnostics.items, pages: report.pages, feedCount: report.feeds, cards: report.cards)
     }
 
@@ -168,6 +189,7 @@ enum PatchBuild {
         }
         guard unchanged(sources(listing.settingsFiles, prefix: root + "/"), old.settingsFiles) else { return no("feed or section files") }
         guard unchanged(sources(old.images.map(\.path), prefix: ""), old.images) else { return no("images") }
+        guard old.absent.allSatisfy({ FileStamp.of($0) == nil }) else { return no("an image beside an item") }
         // A changed item the last build did not show (a draft) must stay hidden, with the same
         // note: it has no output.
         var changes: [Change] = []

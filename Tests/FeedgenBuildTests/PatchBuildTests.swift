@@ -195,6 +195,24 @@ import FeedgenDiagnostics
         #expect(Self.buildAndCompare(site, "own link").patched)
     }
 
+    /// An item image with a relative path is looked for beside the item first, then in
+    /// `static/`: an image file that appears beside the item (no item file changed) takes the
+    /// place of the one in `static/` in a full build, so the patch build must not carry the
+    /// pages over.
+    @Test func anImageAppearingBesideAnItemIsNotMissed() throws {
+        let site = try Self.makeSite()
+        try IncrementalBuildTests.replace(site, "content/notes/note-0.md", "title: Note 0\n", "title: Note 0\nimage: {src: pic.png, alt: P}\n")
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        #expect(BuildSnapshot.read(cacheFolder: site + "/../.public.feedgen-cache")?.absent == [site + "/content/notes/pic.png"])
+        try FileManager.default.copyItem(atPath: site + "/static/pic.png", toPath: site + "/content/notes/pic.png")
+        #expect(!Self.buildAndCompare(site, "image beside the item").patched)
+        #expect(FileManager.default.fileExists(atPath: site + "/../public/assets/notes/pic.png"))
+        try FileManager.default.removeItem(atPath: site + "/content/notes/pic.png")
+        #expect(!Self.buildAndCompare(site, "image beside the item removed").patched)
+        #expect(!FileManager.default.fileExists(atPath: site + "/../public/assets/notes/pic.png"))
+    }
+
     /// A snapshot with a valid checksum but a negative index or byte offset, or a column width
     /// that is not a number (written by another program, or by hand), reads as none: the patch
     /// build subscripts the feed page and the feed list with them, and converts heights made
@@ -236,7 +254,7 @@ import FeedgenDiagnostics
                 .init(path: "content/a/y.md", stamp: nil),
             ],
             items: [BuildSnapshot.ItemRecord(feed: 0, section: 0, item: 1, fingerprint: 9, links: [.init(target: "content/a/y.md", page: "y.html")]), nil],
-            settingsFiles: [], staticFiles: [.init(path: "robots.txt", stamp: nil)], images: [],
+            settingsFiles: [], staticFiles: [.init(path: "robots.txt", stamp: nil)], images: [], absent: ["/site/content/a/pic.png"],
             feeds: [.init(path: "index.html", hash: 77, map: map)],
             diagnostics: [.warning(FeedgenDiagnostics.SourceLocation(path: "content/a/x.md", line: 2, column: 1), "unknown key 'titel'")], pages: 3,
             feedCount: 1, cards: 2)
