@@ -16,12 +16,13 @@ import Foundation
 /// as ``ItemCache``'s table of sources).
 ///
 /// File format: `FGSN`, format version (UInt32), salt (UInt64), then the fields below in order
-/// (integers little-endian Int64 unless said, strings as byte count and UTF-8), and a
-/// ``StableHasher`` checksum (UInt64) of everything before it. Anything unexpected reads as nil.
+/// (integers little-endian Int64 unless said, indexes and byte offsets not negative, column
+/// widths finite, strings as byte count and UTF-8), and a ``StableHasher`` checksum (UInt64) of everything before it.
+/// Anything unexpected reads as nil.
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -73,7 +74,7 @@ struct BuildSnapshot: Equatable {
 
     /// The recording build's start (ns since 1970, real-time clock).
     var recorded: Int64
-    /// A hash of the build's inputs other than content (``PatchBuild/inputs(options:pageSalt:)``).
+    /// A hash of the build's inputs other than content (``PatchBuild/inputs(options:pageSalt:listing:)``).
     var inputs: UInt64
     /// Every item file, in the loader's order.
     var itemFiles: [Source]
@@ -85,6 +86,10 @@ struct BuildSnapshot: Equatable {
     var staticFiles: [Source]
     /// The image files the site's items show (absolute paths), sorted.
     var images: [Source]
+    /// Files that must still not exist (absolute paths), sorted: the file beside an item that its
+    /// relative image path names first, for each image found in `static/` instead
+    /// (``SiteBuilder/resolveImage(_:item:site:realRoot:diagnostics:)``).
+    var absent: [String] = []
     var feeds: [FeedRecord]
     /// The build's diagnostics, as reported (before the closing notes).
     var diagnostics: [Diagnostic]
@@ -137,6 +142,8 @@ struct BuildSnapshot: Equatable {
         w.sources(settingsFiles)
         w.sources(staticFiles)
         w.sources(images)
+        w.int(absent.count)
+        for path in absent { w.string(path) }
         w.int(feeds.count)
         for feed in feeds {
             w.string(feed.path)
@@ -215,7 +222,7 @@ struct BuildSnapshot: Equatable {
                 items.append(nil)
                 continue
             }
-            guard let feed = r.int(), let section = r.int(), let item = r.int(), let fingerprint = r.u64(), let whole = r.u64(),
+            guard let feed = r.index(), let section = r.index(), let item = r.index(), let fingerprint = r.u64(), let whole = r.u64(),
                 let count = r.count()
             else { return nil }
             var links: [Link] = []
@@ -225,8 +232,14 @@ struct BuildSnapshot: Equatable {
             }
             items.append(ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, whole: whole, links: links))
         }
-        guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let feedCount = r.count()
+        guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let absentCount = r.count()
         else { return nil }
+        var absent: [String] = []
+        for _ in 0..<absentCount {
+            guard let path = r.string() else { return nil }
+            absent.append(path)
+        }
+        guard let feedCount = r.count() else { return nil }
         var feeds: [FeedRecord] = []
         for _ in 0..<feedCount {
             guard let path = r.string(), let hash = r.u64(), let estimated = r.byte(), let exact = r.byte(), let sections = r.count()
@@ -235,8 +248,8 @@ struct BuildSnapshot: Equatable {
             for _ in 0..<sections {
                 guard let hasColumn = r.byte() else { return nil }
                 if hasColumn == 1 {
-                    guard let phone = r.u64(), let wide = r.u64() else { return nil }
-                    map.columns.append(DeferredCards.Column(phone: Double(bitPattern: phone), wide: Double(bitPattern: wide)))
+                    guard let phone = r.width(), let wide = r.width() else { return nil }
+                    map.columns.append(DeferredCards.Column(phone: phone, wide: wide))
                 } else {
                     map.columns.append(nil)
                 }
@@ -246,7 +259,7 @@ struct BuildSnapshot: Equatable {
                 var priority: [Bool] = []
                 ranges.reserveCapacity(count)
                 for _ in 0..<count {
-                    guard let lower = r.int(), let upper = r.int(), lower <= upper, let flags = r.byte() else { return nil }
+                    guard let lower = r.index(), let upper = r.index(), lower <= upper, let flags = r.byte() else { return nil }
                     ranges.append(lower..<upper)
                     eager.append(flags & 1 != 0)
                     priority.append(flags & 2 != 0)
@@ -289,7 +302,7 @@ struct BuildSnapshot: Equatable {
         guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
         return BuildSnapshot(
             recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,
-            staticFiles: staticFiles, images: images, feeds: feeds, diagnostics: diagnostics, pages: pages, feedCount: feedTotal,
+            staticFiles: staticFiles, images: images, absent: absent, feeds: feeds, diagnostics: diagnostics, pages: pages, feedCount: feedTotal,
             cards: cards)
     }
 
@@ -364,6 +377,18 @@ struct BuildSnapshot: Equatable {
         }
         mutating func int() -> Int? { u64().map { Int(Int64(bitPattern: $0)) } }
         mutating func int64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+        /// A column width in CSS px: finite and in 1...100,000 (an estimate converts heights
+        /// made with it to `Int`, which traps on NaN or infinity).
+        mutating func width() -> Double? {
+            guard let bits = u64() else { return nil }
+            let w = Double(bitPattern: bits)
+            return w.isFinite && w >= 1 && w <= 100_000 ? w : nil
+        }
+        /// An index or a byte offset: not negative (a patch build subscripts with it).
+        mutating func index() -> Int? {
+            guard let n = int(), n >= 0 else { return nil }
+            return n
+        }
         /// A count: at most the bytes left (each element takes at least one).
         mutating func count() -> Int? {
             guard let n = int(), n >= 0, n <= end - offset else { return nil }

@@ -94,9 +94,39 @@ struct ContentLinks {
     }
 
     private func rewrite(bytes: UnsafeRawBufferPointer, page: String, edits: inout [(range: Range<Int>, length: Int)]) -> [UInt8]? {
-        let marker = Array(Markdown.contentLinkScheme.utf8)
         var out: [UInt8] = []
         var copied = 0
+        Self.forEachDestination(in: bytes) { range, destination, fragment in
+            if out.isEmpty { out.reserveCapacity(bytes.count) }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
+            let replacement = pages[destination].map { RelativeURL.relative(from: page, to: $0) + fragment } ?? "#"
+            out.append(contentsOf: replacement.utf8)
+            edits.append((range, replacement.utf8.count))
+            copied = range.upperBound
+        }
+        guard copied > 0 else { return nil }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+        return out
+    }
+
+    /// Whether every content-link destination in `bytes` is one of ``pages``: a page rewritten
+    /// with these pages alone (a patch build's: the changed item's own links) is then the page
+    /// the site's pages would make. Text that merely spells the marker (`feedgen-md:…` in a code
+    /// span) is rewritten too, with whatever file it names.
+    func resolvesEveryDestination(in bytes: UnsafeRawBufferPointer) -> Bool {
+        var known = true
+        Self.forEachDestination(in: bytes) { _, destination, _ in
+            if pages[destination] == nil { known = false }
+        }
+        return known
+    }
+
+    /// Calls `body` with each `feedgen-md:<path>#frag` destination in `bytes`, in order: its byte
+    /// range, its site-relative path (percent-decoded) and its fragment (with `#`, or empty).
+    private static func forEachDestination(
+        in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>, String, String) -> Void
+    ) {
+        let marker = Array(Markdown.contentLinkScheme.utf8)
         var i = 0
         let last = bytes.count - marker.count
         while i <= last {
@@ -104,8 +134,6 @@ struct ContentLinks {
                 i += 1
                 continue
             }
-            if out.isEmpty { out.reserveCapacity(bytes.count) }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<i]))
             var end = i + marker.count
             while end < bytes.count, ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " ")].contains(bytes[end]) {
                 end += 1
@@ -116,16 +144,8 @@ struct ContentLinks {
                 fragment = String(destination[hash...])
                 destination = String(destination[..<hash])
             }
-            let replacement = pages[MarkdownLink.decodePercent(destination)].map {
-                RelativeURL.relative(from: page, to: $0) + fragment
-            } ?? "#"
-            out.append(contentsOf: replacement.utf8)
-            edits.append((i..<end, replacement.utf8.count))
-            copied = end
+            body(i..<end, MarkdownLink.decodePercent(destination), fragment)
             i = end
         }
-        guard copied > 0 else { return nil }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
-        return out
     }
 }

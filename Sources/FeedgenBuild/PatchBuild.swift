@@ -16,15 +16,17 @@ import Foundation
 ///
 /// - the last build of this output wrote a ``BuildSnapshot`` (it succeeded, without `--watch`
 ///   or `--previews`, and no item has a `publishDate` or `expiryDate` compared with "now");
-/// - the options, templates and configuration are those of that build;
+/// - the options, templates and configuration are those of that build, and so are the
+///   problems found while listing the content;
 /// - the item files are the same paths, and at most ``maximumChanged`` of them have another
 ///   `stat`; the feed and section files, the files of `static/` and the items' images have
-///   theirs;
+///   theirs, and no image has appeared beside an item whose image was found in `static/`;
 /// - each changed item, read again, is equal to its last version outside its body
 ///   (``ItemCache/fingerprintOutsideBody(_:)``), has the same diagnostics, and links only to
 ///   content files it linked to before;
 /// - each changed card keeps its height estimate on a page that defers cards, unless it is a
-///   deferred card of a single-column section (``DeferredCards/Column``).
+///   deferred card of a single-column section (``DeferredCards/Column``), and every
+///   content-link marker in its card and page leads to a file it linked to before.
 ///
 /// With a `baseURL`, each changed item's Atom entry and JSON Feed item are replaced in the
 /// feeds' documents the same way (``SyndicationMap``).
@@ -40,10 +42,12 @@ enum PatchBuild {
     }
 
     /// A hash of the build's inputs other than content: the options that change the output,
-    /// and ``SiteBuilder/pageSalt(templates:config:liveReload:)`` (templates, configuration,
-    /// binary).
-    static func inputs(options: BuildOptions, pageSalt: UInt64) -> UInt64 {
+    /// ``SiteBuilder/pageSalt(templates:config:liveReload:)`` (templates, configuration,
+    /// binary), and the problems found while listing the content (a file that is not an item,
+    /// such as a stray `.md` in a feed folder, is in no other record, yet a build reports it).
+    static func inputs(options: BuildOptions, pageSalt: UInt64, listing: ContentListing) -> UInt64 {
         var h = StableHasher(seed: pageSalt)
+        for diagnostic in listing.diagnostics { h.combine(diagnostic.description) }
         h.combine(options.drafts)
         h.combine(options.future)
         h.combine(options.expired)
@@ -61,6 +65,26 @@ enum PatchBuild {
     static func images(_ site: PreparedSite) -> [BuildSnapshot.Source] {
         let files = Set(site.images.values.map(\.source).filter { !$0.isEmpty }).sorted()
         return sources(files, prefix: "")
+    }
+
+    /// For each item image found in `static/` although its path is relative, the file beside the
+    /// item that the path names first (absolute paths, sorted): one appearing there would take
+    /// its place (``SiteBuilder/resolveImage(_:item:site:realRoot:diagnostics:)``).
+    static func shadowingImages(_ site: PreparedSite) -> [String] {
+        var paths: Set<String> = []
+        for feed in site.feeds {
+            for section in feed.sections {
+                for item in section.section.items {
+                    guard let image = item.image, !RelativeURL.hasScheme(image.src), !image.src.hasPrefix("/"),
+                        let asset = site.image(feed: feed, item: item),
+                        let rel = SiteBuilder.normalize((item.sourcePath as NSString).deletingLastPathComponent + "/" + image.src),
+                        rel.hasPrefix("content/"), asset.source != site.site.root + "/" + rel
+                    else { continue }
+                    paths.insert(site.site.root + "/" + rel)
+                }
+            }
+        }
+        return paths.sorted()
     }
 
     // MARK: Recording
@@ -124,10 +148,12 @@ enum PatchBuild {
             recorded: start,
             inputs: inputs(
                 options: options,
-                pageSalt: SiteBuilder.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)),
+                pageSalt: SiteBuilder.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
+                listing: listing),
             itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
-            staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site), feeds: feeds,
+            staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
+            absent: shadowingImages(site), feeds: feeds,
             diagnostics: report.diagnostics.items, pages: report.pages, feedCount: report.feeds, cards: report.cards)
     }
 
@@ -199,6 +225,7 @@ enum PatchBuild {
         }
         guard unchanged(sources(listing.settingsFiles, prefix: root + "/"), old.settingsFiles) else { return no("feed or section files") }
         guard unchanged(sources(old.images.map(\.path), prefix: ""), old.images) else { return no("images") }
+        guard old.absent.allSatisfy({ FileStamp.of($0) == nil }) else { return no("an image beside an item") }
         // A changed item the last build did not show (a draft) must stay hidden, with the same
         // note: it has no output.
         var changes: [Change] = []
@@ -219,7 +246,9 @@ enum PatchBuild {
             return no("templates")
         }
         let salt = SiteBuilder.pageSalt(templates: templates, config: listing.config, liveReload: options.liveReload)
-        guard inputs(options: options, pageSalt: salt) == old.inputs else { return no("options, templates or configuration") }
+        guard inputs(options: options, pageSalt: salt, listing: listing) == old.inputs else {
+            return no("options, templates, configuration or the listing's problems")
+        }
         timing.mark("patch: listing compared")
 
         // The changed items, loaded alone.
@@ -287,9 +316,13 @@ enum PatchBuild {
                 var targets: [String: String] = [:]
                 for link in change.record.links { targets[link.target] = link.page }
                 // An item without a body has no page (``SiteRenderer/pages()``), only its card.
+                let links = ContentLinks(pages: targets)
                 if item.hasBody {
-                    let post = PagePostProcessor(links: ContentLinks(pages: targets), liveReload: false)
-                    let file = post.process(try renderer.renderPage(page))
+                    let rendered = try renderer.renderPage(page)
+                    guard case .text(let text) = rendered.contents, resolvesEveryLink(text, links) else {
+                        return no("\(files[change.file].path): a content-link marker of another file")
+                    }
+                    let file = PagePostProcessor(links: links, liveReload: false).process(rendered)
                     let key = SiteBuilder.detailKey(renderer.key(of: page) ?? 0, salt: salt, links: item.markdownLinks, pages: targets)
                     pages.append((file, key))
                 }
@@ -301,11 +334,12 @@ enum PatchBuild {
                 let html = try renderer.card(
                     feed: change.feed, section: change.section, item: change.item, eager: map.eager[r.section][r.item],
                     priority: map.priority[r.section][r.item])
+                guard resolvesEveryLink(html, links) else { return no("\(files[change.file].path): a content-link marker of another file") }
                 let preset = feeds[change.feed].sections[change.section].preset.rawValue
                 cards[r.feed, default: []].append(
                     ChangedCard(
                         section: r.section, item: r.item, range: map.cards[r.section][r.item], html: html, preset: preset, id: item.id,
-                        links: ContentLinks(pages: targets)))
+                        links: links))
             }
         } catch {
             return no("templates")
@@ -596,6 +630,17 @@ enum PatchBuild {
             out[edit.entry] = lower..<(lower + edit.length)
         }
         return out
+    }
+
+    /// Whether every content-link marker in `html` leads to a file of `links` (the changed
+    /// item's own links): else the full build, which rewrites with every page of the site, could
+    /// write another URL (text spelling the marker is rewritten too).
+    private static func resolvesEveryLink(_ html: String, _ links: ContentLinks) -> Bool {
+        var text = html
+        return text.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            return !holdsContentLink(raw) || links.resolvesEveryDestination(in: raw)
+        }
     }
 
     /// Whether `bytes` hold a link to a content file not yet resolved (``Markdown/contentLinkScheme``).

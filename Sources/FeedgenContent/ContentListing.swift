@@ -45,6 +45,10 @@ public struct ContentListing: Sendable {
         return files
     }
 
+    /// The problems found while listing `content/` (a stray `.md` file, a broken symbolic link,
+    /// a `.markdown` file…) and those of `feedgen.yaml`, in the order the load reports them.
+    public var diagnostics: [Diagnostic] { configDiagnostics + (plan?.diagnostics ?? []) }
+
     /// The problems found while listing `content/` (or its absence) are reported by the load,
     /// with the configuration's: whether there are errors among them.
     public var hasErrors: Bool {

@@ -179,6 +179,31 @@ import FeedgenDiagnostics
         #expect(!report.patched)
     }
 
+    /// A file the listing warns about (a `.md` outside a section folder, a `.markdown` file, a
+    /// broken symbolic link) is no item, feed or section file, yet a build reports it: adding or
+    /// removing one with a body edit must not report the last build's warnings.
+    @Test func aWarningOfTheListingIsReportedAsAFullBuildReportsIt() throws {
+        let site = try Self.makeSite()
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        try "---\ntitle: Stray\n---\nStray.\n".write(toFile: site + "/content/stray.md", atomically: true, encoding: .utf8)
+        try Self.append(site, "content/zlong/entry-30.md", "\nA new paragraph.\n")
+        var report = Self.buildAndCompare(site, "stray .md added")
+        #expect(report.diagnostics.items.contains { $0.description == "content/stray.md: warning: 'stray.md' is not in a section folder; move it into a section folder" })
+        try "hi\n".write(toFile: site + "/content/news/notes.markdown", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: site + "/content/news/broken.md", withDestinationPath: "/nonexistent")
+        try Self.append(site, "content/zlong/entry-31.md", "\nA new paragraph.\n")
+        report = Self.buildAndCompare(site, ".markdown file and broken link added")
+        #expect(report.diagnostics.items.count { $0.severity == .warning } == 4)
+        try FileManager.default.removeItem(atPath: site + "/content/stray.md")
+        try Self.append(site, "content/zlong/entry-32.md", "\nA new paragraph.\n")
+        report = Self.buildAndCompare(site, "stray .md removed")
+        #expect(!report.diagnostics.items.contains { $0.location.path == "content/stray.md" })
+        // With the same warnings as the last build, a body edit is patched again.
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        try Self.append(site, "content/zlong/entry-33.md", "\nA new paragraph.\n")
+        #expect(Self.buildAndCompare(site, "same warnings").patched)
+    }
+
     @Test func aDamagedSnapshotIsIgnored() throws {
         let site = try Self.makeSite()
         #expect(!Self.buildAndCompare(site, "first").patched)
@@ -192,6 +217,80 @@ import FeedgenDiagnostics
         #expect(Self.buildAndCompare(site, "snapshot written again").patched)
     }
 
+    /// Text that spells the content-link marker (`feedgen-md:…` in a code span) is rewritten by a
+    /// full build with every page of the site; a patch build knows only the changed item's own
+    /// links, so such a body takes the usual path (on a page that defers no card, where the
+    /// card's height estimate does not stop the patch first).
+    @Test func aBodySpellingTheContentLinkMarkerIsNotPatched() throws {
+        let site = try Self.makeSite()
+        try "---\ntitle: Spelled\n---\nThe scheme: `feedgen-md:content/news/item-07.md#a`.\n".write(
+            toFile: site + "/content/more/extra/spelled.md", atomically: true, encoding: .utf8)
+        try "---\ntitle: Linked\n---\nSee [one](one.md); `feedgen-md:content/news/item-08.md#a`.\n".write(
+            toFile: site + "/content/more/extra/linked.md", atomically: true, encoding: .utf8)
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        try IncrementalBuildTests.replace(site, "content/more/extra/spelled.md", "#a`", "#b`")
+        #expect(!Self.buildAndCompare(site, "marker of a file the item does not link to").patched)
+        let page = try String(contentsOfFile: site + "/../public/more/extra/spelled.html", encoding: .utf8)
+        #expect(page.contains("The scheme: <code>../../news/item-07.html#b</code>."))
+        try IncrementalBuildTests.replace(site, "content/more/extra/linked.md", "#a`", "#b`")
+        #expect(!Self.buildAndCompare(site, "marker of another file beside a link").patched)
+        // A body whose markers all lead to files it links to is patched (once a build has
+        // vouched for the files edited just before the last one).
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        _ = Self.buildAndCompare(site, "settled")
+        try IncrementalBuildTests.replace(site, "content/more/extra/one.md", "See [the first]", "See [the First]")
+        #expect(Self.buildAndCompare(site, "own link").patched)
+    }
+
+    /// An item image with a relative path is looked for beside the item first, then in
+    /// `static/`: an image file that appears beside the item (no item file changed) takes the
+    /// place of the one in `static/` in a full build, so the patch build must not carry the
+    /// pages over.
+    @Test func anImageAppearingBesideAnItemIsNotMissed() throws {
+        let site = try Self.makeSite()
+        try IncrementalBuildTests.replace(site, "content/notes/note-0.md", "title: Note 0\n", "title: Note 0\nimage: {src: pic.png, alt: P}\n")
+        Thread.sleep(forTimeInterval: Double(BuildSnapshot.racyMargin) / 1e9 + 0.2)
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        #expect(BuildSnapshot.read(cacheFolder: site + "/../.public.feedgen-cache")?.absent == [site + "/content/notes/pic.png"])
+        try FileManager.default.copyItem(atPath: site + "/static/pic.png", toPath: site + "/content/notes/pic.png")
+        #expect(!Self.buildAndCompare(site, "image beside the item").patched)
+        #expect(FileManager.default.fileExists(atPath: site + "/../public/assets/notes/pic.png"))
+        try FileManager.default.removeItem(atPath: site + "/content/notes/pic.png")
+        #expect(!Self.buildAndCompare(site, "image beside the item removed").patched)
+        #expect(!FileManager.default.fileExists(atPath: site + "/../public/assets/notes/pic.png"))
+    }
+
+    /// A snapshot with a valid checksum but a negative index or byte offset, or a column width
+    /// that is not a number (written by another program, or by hand), reads as none: the patch
+    /// build subscripts the feed page and the feed list with them, and converts heights made
+    /// with the width to `Int`; either traps.
+    @Test func aSnapshotWithImpossibleNumbersIsIgnored() throws {
+        let site = try Self.makeSite()
+        #expect(!Self.buildAndCompare(site, "first").patched)
+        let path = site + "/../.public.feedgen-cache/snapshot"
+        let written = try #require(BuildSnapshot.read(cacheFolder: site + "/../.public.feedgen-cache"))
+        let k = try #require(written.itemFiles.firstIndex { $0.path == "content/zlong/entry-30.md" })
+        let record = try #require(written.items[k])
+        var badRange = written
+        let range = badRange.feeds[record.feed].map.cards[record.section][record.item]
+        badRange.feeds[record.feed].map.cards[record.section][record.item] = (range.lowerBound - 1_000_000)..<range.upperBound
+        var badFeed = written
+        badFeed.items[k]?.feed = -1
+        var badColumn = written
+        let column = try #require(badColumn.feeds[record.feed].map.columns[record.section])
+        badColumn.feeds[record.feed].map.columns[record.section] = DeferredCards.Column(phone: .nan, wide: column.wide)
+        for (name, bad) in [("range", badRange), ("feed", badFeed), ("column width", badColumn)] {
+            let rejected = BuildSnapshot.decode(bad.encoded(salt: BuildCache.salt), salt: BuildCache.salt) == nil
+            #expect(rejected, "impossible \(name) read as a snapshot")
+            try Data(bad.encoded(salt: BuildCache.salt)).write(to: URL(fileURLWithPath: path))
+            try Self.append(site, "content/zlong/entry-30.md", "\nA new paragraph (\(name)).\n")
+            #expect(!Self.buildAndCompare(site, "impossible \(name) in the snapshot").patched)
+        }
+        let roundTrips = BuildSnapshot.decode(written.encoded(salt: BuildCache.salt), salt: BuildCache.salt) == written
+        #expect(roundTrips)
+    }
+
     @Test func snapshotRoundTrips() throws {
         let map = FeedPageMap(
             cards: [[0..<10, 12..<40], []], eager: [[true, false], []], priority: [[true, false], []], estimated: true, isExact: true,
@@ -203,7 +302,7 @@ import FeedgenDiagnostics
                 .init(path: "content/a/y.md", stamp: nil),
             ],
             items: [BuildSnapshot.ItemRecord(feed: 0, section: 0, item: 1, fingerprint: 9, whole: 10, links: [.init(target: "content/a/y.md", page: "y.html")]), nil],
-            settingsFiles: [], staticFiles: [.init(path: "robots.txt", stamp: nil)], images: [],
+            settingsFiles: [], staticFiles: [.init(path: "robots.txt", stamp: nil)], images: [], absent: ["/site/content/a/pic.png"],
             feeds: [.init(path: "index.html", hash: 77, map: map)],
             diagnostics: [.warning(FeedgenDiagnostics.SourceLocation(path: "content/a/x.md", line: 2, column: 1), "unknown key 'titel'")], pages: 3,
             feedCount: 1, cards: 2)
