@@ -16,8 +16,8 @@ import Foundation
 ///
 /// - the last build of this output wrote a ``BuildSnapshot`` (it succeeded, without `--watch`
 ///   or `--previews`, and no item has a `publishDate` or `expiryDate` compared with "now");
-/// - the options, templates and configuration are those of that build, and so are the
-///   problems found while listing the content;
+/// - the options, templates, configuration and site folder are those of that build, and so
+///   are the problems found while listing the content;
 /// - the item files are the same paths, and at most ``maximumChanged`` of them have another
 ///   `stat`; the feed and section files, the files of `static/` and the items' images have
 ///   theirs, and no image has appeared beside an item whose image was found in `static/`;
@@ -43,10 +43,14 @@ enum PatchBuild {
 
     /// A hash of the build's inputs other than content: the options that change the output,
     /// ``SiteBuilder/pageSalt(templates:config:liveReload:)`` (templates, configuration,
-    /// binary), and the problems found while listing the content (a file that is not an item,
-    /// such as a stray `.md` in a feed folder, is in no other record, yet a build reports it).
+    /// binary), the problems found while listing the content (a file that is not an item, such
+    /// as a stray `.md` in a feed folder, is in no other record, yet a build reports it), and
+    /// the site folder: the images and absent files are recorded by absolute path, so another
+    /// copy of the site (another checkout) built into the same output must not be compared
+    /// with them.
     static func inputs(options: BuildOptions, pageSalt: UInt64, listing: ContentListing) -> UInt64 {
         var h = StableHasher(seed: pageSalt)
+        h.combine(listing.root)
         for diagnostic in listing.diagnostics { h.combine(diagnostic.description) }
         h.combine(options.drafts)
         h.combine(options.future)
