@@ -313,10 +313,14 @@ struct BuildSnapshot: Equatable {
     }
 
     /// Writes the snapshot into the cache folder (a temporary file renamed over the old one).
-    func write(cacheFolder folder: String) {
-        let path = folder + "/" + Self.fileName
+    func write(cacheFolder folder: String) { Self.write(encoded(salt: BuildCache.salt), cacheFolder: folder) }
+
+    /// Writes a snapshot's bytes (``encoded(salt:)``) into the cache folder, as
+    /// ``write(cacheFolder:)``.
+    static func write(_ bytes: [UInt8], cacheFolder folder: String) {
+        let path = folder + "/" + fileName
         let temporary = path + ".tmp-\(getpid())"
-        guard CacheFile.write(encoded(salt: BuildCache.salt), to: temporary) else { return }
+        guard CacheFile.write(bytes, to: temporary) else { return }
         if rename(temporary, path) != 0 { CacheFile.remove(temporary) }
     }
 

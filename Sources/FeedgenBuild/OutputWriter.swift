@@ -397,13 +397,23 @@ extension OutputWriter {
         /// - Returns: false, having put nothing more, when an output file to link is not as the
         ///   output's manifest records it (changed by hand: its bytes are unknown).
         public func keepLive(except: Set<String>) throws -> Bool {
+            // One pass under the lock: the files whose bytes the back buffer has are recorded
+            // with the output's keys; the others are linked after it.
             var linked: [(String, ManifestEntry)] = []
-            for path in liveOrder where path != markerName && !except.contains(path) {
-                guard let entry = live[path] else { return false }
-                if let b = back[path], b.hash == entry.hash { continue }
-                guard Self.isFile(output + "/" + path, as: entry) else { return false }
-                linked.append((path, entry))
+            let complete = lock.withLock { () -> Bool in
+                written.reserveCapacity(liveOrder.count)
+                for path in liveOrder where path != markerName && !except.contains(path) {
+                    guard let entry = live[path] else { return false }
+                    if var b = back[path], b.hash == entry.hash {
+                        b.key = entry.key
+                        written[path] = b
+                    } else {
+                        linked.append((path, entry))
+                    }
+                }
+                return true
             }
+            guard complete, linked.allSatisfy({ Self.isFile(output + "/" + $0.0, as: $0.1) }) else { return false }
             for (path, entry) in linked {
                 let target = backPath + "/" + path
                 if unlink(target) != 0, errno != ENOENT { throw WriteError(path: path, message: String(cString: strerror(errno))) }
@@ -412,14 +422,8 @@ extension OutputWriter {
                 }
                 lock.withLock {
                     back[path] = entry
-                    writes += 1
-                }
-            }
-            lock.withLock {
-                for path in liveOrder where path != markerName && !except.contains(path) {
-                    guard var entry = back[path], let l = live[path] else { continue }
-                    entry.key = l.key
                     written[path] = entry
+                    writes += 1
                 }
             }
             return true

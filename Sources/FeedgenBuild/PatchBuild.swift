@@ -464,24 +464,9 @@ enum PatchBuild {
         }
         let unchanged =
             feedFiles.isEmpty && documents.isEmpty && zip(pages, pageHashes).allSatisfy { $1 != nil && session.liveHash($0.file.path) == $1 }
-        if !unchanged {
-            do {
-                try write(
-                    pages: pages, hashes: pageHashes, feedFiles: feedFiles, documents: documents, into: session, livePaths: livePaths,
-                    snapshot: &snapshot)
-                timing.mark("patch: files put")
-                BuildSnapshot.remove(cacheFolder: folder)
-                try session.commit()
-            } catch let error as NotApplicable {
-                return .failure(error)
-            } catch {
-                // The usual path reports it (from a new session: this one's back buffer is dirty).
-                return .failure(NotApplicable(reason: "writing: \(error)", sessionUsed: true))
-            }
-        }
         if !changed.isEmpty {
             // The new snapshot: the sources' stamps as this build saw them, the changed items'
-            // links and cards.
+            // links (their cards' ranges and the files' hashes are set while writing).
             snapshot.recorded = start
             for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
             snapshot.settingsFiles = sources(listing.settingsFiles, prefix: root + "/")
@@ -493,6 +478,31 @@ enum PatchBuild {
                     BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "")
                 }
             }
+        }
+        if !unchanged {
+            do {
+                try write(
+                    pages: pages, hashes: pageHashes, feedFiles: feedFiles, documents: documents, into: session, livePaths: livePaths,
+                    snapshot: &snapshot)
+                timing.mark("patch: files put")
+                // Encoded while the output is committed; written once it is.
+                final class Encoded: @unchecked Sendable { var bytes: [UInt8] = [] }
+                let encoded = Encoded()
+                let encoding = DispatchGroup()
+                let finished = snapshot
+                DispatchQueue.global().async(group: encoding) { encoded.bytes = finished.encoded(salt: BuildCache.salt) }
+                BuildSnapshot.remove(cacheFolder: folder)
+                let committed = Result { try session.commit() }
+                encoding.wait()
+                try committed.get()
+                BuildSnapshot.write(encoded.bytes, cacheFolder: folder)
+            } catch let error as NotApplicable {
+                return .failure(error)
+            } catch {
+                // The usual path reports it (from a new session: this one's back buffer is dirty).
+                return .failure(NotApplicable(reason: "writing: \(error)", sessionUsed: true))
+            }
+        } else if !changed.isEmpty {
             snapshot.write(cacheFolder: folder)
         }
         timing.mark("patch: committed")
@@ -522,20 +532,33 @@ enum PatchBuild {
             guard let hash else { throw NotApplicable(reason: "detail page", sessionUsed: true) }
             try session.put(page.file, hash: hash, key: page.key)
         }
-        for (file, f) in feedFiles {
-            guard case .chunks(let chunks) = file.contents else { continue }
-            snapshot.feeds[f].hash = try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
+        // The big files (a feed page of 10,000 cards is 24 MB) are written on another thread
+        // while the others are carried over.
+        let large = feedFiles.map(\.file) + documents
+        let hashes = ResultSlots<UInt64>(count: large.count)
+        let written = DispatchGroup()
+        DispatchQueue.global().async(group: written) {
+            for (k, file) in large.enumerated() {
+                hashes.set(k, Result {
+                    guard case .chunks(let chunks) = file.contents else { return 0 }
+                    return try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
+                })
+            }
         }
-        for file in documents {
-            guard case .chunks(let chunks) = file.contents else { continue }
-            let hash = try session.put(file, size: chunks.count, key: 0) { chunks.stableHash }
+        let kept = Result { try session.keepLive(except: Set(pages.map(\.file.path) + large.map(\.path))) }
+        written.wait()
+        for (k, file) in large.enumerated() {
+            guard case .success(let hash) = hashes.values[k] else {
+                if case .failure(let error) = hashes.values[k] { throw error }
+                continue
+            }
             for f in snapshot.feeds.indices {
+                if snapshot.feeds[f].path == file.path { snapshot.feeds[f].hash = hash }
                 if snapshot.feeds[f].syndication?.atomPath == file.path { snapshot.feeds[f].syndication?.atomHash = hash }
                 if snapshot.feeds[f].syndication?.jsonPath == file.path { snapshot.feeds[f].syndication?.jsonHash = hash }
             }
         }
-        let replaced = Set(pages.map(\.file.path) + feedFiles.map(\.file.path) + documents.map(\.path))
-        guard try session.keepLive(except: replaced) else {
+        guard try kept.get() else {
             throw NotApplicable(reason: "output changed by hand", sessionUsed: true)
         }
     }
