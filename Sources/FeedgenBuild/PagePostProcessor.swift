@@ -50,14 +50,20 @@ struct PagePostProcessor {
         guard !links.isEmpty, chunks.withPieces({ links.mayRewrite($0) }) else { return (file, map) }
         var edits: [(range: Range<Int>, length: Int)] = []
         let bytes = links.rewrite(chunks.bytes, page: file.path, edits: &edits)
-        // A position moves by the edits before it (a card holding a link grows by its own).
+        // A position moves by the edits before it (a card holding a link grows by its own): the
+        // edits are in page order, so by their running sum, found by binary search (a page of
+        // 100,000 cards may hold thousands of links).
+        var sums = [0]
+        sums.reserveCapacity(edits.count + 1)
+        for edit in edits { sums.append(sums[sums.count - 1] + edit.length - edit.range.count) }
         func moved(_ position: Int) -> Int {
-            var delta = 0
-            for edit in edits {
-                guard edit.range.upperBound <= position else { break }
-                delta += edit.length - edit.range.count
+            var low = 0
+            var high = edits.count
+            while low < high {
+                let mid = (low + high) / 2
+                if edits[mid].range.upperBound <= position { low = mid + 1 } else { high = mid }
             }
-            return position + delta
+            return position + sums[low]
         }
         var map = map
         for s in map.cards.indices {
