@@ -465,12 +465,11 @@ enum PatchBuild {
         let unchanged =
             feedFiles.isEmpty && documents.isEmpty && zip(pages, pageHashes).allSatisfy { $1 != nil && session.liveHash($0.file.path) == $1 }
         if !changed.isEmpty {
-            // The new snapshot: the sources' stamps as this build saw them, the changed items'
-            // links (their cards' ranges and the files' hashes are set while writing).
+            // The new snapshot: the item files' stamps as this build saw them (the other
+            // sources' were checked equal to the old ones above), the changed items' links
+            // (their cards' ranges and the files' hashes are set while writing).
             snapshot.recorded = start
             for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
-            snapshot.settingsFiles = sources(listing.settingsFiles, prefix: root + "/")
-            snapshot.staticFiles = sources(site.staticFiles, prefix: root + "/static/")
             for change in changes {
                 let item = feeds[change.feed].sections[change.section].section.items[change.item]
                 let targets = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
