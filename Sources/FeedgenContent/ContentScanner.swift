@@ -107,18 +107,18 @@ struct ContentScanner {
         FileSystem.isFile(absolute(folder) + "/" + Self.feedFileName)
     }
 
-    /// Lists `folder`, noting an unreadable folder or a folder reached twice (a link loop).
-    private mutating func list(_ folder: String) -> [FileSystem.Entry] {
+    /// Lists `folder`, noting an unreadable folder or a folder reached twice (a link loop): nil then.
+    private mutating func list(_ folder: String) -> [FileSystem.Entry]? {
         guard let (entries, id) = FileSystem.list(absolute(folder), stampFiles: stampFiles) else {
             plan.diagnostics.append(.error(SourceLocation(path: folder), "cannot read this folder"))
-            return []
+            return nil
         }
         guard visited.insert(id).inserted else {
             plan.diagnostics.append(
                 .warning(
                     SourceLocation(path: folder),
                     "folder skipped: it was already read through another path (a symbolic link loop?)"))
-            return []
+            return nil
         }
         // Containment: a symbolic link that leads outside the site folder is not followed.
         return entries.filter { entry in
@@ -160,7 +160,12 @@ struct ContentScanner {
     private mutating func scanFeed(folder: String) {
         let path = folder == "content" ? "" : String(folder.dropFirst("content/".count))
         var feed = FeedPlan(path: path, folder: folder)
-        for entry in list(folder) {
+        // A skipped folder makes no feed (an empty page the home page would link to).
+        guard let entries = list(folder) else {
+            if folder == "content" { plan.feeds.append(feed) }  // the home feed is always there
+            return
+        }
+        for entry in entries {
             let child = folder + "/" + entry.name
             if !entry.isDirectory {
                 if entry.name == Self.feedFileName {
@@ -198,7 +203,7 @@ struct ContentScanner {
     }
 
     private mutating func collectItems(folder: String, prefix: String, into section: inout SectionPlan) {
-        let entries = list(folder)
+        let entries = list(folder) ?? []
         section.itemFiles.reserveCapacity(section.itemFiles.count + entries.count)
         section.itemStamps.reserveCapacity(section.itemStamps.count + entries.count)
         for entry in entries {

@@ -55,7 +55,7 @@ struct FeedSettings: Sendable {
             }
         }
         settings.draft = reader.bool(fields["draft"], key: "draft") ?? false
-        settings.introHTML = markdown.render(frontMatter.body).html
+        settings.introHTML = markdown.render(frontMatter.body, at: (reader.path, frontMatter.bodyLine), reader: &reader)
         return settings
     }
 }
@@ -65,18 +65,30 @@ struct MarkdownOptions: Sendable {
     var unsafe: Bool
     var smart: Bool
 
-    /// The HTML and first-paragraph text; `("", nil)` for a blank body (cmark is not called).
-    func render(_ body: String) -> (html: String, summary: String?, hasBody: Bool) {
-        let r = render(body, source: nil)
-        return (r.html, r.summary, r.hasBody)
+    /// The HTML of a feed intro or section body at `source`; warns where safe mode dropped raw
+    /// HTML (links are not rewritten).
+    func render(_ body: String, at source: (path: String, firstLine: Int), reader: inout FieldReader) -> String {
+        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return "" }
+        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, source: source, rewriteLinks: false)
+        Self.warnRawHTML(r.rawHTML, reader: &reader)
+        return r.html
     }
 
-    /// As `render(_:)`, also turning links to `.md` files into `feedgen-md:` links (item bodies).
+    /// The HTML and first-paragraph text of an item body, turning links to `.md` files into
+    /// `feedgen-md:` links; `("", nil)` for a blank body (cmark is not called).
     func render(_ body: String, source: (path: String, firstLine: Int)?)
-        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink])
+        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink], rawHTML: [SourceLocation])
     {
-        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false, []) }
+        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false, [], []) }
         let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, source: source)
-        return (r.html, r.summary, true, r.links)
+        return (r.html, r.summary, true, r.links, r.rawHTML)
+    }
+
+    /// One warning per place where safe mode replaced raw HTML with `<!-- raw HTML omitted -->`.
+    static func warnRawHTML(_ locations: [SourceLocation], reader: inout FieldReader) {
+        for location in locations {
+            reader.diagnostics.append(.warning(
+                location, "raw HTML omitted (Markdown safe mode); set 'markdown.unsafe: true' in feedgen.yaml to keep it"))
+        }
     }
 }

@@ -24,7 +24,10 @@ public enum Markdown {
     /// become spaces and white-space runs one space; markup dropped), or nil when there is no
     /// paragraph. Used as the default `description` of an item.
     public static func firstParagraphText(_ markdown: String, smart: Bool = false) -> String? {
-        withDocument(markdown, options: options(unsafe: false, smart: smart)) { firstParagraph(in: $0) }
+        withDocument(markdown, options: options(unsafe: false, smart: smart)) { document in
+            _ = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false)
+            return firstParagraph(in: document)
+        }
     }
 
     /// Parses once and returns both the HTML and the first paragraph's plain text.
@@ -39,47 +42,118 @@ public enum Markdown {
 
     /// Renders `markdown` from the file `source.path` whose body starts at line `source.firstLine`.
     /// Links (not images) to a relative `.md` path become `feedgen-md:<site-relative path>`
-    /// destinations, and are returned with their positions so that the build can check them and
-    /// turn them into links to the right output page.
+    /// destinations (when `rewriteLinks`), and are returned with their positions so that the build
+    /// can check them and turn them into links to the right output page. `rawHTML` holds where
+    /// safe mode dropped raw HTML (empty when `unsafe` or without `source`). Soft line breaks
+    /// between East Asian wide characters are removed (``EastAsianWidth``).
     static func renderWithLinks(
-        _ markdown: String, unsafe: Bool, smart: Bool, source: (path: String, firstLine: Int)?
-    ) -> (html: String, summary: String?, links: [MarkdownLink]) {
+        _ markdown: String, unsafe: Bool, smart: Bool, source: (path: String, firstLine: Int)?,
+        rewriteLinks: Bool = true
+    ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation]) {
         let options = options(unsafe: unsafe, smart: smart)
         return withDocument(markdown, options: options) { document in
-            var links: [MarkdownLink] = []
-            if let source { links = rewriteContentLinks(in: document, source: source) }
+            let walk = prepare(document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil)
+            let rawHTML = source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
             var html = ""
             if let rendered = cmark_render_html(document, options) {
                 html = String(cString: rendered)
                 free(rendered)
             }
-            return (html, firstParagraph(in: document), links)
+            return (html, firstParagraph(in: document), walk.links, rawHTML)
         }
     }
 
-    private static func rewriteContentLinks(in document: OpaquePointer, source: (path: String, firstLine: Int)) -> [MarkdownLink] {
-        guard let iterator = cmark_iter_new(document) else { return [] }
-        defer { cmark_iter_free(iterator) }
+    /// One walk over the tree: rewrites `.md` links, notes raw HTML, then unlinks the soft breaks
+    /// between wide characters (after the walk: the iterator must not see a changed tree).
+    private static func prepare(
+        _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool
+    ) -> (links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)]) {
+        guard let iterator = cmark_iter_new(document) else { return ([], []) }
         var links: [MarkdownLink] = []
+        var rawHTML: [(line: Int, column: Int, literal: String)] = []
+        var wideBreaks: [OpaquePointer] = []
         var directory: String?  // the source's folder, computed at the first `.md` link
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
-                cmark_node_get_type(node) == CMARK_NODE_LINK, let raw = cmark_node_get_url(node)
-            else { continue }
-            let url = String(cString: raw)
-            guard MarkdownLink.mayEndInMarkdownSuffix(url) else { continue }
-            if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
-            guard let link = MarkdownLink(destination: url, directory: directory!) else { continue }
-            var located = link
-            located.location = SourceLocation(
-                path: source.path, line: source.firstLine + Int(cmark_node_get_start_line(node)) - 1,
-                column: Int(cmark_node_get_start_column(node)))
-            links.append(located)
-            _ = cmark_node_set_url(node, contentLinkScheme + located.target + (located.fragment.map { "#" + $0 } ?? ""))
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            func location() -> SourceLocation {
+                SourceLocation(
+                    path: source!.path, line: source!.firstLine + Int(cmark_node_get_start_line(node)) - 1,
+                    column: Int(cmark_node_get_start_column(node)))
+            }
+            switch type {
+            case CMARK_NODE_SOFTBREAK:
+                if EastAsianWidth.removesBreak(
+                    before: edgeScalar(cmark_node_previous(node), last: true),
+                    after: edgeScalar(cmark_node_next(node), last: false)) {
+                    wideBreaks.append(node)
+                }
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                if findRawHTML {
+                    let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+                    rawHTML.append(
+                        (Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node)), literal))
+                }
+            case CMARK_NODE_LINK:
+                guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
+                let url = String(cString: raw)
+                guard MarkdownLink.mayEndInMarkdownSuffix(url) else { continue }
+                if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
+                guard let link = MarkdownLink(destination: url, directory: directory!) else { continue }
+                var located = link
+                located.location = location()
+                links.append(located)
+                _ = cmark_node_set_url(node, contentLinkScheme + located.target + (located.fragment.map { "#" + $0 } ?? ""))
+            default:
+                break
+            }
         }
-        return links
+        cmark_iter_free(iterator)
+        for node in wideBreaks { cmark_node_free(node) }  // unlinks it first
+        return (links, rawHTML)
+    }
+
+    /// Where raw HTML was dropped, in the file. cmark counts an inline's column from the line with
+    /// its leading white space (or `>`) removed on a paragraph's continuation lines: the column
+    /// becomes that of the HTML's first occurrence in its source line at or after cmark's column.
+    private static func locate(
+        _ found: [(line: Int, column: Int, literal: String)], in markdown: String, source: (path: String, firstLine: Int)
+    ) -> [SourceLocation] {
+        let lines = markdown.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        return found.map { html in
+            var column = html.column
+            let literal = Array(html.literal.utf8.prefix { $0 != UInt8(ascii: "\n") })
+            if !literal.isEmpty, html.line >= 1, html.line <= lines.count {
+                let line = Array(lines[html.line - 1])
+                var start = max(0, column - 1)
+                while start + literal.count <= line.count {
+                    if line[start..<start + literal.count].elementsEqual(literal) {
+                        column = start + 1
+                        break
+                    }
+                    start += 1
+                }
+            }
+            return SourceLocation(path: source.path, line: source.firstLine + html.line - 1, column: column)
+        }
+    }
+
+    /// The last (or first) character of the inline `node`, descending into emphasis and links;
+    /// nil when it is not text.
+    private static func edgeScalar(_ node: OpaquePointer?, last: Bool) -> Unicode.Scalar? {
+        guard let node else { return nil }
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+            guard let literal = cmark_node_get_literal(node) else { return nil }
+            let scalars = String(cString: literal).unicodeScalars
+            return last ? scalars.last : scalars.first
+        case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK:
+            return edgeScalar(last ? cmark_node_last_child(node) : cmark_node_first_child(node), last: last)
+        default:
+            return nil
+        }
     }
 
     private static func options(unsafe: Bool, smart: Bool) -> Int32 {

@@ -150,6 +150,7 @@ struct ParsedContent: Sendable {
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
             var item = Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader)
             item.markdownLinks = body.links
+            MarkdownOptions.warnRawHTML(body.rawHTML, reader: &reader)
             if let cache, let itemKey { item.remember(fingerprint: cache.store(itemKey, item: item, diagnostics: reader.diagnostics)) }
             output = .item(item)
         }

@@ -37,7 +37,7 @@ struct SectionSettings: Sendable {
         }
         settings.lang = reader.language(fields["lang"], key: "lang")
         settings.controls = reader.bool(fields["controls"], key: "controls") ?? true
-        settings.headerHTML = markdown.render(frontMatter.body).html
+        settings.headerHTML = markdown.render(frontMatter.body, at: (sourcePath, frontMatter.bodyLine), reader: &reader)
         if let itemsNode = fields["items"], !itemsNode.isNull {
             if let elements = itemsNode.elements {
                 for (index, element) in elements.enumerated() {

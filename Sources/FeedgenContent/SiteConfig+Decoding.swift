@@ -69,6 +69,15 @@ extension SiteConfig {
                         reader.error(pair.value, "theme token '\(key)' has a value with ';', braces, '<', '>' or a backslash, which would break out of the stylesheet; give a plain CSS value such as 12px or #0a5dc2")
                         continue
                     }
+                    // An unclosed CSS string or comment would swallow the declarations after it.
+                    var quote: Character?  // the quote of the CSS string being read
+                    for c in value where c == "\"" || c == "'" {
+                        if quote == nil { quote = c } else if quote == c { quote = nil }
+                    }
+                    if quote != nil || value.contains("/*") {
+                        reader.error(pair.value, "theme token '\(key)' has an unbalanced quote or a '/*', which would void the tokens after it in the stylesheet; close the string (\"Inter\", sans-serif)")
+                        continue
+                    }
                     config.theme.append((key, value))
                 }
             } else {

@@ -143,6 +143,11 @@ public enum SiteLoader {
     static func loadConfig(root: String, diagnostics: inout [Diagnostic]) -> SiteConfig {
         let path = "feedgen.yaml"
         let folderName = String(root.split(separator: "/").last ?? "site")
+        if FileSystem.isDirectory(root + "/" + path) == true {
+            // Read as no file, it would leave the site on the defaults without a word.
+            diagnostics.append(.error(SourceLocation(path: path), "cannot read the file: not a regular file (a folder)"))
+            return SiteConfig(title: folderName)
+        }
         guard FileSystem.isFile(root + "/" + path) else {
             for other in ["feedgen.yml", "feedgen.json", "feedgen.toml"] where FileSystem.exists(root + "/" + other) {
                 diagnostics.append(

@@ -149,8 +149,9 @@ public enum SourceFile {
     /// - Returns: the text, or one error: `path: error: cannot read: <strerror>` or, for bad
     ///   bytes, `path:line:column: error: file is not valid UTF-8 …` or `… file has a NUL byte …`.
     ///
-    /// Unlike content files, the text is kept byte for byte (a BOM included): a template's
-    /// line endings are its output's (the Mustache spec has CRLF cases).
+    /// Unlike content files, the text is kept byte for byte but for a leading UTF-8 BOM, which is
+    /// removed (it would be copied into every page): a template's line endings are its output's
+    /// (the Mustache spec has CRLF cases).
     public static func readText(_ path: String, shownAs shown: String, regularOnly: Bool = true) -> Result<String, Diagnostic> {
         switch FileSystem.readFile(path, regularOnly: regularOnly) {
         case .failure(let error):
@@ -163,7 +164,8 @@ public enum SourceFile {
                 return .failure(
                     .error(SourceLocation(path: shown, line: line, column: column), "file has a NUL byte (offset \(nul)); remove it"))
             }
-            return .success(String(decoding: bytes, as: UTF8.self))
+            let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            return .success(String(decoding: bytes[bom...], as: UTF8.self))
         }
     }
 }

@@ -56,3 +56,52 @@ import Testing
         #expect(summary == "Hello you")
     }
 }
+
+/// Soft line breaks between wide characters (CSS Text 3 §4.1.2) and safe mode's raw HTML.
+@Suite struct MarkdownSegmentBreakTests {
+    @Test func softBreakBetweenJapaneseSentencesIsRemoved() {
+        let text = "最初の文です。\n次の文です。\n*強調*\nです。\nEnglish\nwords\n漢字\nLatin"
+        #expect(
+            Markdown.render(text, unsafe: false, smart: false)
+                == "<p>最初の文です。次の文です。<em>強調</em>です。\nEnglish\nwords\n漢字\nLatin</p>\n")
+        #expect(
+            Markdown.firstParagraphText(text) == "最初の文です。次の文です。強調です。 English words 漢字 Latin")
+        let r = Markdown.renderWithLinks("一。\n二。", unsafe: false, smart: true, source: ("content/s/a.md", 4))
+        #expect(r.html == "<p>一。二。</p>\n")
+        #expect(r.summary == "一。二。")
+    }
+
+    @Test func hangulAndFullwidthRules() {
+        // Hangul keeps its space (Korean separates words); full-width forms (F) and half-width katakana (H) join.
+        #expect(Markdown.render("한국어\n문장", unsafe: false, smart: false) == "<p>한국어\n문장</p>\n")
+        #expect(Markdown.render("ＡＢ\nｶﾀｶﾅ", unsafe: false, smart: false) == "<p>ＡＢｶﾀｶﾅ</p>\n")
+        // A hard break stays a <br />.
+        #expect(Markdown.render("一。\\\n二。", unsafe: false, smart: false) == "<p>一。<br />\n二。</p>\n")
+    }
+
+    @Test func rawHTMLPositionsInSafeMode() {
+        let body = "Text <b>bold</b>\n\n<div>\nblock\n</div>\n"
+        let r = Markdown.renderWithLinks(body, unsafe: false, smart: false, source: ("content/s/a.md", 4))
+        #expect(r.rawHTML.map(\.description) == ["content/s/a.md:4:6", "content/s/a.md:4:13", "content/s/a.md:6:1"])
+        let unsafe = Markdown.renderWithLinks(body, unsafe: true, smart: false, source: ("content/s/a.md", 4))
+        #expect(unsafe.rawHTML.isEmpty)
+    }
+}
+
+@Suite struct RawHTMLWarningTests {
+    @Test func warnedAtItsPositionInItemsIntrosAndSectionBodies() throws {
+        let hint = "warning: raw HTML omitted (Markdown safe mode); set 'markdown.unsafe: true' in feedgen.yaml to keep it"
+        let site = try TestSite([
+            "content/_feed.md": "---\ntitle: Home\n---\nIntro <i>x</i>\n",
+            "content/s/_section.md": "---\ntitle: S\n---\n\n<div>x</div>\n",
+            "content/s/a.md": "---\ntitle: A\n---\nOne\n  two <br> three\n",
+        ])
+        #expect(
+            site.load().diagnostics == [
+                "content/_feed.md:4:7: \(hint)", "content/_feed.md:4:11: \(hint)", "content/s/_section.md:5:1: \(hint)",
+                "content/s/a.md:5:7: \(hint)",
+            ])
+        try site.write("feedgen.yaml", "markdown:\n  unsafe: true\n")
+        #expect(site.load().diagnostics == [])
+    }
+}
