@@ -1,6 +1,5 @@
 // The image limits (issue #22, docs/limits.md): an item image's file size and pixel count,
 // checked from `stat` and the header before anything decodes the image.
-import FeedgenContent
 import Foundation
 
 extension ImageProbe {
@@ -12,7 +11,10 @@ extension ImageProbe {
     ///   range (``HeaderError``). `name` is the image as the front matter gives it.
     static func checkedHeader(path: String, name: String, maxPixels: Int, maxFileSize: Int) -> Result<Header?, HeaderError> {
         var info = stat()
-        guard stat(path, &info) == 0, let handle = FileHandle(forReadingAtPath: path) else { return .success(nil) }
+        // Only a regular file is opened (opening a FIFO would wait for a writer).
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else {
+            return .success(nil)
+        }
         defer { try? handle.close() }
         let size = Int(info.st_size)
         if size > maxFileSize {
