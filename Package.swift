@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "FeedgenLayout", targets: ["FeedgenLayout"]),
         .library(name: "FeedgenMustache", targets: ["FeedgenMustache"]),
         .library(name: "FeedgenContent", targets: ["FeedgenContent"]),
+        // For Fuzz/ (FuzzImageHeader reads ImageProbe).
+        .library(name: "FeedgenBuild", targets: ["FeedgenBuild"]),
     ],
     targets: [
         // Debian's libcmark-dev and libyaml-dev, through pkg-config.

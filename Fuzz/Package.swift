@@ -19,6 +19,9 @@ let package = Package(
             name: "FuzzLayout",
             dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
         .executableTarget(
+            name: "FuzzImageHeader",
+            dependencies: ["FuzzDriver", .product(name: "FeedgenBuild", package: "feedgen")]),
+        .executableTarget(
             name: "FuzzMustache",
             dependencies: ["FuzzDriver", .product(name: "FeedgenMustache", package: "feedgen")]),
     ]

@@ -8,23 +8,62 @@ import Foundation
 /// A JPEG whose EXIF orientation (tag 0x0112) is 5–8 is stored on its side: browsers draw it
 /// upright (CSS Images 3, `image-orientation: from-image`, the default) and libvips turns its
 /// variants upright, so its size is the stored one with width and height swapped.
+///
+/// Every number is range-checked before it becomes an `Int` (issue #22): an SVG length must be a
+/// finite number of at most ``maxSVGLength`` px, a PNG side at most 2³¹ − 1 (PNG §11.2.2).
 public enum ImageProbe {
-    /// The intrinsic size in image pixels; nil when the header is none of these, or says the
-    /// image is 0 px (or less) wide or high: nothing to draw or resize.
+    /// The longest SVG `width`, `height` or `viewBox` side accepted, CSS px (as layout lengths,
+    /// `LayoutDecoder.maxLength`).
+    public static let maxSVGLength = 100_000.0
+
+    /// A header that states a size no image can have (`width='1e400'`, `'NaN'`); `message` says
+    /// which value, for an error at the `image:` reference.
+    public struct HeaderError: Error, Equatable {
+        public var message: String
+    }
+
+    /// What a header says: the intrinsic size in image pixels (CSS px for SVG), and whether the
+    /// image is a vector one (SVG: never decoded, so the pixel limit does not apply).
+    public struct Header: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var isVector: Bool
+    }
+
+    /// The intrinsic size in image pixels; nil when the header is none of these, says the
+    /// image is 0 px (or less) wide or high (nothing to draw or resize), or is malformed.
     public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
-        guard let size = headerSize(of: bytes), size.width > 0, size.height > 0 else { return nil }
-        return size
+        guard let header = try? header(of: bytes) else { return nil }
+        return (header.width, header.height)
+    }
+
+    /// ``size(of:)`` with its kind; nil when the header is none of these or says 0 px (or less).
+    ///
+    /// - Throws: ``HeaderError`` when it states a size out of range (see the type's note).
+    public static func header(of bytes: [UInt8]) throws(HeaderError) -> Header? {
+        guard let size = try headerSize(of: bytes), size.width > 0, size.height > 0 else { return nil }
+        return Header(width: size.width, height: size.height, isVector: !isRaster(bytes))
+    }
+
+    /// PNG, GIF, JPEG or WebP by its signature (as ``headerSize(of:)`` tells them apart).
+    static func isRaster(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: Array("GIF".utf8)) || bytes.starts(with: [0xFF, 0xD8])
+            || (bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8...11].elementsEqual(Array("WEBP".utf8)))
     }
 
     /// The size the header states, whatever it is.
-    static func headerSize(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+    static func headerSize(of bytes: [UInt8]) throws(HeaderError) -> (width: Int, height: Int)? {
         func be16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
         func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
         func le16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
         func le24(_ i: Int) -> Int { le16(i) | Int(bytes[i + 2]) << 16 }
         let n = bytes.count
         if n >= 24, bytes[0...7].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            return (be32(16), be32(20))
+            let (width, height) = (be32(16), be32(20))
+            guard width <= Int(Int32.max), height <= Int(Int32.max) else {
+                throw HeaderError(message: "its PNG header says \(width) × \(height) px, over PNG's limit of 2147483647")
+            }
+            return (width, height)
         }
         if n >= 10, bytes[0...2].elementsEqual(Array("GIF".utf8)) {
             return (le16(6), le16(8))
@@ -66,12 +105,17 @@ public enum ImageProbe {
         if let svgStart = head.range(of: "<svg") {
             let tagEnd = head[svgStart.upperBound...].firstIndex(of: ">") ?? head.endIndex
             let tag = String(head[svgStart.upperBound..<tagEnd])
-            if let w = attribute("width", in: tag).flatMap(number), let h = attribute("height", in: tag).flatMap(number) {
-                return (Int(w.rounded()), Int(h.rounded()))
+            if let w = attribute("width", in: tag), let width = number(w),
+                let h = attribute("height", in: tag), let height = number(h)
+            {
+                return (try svgLength(width, w, "width"), try svgLength(height, h, "height"))
             }
             if let box = attribute("viewBox", in: tag) {
-                let parts = box.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
-                if parts.count == 4 { return (Int(parts[2].rounded()), Int(parts[3].rounded())) }
+                let texts = box.split(whereSeparator: { $0 == " " || $0 == "," })
+                let parts = texts.compactMap { Double($0) }
+                if parts.count == 4 {
+                    return (try svgLength(parts[2], String(texts[2]), "viewBox width"), try svgLength(parts[3], String(texts[3]), "viewBox height"))
+                }
             }
         }
         return nil
@@ -119,6 +163,14 @@ public enum ImageProbe {
             }
         }
         return nil
+    }
+
+    /// An SVG length as whole px, when finite and at most ``maxSVGLength`` either way.
+    static func svgLength(_ value: Double, _ text: String, _ name: String) throws(HeaderError) -> Int {
+        guard value.isFinite, abs(value) <= maxSVGLength else {
+            throw HeaderError(message: "its SVG \(name) '\(text)' is not a size: give a number of px up to \(Int(maxSVGLength))")
+        }
+        return Int(value.rounded())
     }
 
     static func number(_ s: String) -> Double? {

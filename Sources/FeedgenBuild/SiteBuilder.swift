@@ -847,11 +847,16 @@ public enum SiteBuilder {
             }
             var width = image.width
             var height = image.height
-            if width == nil || height == nil, let data = fm.contents(atPath: c.source),
-                let size = ImageProbe.size(of: [UInt8](data.prefix(65536)))
+            // Limits from stat and the header, even with a given size: libvips decodes it later.
+            switch ImageProbe.checkedHeader(
+                path: c.source, name: image.src, maxPixels: site.config.imageMaxPixels, maxFileSize: site.config.imageMaxFileSize)
             {
-                width = width ?? size.width
-                height = height ?? size.height
+            case .failure(let problem):
+                diagnostics.error(image.location, problem.message)
+                return nil
+            case .success(let header):
+                width = width ?? header?.width
+                height = height ?? header?.height
             }
             if width == nil || height == nil {
                 diagnostics.error(

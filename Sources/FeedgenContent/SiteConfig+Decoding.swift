@@ -1,7 +1,8 @@
+import Foundation
 import FeedgenDiagnostics
 
 extension SiteConfig {
-    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "theme"]
+    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "theme", "images"]
 
     /// Reads `feedgen.yaml`'s mapping (nil: no file). Wrong values are reported and replaced
     /// by their defaults.
@@ -48,6 +49,9 @@ extension SiteConfig {
                 if let smart = reader.bool(markdown["smart"], key: "smart") { config.markdownSmart = smart }
             }
         }
+        if let images = node["images"], !images.isNull {
+            decodeImageLimits(images, into: &config, reader: &reader)
+        }
         if let theme = node["theme"], !theme.isNull {
             if let pairs = theme.pairs {
                 for pair in pairs {
@@ -78,6 +82,14 @@ extension SiteConfig {
                         reader.error(pair.value, "theme token '\(key)' has an unbalanced quote or a '/*', which would void the tokens after it in the stylesheet; close the string (\"Inter\", sans-serif)")
                         continue
                     }
+                    // The layout reads these two in px (PreparedSite.layoutEnvironment): bounded
+                    // like layout lengths, so that no width overflows an Int.
+                    if key == "layoutMargin" || key == "readableWidth", let px = Self.pixelNumber(value),
+                        !(px.isFinite && abs(px) <= LayoutDecoder.maxLength)
+                    {
+                        reader.error(pair.value, "theme token '\(key)' must be at most \(Int(LayoutDecoder.maxLength))px, found '\(value)'")
+                        continue
+                    }
                     config.theme.append((key, value))
                 }
             } else {
@@ -85,6 +97,36 @@ extension SiteConfig {
             }
         }
         return config
+    }
+
+    /// `images: {maxMegapixels: 100, maxFileMiB: 50}` (docs/limits.md): range-checked before
+    /// they become Ints.
+    static func decodeImageLimits(_ images: YAMLNode, into config: inout SiteConfig, reader: inout FieldReader) {
+        guard images.pairs != nil else {
+            reader.error(images, "'images' must be a mapping with 'maxMegapixels' and 'maxFileMiB', found \(FieldReader.found(images))")
+            return
+        }
+        reader.rejectUnknownKeys(images, known: ["maxMegapixels", "maxFileMiB"], in: "'images'")
+        if let node = images["maxMegapixels"], let mp = reader.number(node, key: "maxMegapixels") {
+            if mp > 0, mp <= 10_000 {
+                config.imageMaxPixels = max(1, Int((mp * 1_000_000).rounded()))
+            } else {
+                reader.error(node, "'maxMegapixels' must be a number above 0 and at most 10000, found \(FieldReader.found(node))")
+            }
+        }
+        if let node = images["maxFileMiB"], let mib = reader.int(node, key: "maxFileMiB") {
+            if (1...4096).contains(mib) {
+                config.imageMaxFileSize = mib << 20
+            } else {
+                reader.error(node, "'maxFileMiB' must be a whole number from 1 to 4096, found \(FieldReader.found(node))")
+            }
+        }
+    }
+
+    /// `16`, `16px`, `1e400px` → its number, as the layout reads a token (any size, for the check).
+    static func pixelNumber(_ value: String) -> Double? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        return Double(text.hasSuffix("px") ? String(text.dropLast(2)) : text)
     }
 
     /// `scheme://host…` with an http(s) scheme.

@@ -16,6 +16,11 @@ public struct SiteConfig: Sendable {
     public var markdownSmart: Bool
     /// `theme` design tokens in source order; values keep their source text.
     public var theme: [(String, String)]
+    /// `images.maxMegapixels` × 1,000,000: the most pixels (width × height, from the header) a
+    /// PNG, JPEG, GIF or WebP item image may have; more is an error before any decoding.
+    public var imageMaxPixels = 100_000_000
+    /// `images.maxFileMiB` × 2²⁰: the largest item image file, bytes (docs/limits.md).
+    public var imageMaxFileSize = 50 << 20
     /// The parsed file, nil when there is no `feedgen.yaml`.
     public var source: YAMLNode?
 
