@@ -323,7 +323,7 @@ public enum SiteBuilder {
                     guard let target = frontMatterContentLink(feeds[f].sections[s].section.items[i]),
                         let page = contentLinks.pages[target.target]
                     else { continue }
-                    feeds[f].sections[s].section.items[i].link = "/" + page + (target.fragment.map { "#" + $0 } ?? "")
+                    feeds[f].sections[s].section.items[i].link = "/" + RelativeURL.percentEncode(page) + (target.fragment.map { "#" + $0 } ?? "")
                 }
             }
         }
@@ -838,7 +838,9 @@ public enum SiteBuilder {
             diagnostics.error(image.location, "image path '\(image.src)' leads outside the site folder; put the image beside the item or in static/")
             return nil
         }
-        for c in candidates where fm.fileExists(atPath: c.source) {
+        // The file as named on disk (its name may be in another Unicode normalization); the
+        // output path keeps the front matter's spelling.
+        for c in candidates.compactMap({ c in LinkResolver.existingPath(c.source).map { (source: $0, output: c.output) } }) {
             // Containment: the file itself (after symbolic links) must be inside the site.
             let real = URL(fileURLWithPath: c.source).resolvingSymlinksInPath().path
             guard real.hasPrefix(realRoot + "/") else {

@@ -38,9 +38,8 @@ public struct Syndication: Sendable {
     public func itemURL(_ item: Item, feed: PreparedFeed) -> String? {
         if let link = item.link, !link.isEmpty, !link.hasPrefix("#") {
             if RelativeURL.hasScheme(link) { return link }
-            var path = link.hasPrefix("/") ? String(link.dropFirst()) : link
-            if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
-            return url(path)
+            guard let path = LinkResolver.outputFile(ofLink: link) else { return base }
+            return url(path) + LinkResolver.split(link).suffix
         }
         return item.hasBody ? url(feed.detailPath(item)) : nil
     }
