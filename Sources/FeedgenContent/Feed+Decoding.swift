@@ -11,6 +11,7 @@ struct FeedSettings: Sendable {
     var interSectionSpacing: Double = 0
     var draft = false
     var introHTML = ""
+    var introLinks: [MarkdownLink] = []
     var frontMatter: YAMLNode?
 
     static let knownKeys = ["title", "description", "lang", "sections", "interSectionSpacing", "draft"]
@@ -55,7 +56,8 @@ struct FeedSettings: Sendable {
             }
         }
         settings.draft = reader.bool(fields["draft"], key: "draft") ?? false
-        settings.introHTML = markdown.render(frontMatter.body).html
+        let intro = markdown.render(frontMatter.body, source: (reader.path, frontMatter.bodyLine))
+        (settings.introHTML, settings.introLinks) = (intro.html, intro.links)
         return settings
     }
 }

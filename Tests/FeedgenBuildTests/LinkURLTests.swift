@@ -95,3 +95,46 @@ import Testing
         #expect(page.contains(#"<a href="\#(diskEncoded).html">C</a>"#))
     }
 }
+
+/// Links in `_feed.md` intros and `_section.md` text are checked and rewritten like body links;
+/// a missing target is a warning there (an error with `--strict`).
+@Suite struct IntroLinkTests {
+    static let site = [
+        "feedgen.yaml": "title: T\nbaseURL: https://example.org/blog/\n",
+        "content/_feed.md": "---\ntitle: Home\n---\nRead [A](posts/notes/a.md#x) or [gone](posts/notes/gone.md).\n",
+        "content/posts/_feed.md": "---\ntitle: Posts\n---\n",
+        "content/posts/notes/a.md": "---\ntitle: A\n---\nBody A.\n",
+        "content/today/_section.md": "---\ntitle: Today\n---\nSee [A](../posts/notes/a.md) and\n[none](nope.md).\n",
+        "content/today/t.md": "---\ntitle: T\n---\n",
+    ]
+    static let warnings = [
+        "content/_feed.md:4:33: warning: link 'posts/notes/gone.md' leads to content/posts/notes/gone.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
+        "content/today/_section.md:5:1: warning: link 'nope.md' leads to content/today/nope.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
+    ]
+
+    @Test func introAndSectionLinksLeadToPages() throws {
+        let root = temporaryFolder()
+        writeSite(root, Self.site)
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(report.diagnostics.sorted.filter { $0.severity == .warning }.map(\.description) == Self.warnings)
+        let home = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(home.contains(##"<div class="page-intro"><p>Read <a href="posts/notes/a.html#x">A</a> or <a href="#">gone</a>.</p>"##))
+        #expect(home.contains(#"<p>See <a href="posts/notes/a.html">A</a> and"#))
+        #expect(home.contains(##"<a href="#">none</a>"##))
+        for file in ["index.html", "feed.xml", "feed.json"] {
+            #expect(try !String(contentsOfFile: out + "/" + file, encoding: .utf8).contains("feedgen-md:"))
+        }
+    }
+
+    @Test func aMissingIntroLinkTargetIsAnErrorWithStrict() {
+        let root = temporaryFolder()
+        writeSite(root, Self.site)
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out, strict: true)
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.filter { $0.severity == .warning }.map(\.description) == Self.warnings)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
