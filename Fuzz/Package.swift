@@ -16,6 +16,9 @@ let package = Package(
             name: "FuzzMarkdown",
             dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
         .executableTarget(
+            name: "FuzzLinks",
+            dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
+        .executableTarget(
             name: "FuzzMustache",
             dependencies: ["FuzzDriver", .product(name: "FeedgenMustache", package: "feedgen")]),
     ]

@@ -15,6 +15,8 @@ struct ContentLinks {
         pages.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
             if let source = feed.feed.sourcePath { pages[source] = feed.pagePath }
+            // A body link to the feed's folder (`../posts/`) leads to its index.html.
+            pages["content/" + (feed.feed.path.isEmpty ? "" : feed.feed.path + "/")] = feed.pagePath
             for s in feed.sections {
                 if let source = s.section.sourcePath { pages[source] = feed.pagePath }
                 for item in s.section.items where item.fileName != "" {
@@ -44,7 +46,10 @@ struct ContentLinks {
             for s in feed.sections {
                 for link in s.section.headerLinks where pages[link.target] == nil { report(link, error: false, &diagnostics) }
                 for item in s.section.items {
-                    for link in item.markdownLinks where pages[link.target] == nil { report(link, error: true, &diagnostics) }
+                    // A folder link may be a permalink written for another generator: a warning.
+                    for link in item.markdownLinks where pages[link.target] == nil {
+                        report(link, error: !link.target.hasSuffix("/"), &diagnostics)
+                    }
                 }
             }
         }
@@ -52,7 +57,9 @@ struct ContentLinks {
 
     private func report(_ link: MarkdownLink, error: Bool, _ diagnostics: inout Diagnostics) {
         let message =
-            "link '\(link.destination)' leads to \(link.target), which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link"
+            link.target.hasSuffix("/")
+            ? "link '\(link.destination)' leads to the folder \(link.target.dropLast()), which has no page (only a folder with _feed.md has an index.html); fix the path or remove the link"
+            : "link '\(link.destination)' leads to \(link.target), which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link"
         if error { diagnostics.error(link.location, message) } else { diagnostics.warning(link.location, message) }
     }
 

@@ -331,7 +331,8 @@ public enum SiteBuilder {
         report.feeds = feeds.count
         report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         report.pages = feeds.count + feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
-        let prepared = PreparedSite(site: site, feeds: feeds, images: images)
+        var prepared = PreparedSite(site: site, feeds: feeds, images: images)
+        prepared.contentPages = contentLinks.pages
         report.diagnostics.append(contentsOf: collisions.diagnostics())
         timing.mark("collisions")
         return (prepared, templates, contentLinks)

@@ -69,9 +69,9 @@ public enum Markdown {
                 cmark_node_get_type(node) == CMARK_NODE_LINK, let raw = cmark_node_get_url(node)
             else { continue }
             let url = String(cString: raw)
-            guard MarkdownLink.mayEndInMarkdownSuffix(url) else { continue }
+            guard MarkdownLink.mayEndInMarkdownSuffix(url) || MarkdownLink.endsInSlash(url) else { continue }
             if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
-            guard let link = MarkdownLink(destination: url, directory: directory!) else { continue }
+            guard let link = MarkdownLink(destination: url, directory: directory!, folders: true) else { continue }
             var located = link
             located.location = SourceLocation(
                 path: source.path, line: source.firstLine + Int(cmark_node_get_start_line(node)) - 1,

@@ -280,7 +280,13 @@ public struct Syndication: Sendable {
             let name = attr[..<eq]
             let value = String(attr[attr.index(eq, offsetBy: 2)..<attr.index(before: attr.endIndex)])
             let resolved: String
-            if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") {
+            if value.hasPrefix(Markdown.contentLinkScheme) {
+                // A link to another content file: its page's absolute URL (never the marker).
+                let marked = value.dropFirst(Markdown.contentLinkScheme.count)
+                let hash = marked.firstIndex(of: "#") ?? marked.endIndex
+                let target = MarkdownLink.decodePercent(String(marked[..<hash]).replacingOccurrences(of: "&amp;", with: "&"))
+                resolved = site.contentPages[target].map { HTML.escape(url($0)) + marked[hash...] } ?? "#"
+            } else if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") {
                 resolved = value
             } else {
                 let unescaped = value.replacingOccurrences(of: "&amp;", with: "&")

@@ -138,3 +138,45 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 }
+
+/// A body link to a folder (`../posts/`) leads to its `index.html` when the folder is a feed;
+/// feeds carry every content link as an absolute URL, never the `feedgen-md:` marker.
+@Suite struct FolderLinkTests {
+    @Test func aFolderLinkLeadsToItsFeedPageInPagesAndFeeds() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "feedgen.yaml": "title: T\nbaseURL: https://example.org/blog/\n",
+            "content/posts/_feed.md": "---\ntitle: Posts\n---\n",
+            "content/posts/notes/a.md": "---\ntitle: A\n---\nBody A.\n",
+            "content/today/t.md":
+                "---\ntitle: T\n---\nGo [home](../), [posts](../posts/#top), [nowhere](../posts/notes/), [A](../posts/notes/a.md) and [ext](https://x.org/a/).\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(report.diagnostics.sorted.filter { $0.severity == .warning }.map(\.description) == [
+            "content/today/t.md:4:41: warning: link '../posts/notes/' leads to the folder content/posts/notes, which has no page (only a folder with _feed.md has an index.html); fix the path or remove the link"
+        ])
+        let page = try String(contentsOfFile: out + "/today/t.html", encoding: .utf8)
+        #expect(page.contains(##"<p>Go <a href="../index.html">home</a>, <a href="../posts/index.html#top">posts</a>, <a href="#">nowhere</a>, <a href="../posts/notes/a.html">A</a> and <a href="https://x.org/a/">ext</a>.</p>"##))
+        let atom = try String(contentsOfFile: out + "/feed.xml", encoding: .utf8)
+        #expect(atom.contains(##"Go &lt;a href=&quot;https://example.org/blog/&quot;&gt;home&lt;/a&gt;, &lt;a href=&quot;https://example.org/blog/posts/#top&quot;&gt;posts&lt;/a&gt;, &lt;a href=&quot;#&quot;&gt;nowhere&lt;/a&gt;, &lt;a href=&quot;https://example.org/blog/posts/notes/a.html&quot;&gt;A&lt;/a&gt;"##))
+        let json = try String(contentsOfFile: out + "/feed.json", encoding: .utf8)
+        #expect(json.contains(##"Go <a href=\"https://example.org/blog/\">home</a>, <a href=\"https://example.org/blog/posts/#top\">posts</a>, <a href=\"#\">nowhere</a>, <a href=\"https://example.org/blog/posts/notes/a.html\">A</a>"##))
+        for file in ["today/t.html", "feed.xml", "feed.json", "posts/feed.xml"] {
+            #expect(try !String(contentsOfFile: out + "/" + file, encoding: .utf8).contains("feedgen-md:"))
+        }
+    }
+
+    @Test func aFolderLinkToNoPageIsAnErrorWithStrict() {
+        let root = temporaryFolder()
+        writeSite(root, ["content/today/t.md": "---\ntitle: T\n---\nSee\n[there](../there/#x).\n"])
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out, strict: true)
+        #expect(report.exitStatus == 1)
+        #expect(report.diagnostics.sorted.filter { $0.severity == .warning }.map(\.description) == [
+            "content/today/t.md:5:1: warning: link '../there/#x' leads to the folder content/there, which has no page (only a folder with _feed.md has an index.html); fix the path or remove the link"
+        ])
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
