@@ -17,9 +17,9 @@ public enum LinkResolver {
     /// with `index.html` after a trailing `/` or for an empty path. Nil when the path climbs
     /// above the output root with `..` (`../x.html`), which no page of the site can be.
     public static func outputFile(ofLink link: String) -> String? {
-        var path = String(split(link).path)
+        // Decoded first: `%2F` is a `/` too (found by FuzzLinks: `%2Fx` became the absolute `/x`).
+        var path = MarkdownLink.percentDecode(String(split(link).path))
         while path.hasPrefix("/") { path.removeFirst() }
-        path = MarkdownLink.percentDecode(path)
         var depth = 0
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == ".." { depth -= 1 } else if part != "." { depth += 1 }

@@ -28,6 +28,21 @@ import Testing
         #expect(json.contains(#""url" : "https://example.org/blog/search.html?q=soup#top""#))
     }
 
+    /// `%2F` is a slash once decoded: never a second `/` after `baseURL` (found by FuzzLinks).
+    @Test func anEncodedLeadingSlashIsTheOutputRoot() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "feedgen.yaml": "title: T\nbaseURL: https://example.org/blog/\n",
+            "content/today/a.md": "---\ntitle: A\nlink: \"%2F%2Fhost/x.html\"\n---\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        #expect(build(root, output: out).exitStatus == 0)
+        let home = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(home.contains(#"<a href="host/x.html">A</a>"#))
+        let atom = try String(contentsOfFile: out + "/feed.xml", encoding: .utf8)
+        #expect(atom.contains(#"href="https://example.org/blog/host/x.html"/>"#))
+    }
+
     @Test func aLinkFromADeeperPageKeepsItsQuery() throws {
         let root = temporaryFolder()
         writeSite(root, [
