@@ -22,6 +22,9 @@ let package = Package(
             name: "FuzzImageHeader",
             dependencies: ["FuzzDriver", .product(name: "FeedgenBuild", package: "feedgen")]),
         .executableTarget(
+            name: "FuzzLinks",
+            dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
+        .executableTarget(
             name: "FuzzMustache",
             dependencies: ["FuzzDriver", .product(name: "FeedgenMustache", package: "feedgen")]),
     ]

@@ -15,6 +15,8 @@ struct ContentLinks {
         pages.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
             if let source = feed.feed.sourcePath { pages[source] = feed.pagePath }
+            // A body link to the feed's folder (`../posts/`) leads to its index.html.
+            pages["content/" + (feed.feed.path.isEmpty ? "" : feed.feed.path + "/")] = feed.pagePath
             for s in feed.sections {
                 if let source = s.section.sourcePath { pages[source] = feed.pagePath }
                 for item in s.section.items where item.fileName != "" {
@@ -23,7 +25,10 @@ struct ContentLinks {
             }
         }
         self.pages = pages
-        self.isEmpty = !feeds.contains { $0.sections.contains { $0.section.items.contains { !$0.markdownLinks.isEmpty } } }
+        self.isEmpty = !feeds.contains { feed in
+            !feed.feed.introLinks.isEmpty
+                || feed.sections.contains { !$0.section.headerLinks.isEmpty || $0.section.items.contains { !$0.markdownLinks.isEmpty } }
+        }
     }
 
     /// Links resolved by `pages` (a patch build's: the pages of the items it renders' links).
@@ -32,20 +37,30 @@ struct ContentLinks {
         self.isEmpty = pages.isEmpty
     }
 
-    /// An error for every link whose file is not a page of the site (missing, skipped as a draft,
-    /// or outside the content folder).
+    /// An error for every item link whose file is not a page of the site (missing, skipped as a
+    /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
+    /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
     func check(_ feeds: [PreparedFeed], into diagnostics: inout Diagnostics) {
         for feed in feeds {
+            for link in feed.feed.introLinks where pages[link.target] == nil { report(link, error: false, &diagnostics) }
             for s in feed.sections {
+                for link in s.section.headerLinks where pages[link.target] == nil { report(link, error: false, &diagnostics) }
                 for item in s.section.items {
+                    // A folder link may be a permalink written for another generator: a warning.
                     for link in item.markdownLinks where pages[link.target] == nil {
-                        diagnostics.error(
-                            link.location,
-                            "link '\(link.destination)' leads to \(link.target), which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link")
+                        report(link, error: !link.target.hasSuffix("/"), &diagnostics)
                     }
                 }
             }
         }
+    }
+
+    private func report(_ link: MarkdownLink, error: Bool, _ diagnostics: inout Diagnostics) {
+        let message =
+            link.target.hasSuffix("/")
+            ? "link '\(link.destination)' leads to the folder \(link.target.dropLast()), which has no page (only a folder with _feed.md has an index.html); fix the path or remove the link"
+            : "link '\(link.destination)' leads to \(link.target), which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link"
+        if error { diagnostics.error(link.location, message) } else { diagnostics.warning(link.location, message) }
     }
 
     /// Whether any item links to another content file (else pages need no rewriting).

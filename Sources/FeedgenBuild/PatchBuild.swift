@@ -409,7 +409,11 @@ enum PatchBuild {
         // The Atom and JSON Feed documents of a site with a `baseURL`: each changed item's entry
         // replaced.
         var documents: [OutputFile] = []
-        if let syndication = Syndication(site: prepared) {
+        var syndicated = prepared
+        for change in changes {
+            for link in change.record.links { syndicated.contentPages[link.target] = link.page }
+        }
+        if let syndication = Syndication(site: syndicated) {
             for (f, list) in Dictionary(grouping: changes, by: \.record.feed).sorted(by: { $0.key < $1.key }) {
                 guard let record = old.feeds[f].syndication else { return no("feeds not mapped") }
                 var atomEdits: [(range: Range<Int>, bytes: [UInt8], entry: Int)] = []

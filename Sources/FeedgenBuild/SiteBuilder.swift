@@ -323,7 +323,7 @@ public enum SiteBuilder {
                     guard let target = frontMatterContentLink(feeds[f].sections[s].section.items[i]),
                         let page = contentLinks.pages[target.target]
                     else { continue }
-                    feeds[f].sections[s].section.items[i].link = "/" + page + (target.fragment.map { "#" + $0 } ?? "")
+                    feeds[f].sections[s].section.items[i].link = "/" + RelativeURL.percentEncode(page) + (target.fragment.map { "#" + $0 } ?? "")
                 }
             }
         }
@@ -331,7 +331,8 @@ public enum SiteBuilder {
         report.feeds = feeds.count
         report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         report.pages = feeds.count + feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
-        let prepared = PreparedSite(site: site, feeds: feeds, images: images)
+        var prepared = PreparedSite(site: site, feeds: feeds, images: images)
+        prepared.contentPages = contentLinks.pages
         report.diagnostics.append(contentsOf: collisions.diagnostics())
         timing.mark("collisions")
         return (prepared, templates, contentLinks)
@@ -822,7 +823,6 @@ public enum SiteBuilder {
             }
             return ImageAsset(source: "", outputPath: image.src, width: image.width, height: image.height, alt: alt)
         }
-        let fm = FileManager.default
         let itemDir = (item.sourcePath as NSString).deletingLastPathComponent
         var candidates: [(source: String, output: String)] = []
         if !image.src.hasPrefix("/") {
@@ -838,7 +838,9 @@ public enum SiteBuilder {
             diagnostics.error(image.location, "image path '\(image.src)' leads outside the site folder; put the image beside the item or in static/")
             return nil
         }
-        for c in candidates where fm.fileExists(atPath: c.source) {
+        // The file as named on disk (its name may be in another Unicode normalization); the
+        // output path keeps the front matter's spelling.
+        for c in candidates.compactMap({ c in LinkResolver.existingPath(c.source).map { (source: $0, output: c.output) } }) {
             // Containment: the file itself (after symbolic links) must be inside the site.
             let real = URL(fileURLWithPath: c.source).resolvingSymlinksInPath().path
             guard real.hasPrefix(realRoot + "/") else {

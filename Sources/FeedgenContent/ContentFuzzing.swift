@@ -35,4 +35,26 @@ public enum ContentFuzzing {
         _ = layout.section(forWidth: 1024)
         return parseDiagnostics.count + decoder.diagnostics.count
     }
+
+    /// Reads `link` the ways the build does (scheme check, `.md` content link, site path) and
+    /// traps when a rule that pages and feeds rely on is broken: the path and suffix rebuild the
+    /// link, and a site path never climbs above the output root or starts with `/`.
+    public static func resolveLink(_ link: String) -> Int {
+        let problem = URLRule.problem(link, key: "link", allowed: URLRule.linkSchemes)
+        let content = MarkdownLink(destination: link, directory: "content/fuzz")
+        if let folder = MarkdownLink(destination: link, directory: "content/fuzz", folders: true), content == nil {
+            precondition(folder.target.hasPrefix("content/") && folder.target.hasSuffix("/"), "folder link '\(folder.target)'")
+        }
+        let (path, suffix) = LinkResolver.split(link)
+        precondition(String(path) + suffix == link, "split lost text")
+        precondition(suffix.isEmpty || suffix.first == "?" || suffix.first == "#", "suffix starts elsewhere")
+        guard let file = LinkResolver.outputFile(ofLink: link) else { return 1 }
+        precondition(!file.hasPrefix("/") && !file.isEmpty, "site path '\(file)' is absolute or empty")
+        var depth = 0
+        for part in file.split(separator: "/") {
+            depth += part == ".." ? -1 : part == "." ? 0 : 1
+            precondition(depth >= 0, "site path '\(file)' climbs above the root")
+        }
+        return (problem?.utf8.count ?? 0) + (content?.target.utf8.count ?? 0) + file.utf8.count
+    }
 }

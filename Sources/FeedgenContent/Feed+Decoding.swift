@@ -11,6 +11,7 @@ struct FeedSettings: Sendable {
     var interSectionSpacing: Double = 0
     var draft = false
     var introHTML = ""
+    var introLinks: [MarkdownLink] = []
     var frontMatter: YAMLNode?
 
     static let knownKeys = ["title", "description", "lang", "sections", "interSectionSpacing", "draft"]
@@ -55,7 +56,8 @@ struct FeedSettings: Sendable {
             }
         }
         settings.draft = reader.bool(fields["draft"], key: "draft") ?? false
-        settings.introHTML = markdown.render(frontMatter.body, at: (reader.path, frontMatter.bodyLine), reader: &reader)
+        let intro = markdown.render(frontMatter.body, at: (reader.path, frontMatter.bodyLine), reader: &reader)
+        (settings.introHTML, settings.introLinks) = (intro.html, intro.links)
         return settings
     }
 }
@@ -65,13 +67,15 @@ struct MarkdownOptions: Sendable {
     var unsafe: Bool
     var smart: Bool
 
-    /// The HTML of a feed intro or section body at `source`; warns where safe mode dropped raw
-    /// HTML (links are not rewritten).
-    func render(_ body: String, at source: (path: String, firstLine: Int), reader: inout FieldReader) -> String {
-        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return "" }
-        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, source: source, rewriteLinks: false)
+    /// The HTML of a feed intro or section body at `source`, with its links to content files
+    /// (as in item bodies); warns where safe mode dropped raw HTML.
+    func render(_ body: String, at source: (path: String, firstLine: Int), reader: inout FieldReader)
+        -> (html: String, links: [MarkdownLink])
+    {
+        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", []) }
+        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, source: source)
         Self.warnRawHTML(r.rawHTML, reader: &reader)
-        return r.html
+        return (r.html, r.links)
     }
 
     /// The HTML and first-paragraph text of an item body, turning links to `.md` files into

@@ -10,6 +10,8 @@ public struct Feed: Sendable, Hashable {
     public var lang: String?
     /// The `_feed.md` body rendered as HTML; `""` when there is none.
     public var introHTML: String
+    /// The intro's links to content files (`[A](posts/a.md)`), checked and rewritten as in bodies.
+    public var introLinks: [MarkdownLink] = []
     /// `interSectionSpacing` (CSS px), default 0.
     public var interSectionSpacing: Double
     /// In page order: the `sections` list when given (unlisted sections after it), else by

@@ -47,22 +47,26 @@ struct FeedAssembler {
             swap(&items, &parsed.items[f][s])
             ItemOrdering.sort(&items, by: sectionSettings.sort)
             items.insert(contentsOf: sectionSettings.inlineItems, at: 0)
-            sections.append(
+            var section =
                 Section(
                     id: sectionPlan.id, sourcePath: sectionPlan.sectionFile, title: sectionSettings.title,
                     weight: sectionSettings.weight, layout: sectionSettings.layout, sort: sectionSettings.sort,
                     lang: sectionSettings.lang, controls: sectionSettings.controls, headerHTML: sectionSettings.headerHTML,
-                    items: items, frontMatter: sectionSettings.frontMatter))
+                    items: items, frontMatter: sectionSettings.frontMatter)
+            section.headerLinks = sectionSettings.headerLinks
+            sections.append(section)
         }
         checkDuplicateIDs(sections)
         for s in sections.indices { removeHiddenItems(&sections[s].items) }
         let name = feedPlan.path.split(separator: "/").last.map(String.init)
-        return Feed(
+        var feed = Feed(
             path: feedPlan.path, sourcePath: feedPlan.feedFile,
             title: settings.title ?? name ?? config.title, description: settings.description, lang: settings.lang,
             introHTML: settings.introHTML, interSectionSpacing: settings.interSectionSpacing,
             sections: orderSections(sections, settings: settings, feedFile: feedPlan.feedFile, folder: feedPlan.folder),
             frontMatter: settings.frontMatter)
+        feed.introLinks = settings.introLinks
+        return feed
     }
 
     /// The `sections` list order (unlisted sections after it, with a warning), else weight

@@ -50,6 +50,14 @@ extension Item {
         if let linkNode = fields["link"], let link = reader.string(linkNode, key: "link") {
             if let problem = URLRule.problem(link, key: "link", allowed: URLRule.linkSchemes) {
                 reader.error(linkNode, problem)
+            } else if URLRule.scheme(of: link) == nil, !link.hasPrefix("#"),
+                MarkdownLink(destination: link, directory: "content") == nil,
+                LinkResolver.outputFile(ofLink: link) == nil
+            {
+                // A site path is read from the output root (content-format §5); `..` above it
+                // names no file the site writes.
+                reader.error(
+                    linkNode, "'link' '\(link)' leads outside the output folder; link to a file of the site or write a full URL (https://…)")
             } else {
                 item.link = link
             }

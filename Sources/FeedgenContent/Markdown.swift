@@ -99,9 +99,9 @@ public enum Markdown {
             case CMARK_NODE_LINK:
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
                 let url = String(cString: raw)
-                guard MarkdownLink.mayEndInMarkdownSuffix(url) else { continue }
+                guard MarkdownLink.mayEndInMarkdownSuffix(url) || MarkdownLink.endsInSlash(url) else { continue }
                 if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
-                guard let link = MarkdownLink(destination: url, directory: directory!) else { continue }
+                guard let link = MarkdownLink(destination: url, directory: directory!, folders: true) else { continue }
                 var located = link
                 located.location = location()
                 links.append(located)

@@ -15,18 +15,23 @@ public struct MarkdownLink: Sendable, Hashable {
 
     /// A link to a `.md` file by a path without a scheme, resolved against `directory`
     /// (site-relative), or against `content/` when it starts with `/` (as in Hugo, where `/`
-    /// is the content root). Nil for every other destination.
-    public init?(destination: String, directory: String) {
+    /// is the content root). With `folders` (body links), also a relative path that ends in `/`
+    /// (`../posts/`) and stays inside `content/`: its target ends in `/` (`content/posts/`) and
+    /// leads to that folder's feed page. Nil for every other destination.
+    public init?(destination: String, directory: String, folders: Bool = false) {
         // Most links (https:, #anchors) do not end in `.md`: rejected on bytes before any
         // String work (no lower-casing of the whole destination).
-        guard Self.mayEndInMarkdownSuffix(destination) else { return nil }
+        let isFolder = folders && Self.endsInSlash(destination)
+        guard isFolder || Self.mayEndInMarkdownSuffix(destination) else { return nil }
         var path = Substring(destination)
         var fragment: String?
         if let hash = path.firstIndex(of: "#") {
             fragment = String(path[path.index(after: hash)...])
             path = path[..<hash]
         }
-        guard path.lowercased().hasSuffix(".md"), !path.hasPrefix("//"), !path.contains(":"), !path.contains("?") else { return nil }
+        guard isFolder ? !path.hasPrefix("/") : path.lowercased().hasSuffix(".md"),
+            !path.hasPrefix("//"), !path.contains(":"), !path.contains("?")
+        else { return nil }
         let decoded = Self.percentDecode(String(path))
         var parts = path.hasPrefix("/") ? ["content"] : directory.split(separator: "/").map(String.init)
         for part in decoded.split(separator: "/") {
@@ -37,6 +42,10 @@ public struct MarkdownLink: Sendable, Hashable {
             }
         }
         self.target = parts.joined(separator: "/")
+        if isFolder {
+            guard parts.first == "content" else { return nil }
+            target += "/"
+        }
         self.fragment = fragment
         self.destination = destination
         self.location = SourceLocation(path: "")
@@ -65,6 +74,13 @@ public struct MarkdownLink: Sendable, Hashable {
         let m = path[i] | 0x20
         i = path.index(before: i)
         return d == UInt8(ascii: "d") && m == UInt8(ascii: "m") && path[i] == UInt8(ascii: ".")
+    }
+
+    /// Whether the part of `destination` before `#` ends in `/` (a folder).
+    static func endsInSlash(_ destination: String) -> Bool {
+        let utf8 = destination.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        return end > utf8.startIndex && utf8[utf8.index(before: end)] == UInt8(ascii: "/")
     }
 
     static func percentDecode(_ s: String) -> String {

@@ -9,6 +9,7 @@ struct SectionSettings: Sendable {
     var lang: String?
     var controls = true
     var headerHTML = ""
+    var headerLinks: [MarkdownLink] = []
     var inlineItems: [Item] = []
     var frontMatter: YAMLNode?
 
@@ -37,7 +38,8 @@ struct SectionSettings: Sendable {
         }
         settings.lang = reader.language(fields["lang"], key: "lang")
         settings.controls = reader.bool(fields["controls"], key: "controls") ?? true
-        settings.headerHTML = markdown.render(frontMatter.body, at: (sourcePath, frontMatter.bodyLine), reader: &reader)
+        let header = markdown.render(frontMatter.body, at: (sourcePath, frontMatter.bodyLine), reader: &reader)
+        (settings.headerHTML, settings.headerLinks) = (header.html, header.links)
         if let itemsNode = fields["items"], !itemsNode.isNull {
             if let elements = itemsNode.elements {
                 for (index, element) in elements.enumerated() {

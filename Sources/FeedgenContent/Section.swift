@@ -17,6 +17,8 @@ public struct Section: Sendable, Hashable {
     public var controls: Bool
     /// The `_section.md` body rendered as HTML (the header's supporting text); `""` when none.
     public var headerHTML: String
+    /// The header text's links to content files, checked and rewritten as in item bodies.
+    public var headerLinks: [MarkdownLink] = []
     /// Inline items first, in list order, then file items in `sort` order.
     public var items: [Item]
     /// The `_section.md` front matter.

@@ -52,6 +52,9 @@ public struct PreparedSite: Sendable {
     public var feeds: [PreparedFeed]
     /// Item images by feed key and item id (`"/recipes" + "\u{0}" + id`).
     public var images: [String: ImageAsset]
+    /// The output page of each content file (and feed folder, `content/posts/`) that links may
+    /// name, by site-relative path: what `feedgen-md:` markers in item HTML lead to in feeds.
+    public var contentPages: [String: String] = [:]
 
     public init(site: Site, feeds: [PreparedFeed], images: [String: ImageAsset]) {
         self.site = site

@@ -38,9 +38,8 @@ public struct Syndication: Sendable {
     public func itemURL(_ item: Item, feed: PreparedFeed) -> String? {
         if let link = item.link, !link.isEmpty, !link.hasPrefix("#") {
             if RelativeURL.hasScheme(link) { return link }
-            var path = link.hasPrefix("/") ? String(link.dropFirst()) : link
-            if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
-            return url(path)
+            guard let path = LinkResolver.outputFile(ofLink: link) else { return base }
+            return url(path) + LinkResolver.split(link).suffix
         }
         return item.hasBody ? url(feed.detailPath(item)) : nil
     }
@@ -281,7 +280,13 @@ public struct Syndication: Sendable {
             let name = attr[..<eq]
             let value = String(attr[attr.index(eq, offsetBy: 2)..<attr.index(before: attr.endIndex)])
             let resolved: String
-            if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") {
+            if value.hasPrefix(Markdown.contentLinkScheme) {
+                // A link to another content file: its page's absolute URL (never the marker).
+                let marked = value.dropFirst(Markdown.contentLinkScheme.count)
+                let hash = marked.firstIndex(of: "#") ?? marked.endIndex
+                let target = MarkdownLink.decodePercent(String(marked[..<hash]).replacingOccurrences(of: "&amp;", with: "&"))
+                resolved = site.contentPages[target].map { HTML.escape(url($0)) + marked[hash...] } ?? "#"
+            } else if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") {
                 resolved = value
             } else {
                 let unescaped = value.replacingOccurrences(of: "&amp;", with: "&")

@@ -126,9 +126,9 @@ public enum TemplateContext {
     static func itemURL(_ item: Item, feed: PreparedFeed, page: String) -> String? {
         if let link = item.link, !link.isEmpty {
             if RelativeURL.hasScheme(link) || link.hasPrefix("#") { return link }
-            var path = link.hasPrefix("/") ? String(link.dropFirst()) : link
-            if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
-            return RelativeURL.relative(from: page, to: path)
+            // Already a URL: the path is decoded and encoded once; `?query#fragment` as written.
+            guard let path = LinkResolver.outputFile(ofLink: link) else { return "#" }
+            return RelativeURL.relative(from: page, to: path) + LinkResolver.split(link).suffix
         }
         guard item.hasBody else { return nil }
         return RelativeURL.relative(from: page, to: feed.detailPath(item))

@@ -1,0 +1,3 @@
+import FuzzDriver
+
+runFuzzer(fuzz)
