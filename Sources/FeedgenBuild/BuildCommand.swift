@@ -89,6 +89,12 @@ enum BuildCommand {
         options.write = write
         options.previews = args.flags.contains("--previews")
         options.useCache = !args.flags.contains("--clean")
+        // The browser benchmark's switch (docs/layout.md), read here only: the library takes options.
+        options.contentVisibility = ProcessInfo.processInfo.environment["FEEDGEN_NO_CONTENT_VISIBILITY"] != "1"
+        #if DEBUG
+            // The tests' hook (BuildOptions.testCutLog), read here only; release builds ignore it.
+            options.testCutLog = ProcessInfo.processInfo.environment["FEEDGEN_TEST_CUT_LOG"]
+        #endif
         if !terminal.quiet {
             let say = terminal
             options.onWaiting = { say.err($0) }

@@ -35,11 +35,13 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
     var misses: Int { lock.withLock { missCount } }
 
     /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache);
-    /// `read: false` (`feedgen build --clean`) starts from nothing and writes a new log.
-    init(path: String, salt: UInt64, read: Bool = true) {
+    /// `read: false` (`feedgen build --clean`) starts from nothing and writes a new log;
+    /// `cutAfterMapping`: a test hook (``BuildOptions/testCutLog``).
+    init(path: String, salt: UInt64, read: Bool = true, cutAfterMapping: Bool = false) {
         self.path = path
         self.salt = salt
-        log = RecordLog(path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt, read: read)
+        log = RecordLog(
+            path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt, read: read, cutAfterMapping: cutAfterMapping)
     }
 
     func fragment(_ key: UInt64) -> CardFragment? {

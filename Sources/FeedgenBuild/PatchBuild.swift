@@ -56,7 +56,7 @@ enum PatchBuild {
         h.combine(options.future)
         h.combine(options.expired)
         h.combine(options.strict)
-        h.combine(ProcessInfo.processInfo.environment["FEEDGEN_NO_CONTENT_VISIBILITY"] == "1")
+        h.combine(options.contentVisibility)
         return h.value
     }
 
@@ -307,7 +307,7 @@ enum PatchBuild {
             guard !diagnostics.hasErrors else { return no("images") }
         }
         let feeds = prepared.feeds
-        let renderer = SiteRenderer(site: prepared, templates: templates)
+        let renderer = SiteRenderer(site: prepared, templates: templates, contentVisibility: options.contentVisibility)
         timing.mark("patch: items loaded")
 
         // Detail pages and cards.

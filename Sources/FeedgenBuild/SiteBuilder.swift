@@ -36,6 +36,21 @@ public struct BuildOptions: Sendable {
     /// Shows the build's stage and count on the terminal (``BuildProgress``); finished (its line
     /// cleared) before ``SiteBuilder/build(_:)`` returns. nil: nothing shown.
     public var progress: BuildProgress?
+    /// Long sections defer their off-screen cards (``SiteRenderer/contentVisibility``); false
+    /// for the browser benchmark only (`FEEDGEN_NO_CONTENT_VISIBILITY=1`, read by the CLI).
+    public var contentVisibility = true
+    /// A test hook (debug builds; Tests/FeedgenBuildTests/CacheRobustnessTests): the build
+    /// cache's log of this name (`items.log`, `cards.log`, or `items.log after commit`) is cut
+    /// short while the build reads it, as another process could. Set by the CLI from
+    /// `FEEDGEN_TEST_CUT_LOG`; nil in every real build.
+    public var testCutLog: String?
+    var itemLogCut: ItemCache.LogCut? {
+        switch testCutLog {
+        case "items.log": .afterMapping
+        case "items.log after commit": .afterCommit
+        default: nil
+        }
+    }
 
     /// ``onWaiting`` through ``progress`` when there is one, which clears its line first (every
     /// build: `build` and each `build --watch` rebuild).
@@ -121,7 +136,7 @@ public enum SiteBuilder {
                 let output = outputPath(options, configured: config.output, root: root)
                 guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
                 itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
-                let opening = SessionOpening(output: output)
+                let opening = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
                 opening.start(useCache: true, readCards: false)
                 itemCache.opening = opening
                 patchOutput = output
@@ -275,14 +290,15 @@ public enum SiteBuilder {
                 let writable = options.write && OutputWriter.check(output: output, siteRoot: root) == nil
                 if writable { itemCache.lock.acquire(cacheFolder: folder, output: output, waiting: options.waitingMessage) }
                 let cache = ItemCache(
-                    path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources")
+                    path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources",
+                    testCut: options.itemLogCut)
                 itemCache.value = cache
                 // The output's session opens while the content loads, for an output that may be
                 // written: it reads and checks the cache's back buffer, and rebuilds it from the
                 // output when it does not check out (the output itself is never touched). A
                 // patch build that did not apply may have opened it already.
                 if writable, itemCache.opening?.output != output {
-                    let opening = SessionOpening(output: output)
+                    let opening = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
                     opening.start(useCache: true)
                     itemCache.opening = opening
                 }
@@ -396,7 +412,7 @@ public enum SiteBuilder {
         timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
         feedRecords: inout [BuildSnapshot.FeedRecord]
     ) throws {
-        let planner = SiteRenderer(site: site, templates: templates)
+        let planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
 
         let salt = pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)
@@ -404,7 +420,9 @@ public enum SiteBuilder {
         // renders everything and starts a new log).
         let cardCache = output.map { output in
             if let early, early.output == output, options.useCache, let cards = early.cardCache() { return cards }
-            return CardCache(path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: options.useCache)
+            return CardCache(
+                path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: options.useCache,
+                cutAfterMapping: options.testCutLog == "cards.log")
         }
         var configured = planner
         configured.cardStore = cardCache
@@ -466,7 +484,7 @@ public enum SiteBuilder {
         // another thread: started while the content loaded (`early`), else now.
         let opening = output.map { output in
             if let early = early, early.output == output { return early }
-            let late = SessionOpening(output: output)
+            let late = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
             late.start(useCache: options.useCache)
             return late
         }
@@ -685,7 +703,10 @@ public enum SiteBuilder {
         private var result: Result<OutputWriter.Session, any Error>?
         private let group = DispatchGroup()
 
-        init(output: String) { self.output = output }
+        /// A test hook (``BuildOptions/testCutLog``).
+        private let cutCardsLog: Bool
+
+        init(output: String, cutCardsLog: Bool = false) { (self.output, self.cutCardsLog) = (output, cutCardsLog) }
 
         private var cards: CardCache?
         private let cardsRead = DispatchGroup()
@@ -718,7 +739,8 @@ public enum SiteBuilder {
         }
 
         private func readCardCache(useCache: Bool) {
-            cards = CardCache(path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: useCache)
+            cards = CardCache(
+                path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: useCache, cutAfterMapping: cutCardsLog)
             cardsRead.leave()
         }
 

@@ -57,13 +57,22 @@ public final class ItemCache: @unchecked Sendable {
     /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache) and,
     /// with a `sourcesPath`, the ``SourceStats`` table there, so that item files whose `stat` is
     /// unchanged are not read.
-    public init(path: String, salt: UInt64, writable: Bool = true, sourcesPath: String? = nil) {
+    ///
+    /// `testCut` (tests only, debug builds): ``LogCut/afterMapping`` truncates the log right
+    /// after it is mapped, ``LogCut/afterCommit`` when ``save()`` starts, as another process could.
+    public init(path: String, salt: UInt64, writable: Bool = true, sourcesPath: String? = nil, testCut: LogCut? = nil) {
         self.path = path
         self.salt = salt
         self.writable = writable
+        self.testCut = testCut
         sources = sourcesPath.map { SourceStats(path: $0, salt: salt) }
-        log = RecordLog(path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
+        log = RecordLog(
+            path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt, cutAfterMapping: testCut == .afterMapping)
     }
+
+    /// A test hook: when the tests cut the item log short (``init(path:salt:writable:sourcesPath:testCut:)``).
+    public enum LogCut: Sendable { case afterMapping, afterCommit }
+    private let testCut: LogCut?
 
     /// The keys of the records this build used, and of the entries it stored.
     private var usedKeys: Set<UInt64> { log.usedKeys.union(added) }
@@ -185,7 +194,7 @@ public final class ItemCache: @unchecked Sendable {
         #if DEBUG
             // Test hook (debug builds only; Tests/FeedgenBuildTests/CacheRobustnessTests): the
             // log cut short after the output was exchanged, while this build still reads it.
-            if let cut = getenv("FEEDGEN_TEST_CUT_LOG"), String(cString: cut) == "items.log after commit", log.count > 0 {
+            if testCut == .afterCommit, log.count > 0 {
                 truncate(path, 0)
                 _ = log.checksumsHold()
             }

@@ -13,8 +13,8 @@ public struct SiteRenderer: Sendable {
     public let site: PreparedSite
     public let templates: TemplateSet
     /// Whether long sections defer their off-screen cards (``DeferredCards``). On by default;
-    /// the environment variable `FEEDGEN_NO_CONTENT_VISIBILITY=1` turns it off, a switch for
-    /// the browser benchmark (docs/benchmarks.md), not a site option.
+    /// ``BuildOptions/contentVisibility`` turns it off, a switch for the browser benchmark
+    /// (docs/benchmarks.md), not a site option.
     public var contentVisibility: Bool
     /// Cards rendered by earlier builds (the build cache), or nil to render every card.
     public var cardStore: (any CardFragmentStore)?
@@ -23,7 +23,7 @@ public struct SiteRenderer: Sendable {
     public var cardSalt: UInt64 = 0
     public init(
         site: PreparedSite, templates: TemplateSet,
-        contentVisibility: Bool = ProcessInfo.processInfo.environment["FEEDGEN_NO_CONTENT_VISIBILITY"] != "1"
+        contentVisibility: Bool = true
     ) {
         self.site = site
         self.templates = templates

@@ -87,13 +87,17 @@ import CFileSystem
             defer { close(fd) }
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(path.utf8)
-            try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path), "socket path too long: \(path)")
+            // Bound at a short path, then moved into place: a socket's path has at most 107
+            // bytes, and `path` may be longer (a deep TMPDIR).
+            let short = NSTemporaryDirectory() + "s-\(UInt32.random(in: 0...UInt32.max))"
+            let bytes = Array(short.utf8)
+            try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path), "socket path too long: \(short)")
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
             let status = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
             try #require(status == 0, "bind: \(String(cString: strerror(errno)))")
+            try #require(rename(short, path) == 0, "rename: \(String(cString: strerror(errno)))")
         case .folder:
             try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
             try Data("x".utf8).write(to: URL(fileURLWithPath: path + "/inside/file"))

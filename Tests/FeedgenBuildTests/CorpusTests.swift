@@ -7,12 +7,11 @@ import Testing
 /// matter) as one section. Unknown front-matter keys become params; `_index.md` files are
 /// ignored by the underscore rule.
 @Suite struct CorpusTests {
-    @Test func hugoDocsBuildAsOneSection() throws {
-        guard let shared = sharedFolder else {
-            print("skipped: ../shared/corpus/hugodocs not found (the Hugo docs corpus lives beside the repository)")
-            return
-        }
-        let corpus = shared + "/corpus/hugodocs"
+    @Test(
+        .enabled(if: sharedFolder != nil, "../shared/corpus/hugodocs not found (the Hugo docs corpus lives beside the repository)")
+    )
+    func hugoDocsBuildAsOneSection() throws {
+        let corpus = try #require(sharedFolder) + "/corpus/hugodocs"
         let root = temporaryFolder("feedgen-corpus")
         try FileManager.default.createDirectory(atPath: root + "/content", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: corpus + "/en", toPath: root + "/content/docs")

@@ -67,7 +67,7 @@ import Testing
         let before = snapshot(out)
         // Files the loader finds first, which are not shared libraries: as if libvips42 were missing.
         let fake = temporaryFolder()
-        for name in ["libvips.so.42", "libvips.so"] { FileManager.default.createFile(atPath: fake + "/" + name, contents: Data()) }
+        for name in ["libvips.so.42", "libvips.so"] { try Data().write(to: URL(fileURLWithPath: fake + "/" + name)) }
         writeSite(root, ["content/gallery/dusk.md": "---\ntitle: Dusk at night\nimage:\n  src: dusk.png\n  alt: A gradient\n---\n"])
         let result = try run(["build", root, "--output", out, "--quiet"], environment: ["LD_LIBRARY_PATH": fake])
         #expect(result.status == 1)

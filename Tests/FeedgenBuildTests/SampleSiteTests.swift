@@ -23,19 +23,34 @@ import Testing
         }
     }
 
-    /// Compares the pages with the committed golden copies. Set FEEDGEN_UPDATE_GOLDEN=1 to rewrite them.
+    /// Set by scripts/record-golden, which runs only ``recordGolden()``.
+    static let recording = ProcessInfo.processInfo.environment["FEEDGEN_RECORD_GOLDEN"] == "1"
+
+    /// Compares the pages with the committed golden copies (only compares: re-recording is
+    /// scripts/record-golden).
     @Test(arguments: goldenFiles)
     func matchesGolden(path: String) throws {
+        // A whole run with the recording switch set fails rather than pass on what it wrote.
+        #expect(!Self.recording, "FEEDGEN_RECORD_GOLDEN=1 is for scripts/record-golden only; nothing was compared")
         let out = temporaryFolder() + "/public"
         #expect(build(repositoryRoot, output: out).exitStatus == 0)
         let actual = try String(contentsOfFile: out + "/" + path, encoding: .utf8)
-        let goldenPath = Self.goldenFolder + "/" + path
-        if ProcessInfo.processInfo.environment["FEEDGEN_UPDATE_GOLDEN"] == "1" {
+        let golden = try String(contentsOfFile: Self.goldenFolder + "/" + path, encoding: .utf8)
+        #expect(actual == golden, "\(path) differs from Tests/FeedgenBuildTests/Golden/\(path); after checking the change, scripts/record-golden rewrites it")
+    }
+
+    /// Rewrites the golden copies from a fresh build: run by scripts/record-golden only (skipped
+    /// in test runs).
+    @Test(.enabled(if: recording, "re-records the golden files; run by scripts/record-golden"))
+    func recordGolden() throws {
+        let out = temporaryFolder() + "/public"
+        #expect(build(repositoryRoot, output: out).exitStatus == 0)
+        for path in Self.goldenFiles {
+            let goldenPath = Self.goldenFolder + "/" + path
             try FileManager.default.createDirectory(atPath: (goldenPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try actual.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+            try FileManager.default.removeItem(atPath: goldenPath)
+            try FileManager.default.copyItem(atPath: out + "/" + path, toPath: goldenPath)
         }
-        let golden = try String(contentsOfFile: goldenPath, encoding: .utf8)
-        #expect(actual == golden, "\(path) differs from Tests/FeedgenBuildTests/Golden/\(path); run with FEEDGEN_UPDATE_GOLDEN=1 after checking the change")
     }
 
     @Test func outputIsByteIdenticalAcrossBuilds() {
