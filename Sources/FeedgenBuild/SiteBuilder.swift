@@ -209,7 +209,7 @@ public enum SiteBuilder {
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output folder: \(reason); check --output or the 'output' setting")
             report.exitStatus = 2
         }
-        if options.write, report.exitStatus == 0 { itemCache.value?.save() }
+        if options.write, report.exitStatus == 0 { itemCache.value?.save() } else if options.write { itemCache.value?.discard() }
         if options.write, report.exitStatus == 0, !report.diagnostics.hasErrors, let listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: prepared, templates: templates, links: links, feeds: feedRecords,
