@@ -119,7 +119,9 @@ public enum SiteBuilder {
             var patchOutput: String?
             let listed = SiteLoader.list(siteRoot: root) { config in
                 let output = outputPath(options, configured: config.output, root: root)
-                guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
+                guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil,
+                    OutputWriter.strayEntry(output: output) == nil
+                else { return }
                 itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
                 let opening = SessionOpening(output: output)
                 opening.start(useCache: true, readCards: false)
@@ -169,6 +171,13 @@ public enum SiteBuilder {
             report.outputPath = output
             if let problem = OutputWriter.check(output: output, siteRoot: root) {
                 report.diagnostics.error(SourceLocation(path: output), problem)
+                report.exitStatus = 2
+                return report
+            }
+            if let stray = OutputWriter.strayEntry(output: output) {
+                report.diagnostics.error(
+                    SourceLocation(path: output + "/" + stray),
+                    "this file in the output folder was not written by feedgen; move it away or into static/")
                 report.exitStatus = 2
                 return report
             }
