@@ -309,7 +309,8 @@ struct CacheState {
 
     /// Whether the tree at `root` is exactly what `manifest` describes: the same regular files
     /// with the same sizes, modification times and inodes, and no other files or folders.
-    static func matches(_ root: String, _ manifest: [String: ManifestEntry]) -> Bool {
+    /// `ignoringUserEntries`: the user's root entries (``OutputWriter/isUserName(_:)``) do not count.
+    static func matches(_ root: String, _ manifest: [String: ManifestEntry], ignoringUserEntries: Bool = false) -> Bool {
         var entries: UnsafeMutablePointer<feedgen_tree_entry>?
         var count = 0
         var names: UnsafeMutablePointer<CChar>?
@@ -319,11 +320,16 @@ struct CacheState {
             free(names)
         }
         let folders = Self.folders(of: manifest.keys)
+        let owned = ignoringUserEntries ? OutputWriter.rootNames(of: manifest.keys) : []
         var files = 0
         for entry in UnsafeBufferPointer(start: entries, count: count) {
             let path = String(
                 decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(names) + entry.path_offset, count: entry.path_length),
                 as: UTF8.self)
+            if ignoringUserEntries {
+                let first = String(path.prefix { $0 != "/" })
+                if OutputWriter.isUserName(first), !owned.contains(first) { continue }
+            }
             switch UInt8(bitPattern: entry.type) {
             case UInt8(ascii: "d"):
                 guard folders.contains(path) else { return false }

@@ -157,6 +157,9 @@ extension OutputWriter {
         /// The output folder's manifest (keys of the previous build), empty when unknown.
         private let live: [String: ManifestEntry]
         private let liveInode: UInt64?
+        /// The root names the output's build wrote (the other dot-files and `CNAME` are the
+        /// user's); nil when its manifest is unknown (no cache).
+        private let ownedByLive: Set<String>?
         private var written: [String: ManifestEntry] = [:]
         private var paths: Set<String> = []
         /// The new tree's files in the order the build gave them (its state lines' order).
@@ -202,7 +205,9 @@ extension OutputWriter {
             statePath = cacheFolder + "/state"
 
             dirtyPath = cacheFolder + "/dirty"
-            var state = useCache ? CacheState.read(statePath, salt: salt) : CacheState()
+            // Read even for `--clean`: which root entries the trees' builds wrote (the others are the user's).
+            let known = CacheState.read(statePath, salt: salt)
+            var state = useCache ? known : CacheState()
             // A tree whose changing was interrupted (see below) is not what its manifest says.
             if let bytes = CacheFile.read(dirtyPath) {
                 let text = String(decoding: bytes, as: UTF8.self)
@@ -214,6 +219,14 @@ extension OutputWriter {
             }
             liveInode = Self.inode(self.output)
             let liveManifest = liveInode.flatMap { state.trees[$0] } ?? [:]
+            // The user's entries left in the back buffer (by a build killed after its exchange)
+            // go back into the output before anything of the back buffer is removed.
+            if let backInode = Self.inode(backPath), fm.fileExists(atPath: self.output) {
+                let owned = OutputWriter.rootNames(of: (known.trees[backInode] ?? [:]).keys)
+                OutputWriter.carryUserEntries(from: backPath, owned: owned, to: self.output)
+            }
+            let knownLive = liveInode.flatMap { known.trees[$0] }
+            self.ownedByLive = knownLive.map { OutputWriter.rootNames(of: $0.keys) }
             var back: [String: ManifestEntry]?
             var start = "new"
             if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest) {
@@ -221,8 +234,12 @@ extension OutputWriter {
                 start = "kept"
             } else {
                 _ = feedgen_remove_tree(backPath)
-                if !liveManifest.isEmpty, CacheState.matches(self.output, liveManifest) {
+                if !liveManifest.isEmpty, CacheState.matches(self.output, liveManifest, ignoringUserEntries: true) {
                     if feedgen_link_tree(self.output, backPath) == 0 {
+                        // Links of the user's entries are not the build's: they stay in the output only.
+                        for name in OutputWriter.userEntries(in: backPath, owned: ownedByLive ?? []) {
+                            _ = feedgen_remove_tree(backPath + "/" + name)
+                        }
                         back = liveManifest
                         start = "linked"
                         // Recorded at once: a build that writes nothing (a patch build with no
@@ -258,6 +275,9 @@ extension OutputWriter {
             var set = Set<String>(minimumCapacity: paths.count + 1)
             for path in paths { set.insert(path) }
             set.insert(markerName)
+            // A file of the build (from static/) named as one of the user's root entries would
+            // push that entry out of the output: refused, naming it.
+            if let owned = ownedByLive { try OutputWriter.refuseCollision(output: output, owned: owned, paths: set) }
             self.paths = set
             order = paths + [markerName]
             written.reserveCapacity(set.count)
@@ -498,6 +518,8 @@ extension OutputWriter {
             }
             if feedgen_rename_exchange(backPath, output) == 0 {
                 feedgen_set_output_committed(1)
+                // The previous output is now the back buffer: the user's entries come back.
+                OutputWriter.carryUserEntries(from: backPath, owned: ownedByLive ?? [], to: output)
                 return
             }
             // No exchange on this file system: two renames; a kill between them leaves the
@@ -512,6 +534,7 @@ extension OutputWriter {
                 throw error
             }
             feedgen_set_output_committed(1)
+            OutputWriter.carryUserEntries(from: old, owned: ownedByLive ?? [], to: output)
             if rename(old, backPath) != 0 { _ = feedgen_remove_tree(old) }
         }
     }

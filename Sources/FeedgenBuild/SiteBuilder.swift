@@ -134,7 +134,9 @@ public enum SiteBuilder {
             var patchOutput: String?
             let listed = SiteLoader.list(siteRoot: root) { config in
                 let output = outputPath(options, configured: config.output, root: root)
-                guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
+                guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil,
+                    OutputWriter.strayEntry(output: output) == nil
+                else { return }
                 itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
                 let opening = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
                 opening.start(useCache: true, readCards: false)
@@ -187,6 +189,13 @@ public enum SiteBuilder {
                 report.exitStatus = 2
                 return report
             }
+            if let stray = OutputWriter.strayEntry(output: output) {
+                report.diagnostics.error(
+                    SourceLocation(path: output + "/" + stray),
+                    "this file in the output folder was not written by feedgen; move it away or into static/")
+                report.exitStatus = 2
+                return report
+            }
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
             report.images = ImageVariants.make(
                 &prepared, cacheFolder: BuildCache.folder(forOutput: output), progress: options.progress, diagnostics: &report.diagnostics)
@@ -224,7 +233,7 @@ public enum SiteBuilder {
             report.diagnostics.error(SourceLocation(path: output), "cannot write the output folder: \(reason); check --output or the 'output' setting")
             report.exitStatus = 2
         }
-        if options.write, report.exitStatus == 0 { itemCache.value?.save() }
+        if options.write, report.exitStatus == 0 { itemCache.value?.save() } else if options.write { itemCache.value?.discard() }
         if options.write, report.exitStatus == 0, !report.diagnostics.hasErrors, let listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: prepared, templates: templates, links: links, feeds: feedRecords,

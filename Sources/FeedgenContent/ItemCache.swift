@@ -186,6 +186,22 @@ public final class ItemCache: @unchecked Sendable {
     /// Waits for a save started by ``saveSourcesEarly()`` (before the build releases the cache).
     public func waitForSources() { sourcesSaving.wait() }
 
+    /// Ends a build that failed: a new log (`items.log.tmp-<pid>`) is closed and removed, so a
+    /// failed build leaves no temporary file in the cache (entries appended to an intact log stay;
+    /// they are valid records).
+    public func discard() {
+        guard writable else { return }
+        if sourcesSavedEarly.load(ordering: .relaxed) { waitForSources() }
+        lock.withLock {
+            pending.removeAll()
+            guard sink >= 0 else { return }
+            close(sink)
+            sink = -1
+            if sinkIsNew { unlink(temporaryPath) }
+            sinkIsNew = false
+        }
+    }
+
     /// Finishes the log: a new log gets the old entries this build used and replaces the old
     /// one; an appended log that is mostly stale is rewritten with the used entries only.
     /// Failures are ignored (it is a cache).

@@ -1,0 +1,76 @@
+// The user's entries at the output root (a deploy repository's `.git/`, `CNAME`, `.nojekyll`),
+// which survive every build, and the check that stops a build on any other file it did not write.
+import CFileSystem
+import Foundation
+
+extension OutputWriter {
+    /// Whether a root entry named `name` is the user's when feedgen's manifest does not list it:
+    /// a name starting with `.` (but the marker) or `CNAME` (GitHub Pages). Rule: docs/content-format.md.
+    static func isUserName(_ name: String) -> Bool {
+        (name.hasPrefix(".") && name != markerName) || name == "CNAME"
+    }
+
+    /// The root names a manifest's paths use (files and first folders).
+    static func rootNames<S: Sequence<String>>(of paths: S) -> Set<String> {
+        Set(paths.map { String($0.prefix { $0 != "/" }) })
+    }
+
+    /// The user's root entries of the tree at `root`, whose manifest's root names are `owned`.
+    static func userEntries(in root: String, owned: Set<String>) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.filter { isUserName($0) && !owned.contains($0) }.sorted()
+    }
+
+    /// Moves the user's root entries of the tree at `from` (whose manifest's root names are
+    /// `owned`) into the tree at `to`, by rename(2), unless `to` has an entry of that name (a
+    /// file feedgen writes there wins). Called before anything of `from` is removed.
+    static func carryUserEntries(from: String, owned: Set<String>, to: String) {
+        for name in userEntries(in: from, owned: owned) {
+            var info = stat()
+            if lstat(to + "/" + name, &info) == 0 { continue }
+            rename(from + "/" + name, to + "/" + name)
+        }
+    }
+
+    /// The first file or folder (relative path) in `output` that the build which wrote it did
+    /// not write (not in its manifest in the build cache), apart from the user's root entries;
+    /// nil when there is none or when that manifest is unknown (no cache beside the output).
+    public static func strayEntry(output: String) -> String? {
+        let out = URL(fileURLWithPath: output).standardizedFileURL.path
+        guard let ino = Session.inode(out) else { return nil }
+        let state = CacheState.read(BuildCache.folder(forOutput: out) + "/state", salt: BuildCache.salt)
+        guard let manifest = state.trees[ino], !manifest.isEmpty else { return nil }
+        var entries: UnsafeMutablePointer<feedgen_tree_entry>?
+        var count = 0
+        var names: UnsafeMutablePointer<CChar>?
+        guard feedgen_list_tree(out, &entries, &count, &names) == 0, let entries, let names else { return nil }
+        defer {
+            free(entries)
+            free(names)
+        }
+        let folders = CacheState.folders(of: manifest.keys)
+        let owned = rootNames(of: manifest.keys)
+        var stray: [String] = []
+        for entry in UnsafeBufferPointer(start: entries, count: count) {
+            let path = String(
+                decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(names) + entry.path_offset, count: entry.path_length),
+                as: UTF8.self)
+            let first = String(path.prefix { $0 != "/" })
+            if isUserName(first), !owned.contains(first) { continue }
+            let known = UInt8(bitPattern: entry.type) == UInt8(ascii: "d") ? folders.contains(path) : manifest[path] != nil
+            if !known { stray.append(path) }
+        }
+        return stray.min()
+    }
+
+    /// - Throws: ``WriteError`` naming the first user's root entry of `output` (whose build's
+    ///   root names are `owned`) that a file of the new build (`paths`) has the name of or is in.
+    static func refuseCollision(output: String, owned: Set<String>, paths: Set<String>) throws {
+        let entries = userEntries(in: output, owned: owned)
+        guard !entries.isEmpty, let name = entries.first(where: { name in
+            paths.contains(name) || paths.contains { $0.hasPrefix(name + "/") }
+        }) else { return }
+        throw WriteError(
+            path: name, message: "this entry of the output folder is not feedgen's, and static/ has a file of that name; move one of them away")
+    }
+}
