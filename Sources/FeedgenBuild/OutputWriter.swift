@@ -391,6 +391,14 @@ extension OutputWriter {
         /// The content hash the output's manifest records for `path`, if any.
         public func liveHash(_ path: String) -> UInt64? { live[path]?.hash }
 
+        /// Whether the output is as its last build wrote it: every file of its manifest there
+        /// with the recorded stamp, no other file but the user's root entries. False when the
+        /// manifest is unknown. A build that would write nothing checks it, so that a page
+        /// deleted or edited by hand is written again (content-format §build cache).
+        public func outputIsAsWritten() -> Bool {
+            !live.isEmpty && CacheState.matches(output, live, ignoringUserEntries: true)
+        }
+
         /// The output's file at `path`, mapped, when it is as the output's manifest records it
         /// (same size, modification time and inode), so that its bytes hash to
         /// ``liveHash(_:)``; else nil.

@@ -468,6 +468,10 @@ enum PatchBuild {
         }
         let unchanged =
             feedFiles.isEmpty && documents.isEmpty && zip(pages, pageHashes).allSatisfy { $1 != nil && session.liveHash($0.file.path) == $1 }
+        // Writing nothing leaves the output as it is: only right if nobody changed it by hand.
+        if unchanged, !session.outputIsAsWritten() {
+            return .failure(NotApplicable(reason: "an output file was changed, added or removed by hand", sessionUsed: false))
+        }
         if !changed.isEmpty {
             // The new snapshot: the item files' stamps as this build saw them (the other
             // sources' were checked equal to the old ones above), the changed items' links

@@ -119,4 +119,24 @@ import Testing
             ])
         #expect(FileManager.default.contents(atPath: out + "/CNAME") == Data("user.example.org\n".utf8))
     }
+
+    /// A build with no source change writes again a page deleted and a page edited by hand in
+    /// the output: its output is a clean build's (the old code wrote nothing, said "built", and
+    /// left the page missing and the edit in place).
+    @Test func aBuildWithNoSourceChangeRepairsTheOutput() throws {
+        let site = try PatchBuildTests.makeSite()
+        let out = site + "/../public"
+        _ = PatchBuildTests.buildAndCompare(site, "first build")
+        #expect(PatchBuildTests.buildAndCompare(site, "no change").patched)
+        #expect(FileManager.default.fileExists(atPath: out + "/news/item-01.html"))
+        try FileManager.default.removeItem(atPath: out + "/news/item-01.html")
+        try PatchBuildTests.append(out, "index.html", "<!-- edited by hand -->\n")
+        let repaired = PatchBuildTests.buildAndCompare(site, "after hand edits")
+        #expect(!repaired.patched)
+        #expect(FileManager.default.fileExists(atPath: out + "/news/item-01.html"))
+        // And the build after it is patched again, with nothing to write.
+        let next = PatchBuildTests.buildAndCompare(site, "no change again")
+        #expect(next.patched)
+        #expect(next.filesWritten == 0)
+    }
 }
