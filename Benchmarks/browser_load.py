@@ -84,7 +84,14 @@ def main():
         subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "feedgen"], cwd=bench.REPO, check=True)
         feedgen = str(Path(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=bench.REPO,
                                           capture_output=True, text=True, check=True).stdout.strip()) / "feedgen")
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        # Playwright lives in the project's .venv (scripts/install-deps --test).
+        venv = bench.REPO / ".venv" / "bin" / "python"
+        if venv.exists() and Path(sys.executable).resolve() != venv.resolve():
+            os.execv(str(venv), [str(venv), *sys.argv])
+        sys.exit("Playwright is missing: run scripts/install-deps --test (it makes .venv/)")
 
     with tempfile.TemporaryDirectory(prefix="feedgen-browser-load-") as tmp:
         root = Path(tmp)
