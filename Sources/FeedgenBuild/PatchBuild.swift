@@ -133,9 +133,10 @@ enum PatchBuild {
             let (k, f, s, i) = places[n]
             let item = site.feeds[f].sections[s].section.items[i]
             var linked: [BuildSnapshot.Link] = []
+            // A link to no page (a folder without a feed page: a warning) records "", as a patch
+            // records it (its warning is among the stored diagnostics).
             for link in item.markdownLinks {
-                guard let page = links.pages[link.target] else { return nil }
-                linked.append(BuildSnapshot.Link(target: link.target, page: page))
+                linked.append(BuildSnapshot.Link(target: link.target, page: links.pages[link.target] ?? ""))
             }
             let whole = ItemCache.fingerprint(item)
             let outside =

@@ -146,9 +146,19 @@ public enum Markdown {
         guard let node else { return nil }
         switch cmark_node_get_type(node) {
         case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+            // Only the scalar at the edge is decoded: a soft break must not cost a copy of its
+            // neighbour's whole text.
             guard let literal = cmark_node_get_literal(node) else { return nil }
-            let scalars = String(cString: literal).unicodeScalars
-            return last ? scalars.last : scalars.first
+            let count = strlen(literal)
+            guard count > 0 else { return nil }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: count)
+            var (start, end) = last ? (count - 1, count) : (0, 1)
+            if last {
+                while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            } else {
+                while end < count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).unicodeScalars.first
         case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK:
             return edgeScalar(last ? cmark_node_last_child(node) : cmark_node_first_child(node), last: last)
         default:
