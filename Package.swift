@@ -30,9 +30,17 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]),
         // Debian's libmimalloc-dev: the executable's malloc (see Sources/feedgen/main.swift).
         .systemLibrary(name: "CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
+        // Debian's libxxhash-dev (XXH3: the build cache's content hash) and nettle-dev (SHA-256:
+        // the names of image sources in the build cache).
+        .systemLibrary(
+            name: "CXXHash", pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(
+            name: "CNettle", pkgConfig: "nettle",
+            providers: [.apt(["nettle-dev"])]),
         // Non-variadic wrappers around libvips (Swift cannot call its NULL-terminated option lists),
         // for responsive image variants. libvips (Debian's libvips42) is loaded with dlopen when a
-        // site has images, so feedgen does not link it; SHA-256 of image sources, in C.
+        // site has images, so feedgen does not link it.
         .target(name: "CVipsShim"),
 
         // renameat2(RENAME_EXCHANGE): swaps the new output in atomically.
@@ -40,6 +48,10 @@ let package = Package(
 
         // Diagnostics shared by every stage: `path:line:column: severity: message`.
         .target(name: "FeedgenDiagnostics"),
+        // Storage: the only module besides the output writer that knows bytes on disk: hashing
+        // (XXH3, SHA-256), file stamps, mapped and cache files, record logs and their seals, the
+        // byte codec, parallel map.
+        .target(name: "FeedgenStorage", dependencies: ["CFileSystem", "CXXHash", "CNettle"]),
         // The compositional layout model: pure Swift, no I/O, no dependencies.
         .target(name: "FeedgenLayout"),
         // The Mustache engine (official spec, partials, inheritance, dynamic names).
@@ -47,17 +59,17 @@ let package = Package(
         // Content: front matter, YAML (libyaml), Markdown (libcmark), the site model.
         .target(
             name: "FeedgenContent",
-            dependencies: ["CCmark", "CYaml", "CFileSystem", "FeedgenDiagnostics", "FeedgenLayout"]),
+            dependencies: ["CCmark", "CYaml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics", "FeedgenLayout"]),
         // Emit: template contexts, generated layout CSS, HTML pages.
         .target(
             name: "FeedgenEmit",
-            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenDiagnostics"],
+            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenStorage", "FeedgenDiagnostics"],
             plugins: ["EmbedTemplatesPlugin"]),
         // Build: the whole pipeline, output folder handling, the CLI commands.
         .target(
             name: "FeedgenBuild",
             dependencies: [
-                "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
+                "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenStorage",
                 "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
         .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild", "CMimalloc"]),
@@ -71,15 +83,16 @@ let package = Package(
         // Benchmarks of the core stages: `swift run -c release feedgen-bench`.
         .executableTarget(
             name: "feedgen-bench",
-            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenBuild"],
+            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenBuild", "FeedgenStorage"],
             path: "Benchmarks/FeedgenBenchmarks"),
 
+        .testTarget(name: "FeedgenStorageTests", dependencies: ["FeedgenStorage", "CXXHash"]),
         .testTarget(name: "FeedgenLayoutTests", dependencies: ["FeedgenLayout"]),
         .testTarget(name: "FeedgenMustacheTests", dependencies: ["FeedgenMustache"]),
-        .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenDiagnostics"]),
+        .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenStorage", "FeedgenDiagnostics"]),
         .testTarget(
             name: "FeedgenBuildTests",
-            dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenContent", "FeedgenLayout"],
+            dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenContent", "FeedgenLayout", "FeedgenStorage"],
             exclude: ["Golden"]),
     ]
 )

@@ -1,5 +1,6 @@
 import CFileSystem
 import FeedgenContent
+import FeedgenStorage
 import Foundation
 
 /// The hidden folder beside the output that holds feedgen's build cache: for `public` it is `.public.feedgen-cache` in the same parent folder. Never inside the output (it would be deployed).

@@ -1,6 +1,7 @@
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
+import FeedgenStorage
 import Foundation
 
 /// What the last build that wrote an output knew of its site, kept in the build cache
@@ -115,7 +116,7 @@ struct BuildSnapshot: Equatable {
     // MARK: Encoding
 
     func encoded(salt: UInt64) -> [UInt8] {
-        var w = Writer()
+        var w = ByteWriter()
         w.bytes += Self.magic
         w.u32(Self.formatVersion)
         w.u64(salt)
@@ -206,12 +207,16 @@ struct BuildSnapshot: Equatable {
 
     /// The snapshot in `bytes`, nil when they are not one of this format, salt and checksum.
     static func decode(_ bytes: [UInt8], salt: UInt64) -> BuildSnapshot? {
+        bytes.withUnsafeBytes { decode(buffer: $0, salt: salt) }
+    }
+
+    private static func decode(buffer bytes: UnsafeRawBufferPointer, salt: UInt64) -> BuildSnapshot? {
         guard bytes.count >= 24, Array(bytes[0..<4]) == magic else { return nil }
         let body = bytes.count - 8
-        var r = Reader(bytes: bytes, offset: 4, end: body)
+        var r = ByteReader(bytes: bytes, offset: 4, end: body)
         guard r.u32() == formatVersion, r.u64() == salt else { return nil }
-        var tail = Reader(bytes: bytes, offset: body, end: bytes.count)
-        guard let checksum = tail.u64(), bytes.withUnsafeBytes({ StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<body])) }) == checksum
+        var tail = ByteReader(bytes: bytes, offset: body)
+        guard let checksum = tail.u64(), StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<body])) == checksum
         else { return nil }
         guard let recorded = r.int64(), let inputs = r.u64(), let itemFiles = r.sources() else { return nil }
         var items: [ItemRecord?] = []
@@ -326,99 +331,33 @@ struct BuildSnapshot: Equatable {
 
     /// Removes the cache folder's snapshot: the output is about to change by another way.
     static func remove(cacheFolder folder: String) { CacheFile.remove(folder + "/" + fileName) }
+}
 
-    private struct Writer {
-        var bytes: [UInt8] = []
-        mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-        mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-        mutating func int(_ v: Int) { int(Int64(v)) }
-        mutating func int(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-        mutating func string(_ s: String) {
-            int(s.utf8.count)
-            bytes.append(contentsOf: s.utf8)
-        }
-        mutating func sources(_ list: [Source]) {
-            int(list.count)
-            for source in list {
-                string(source.path)
-                guard let s = source.stamp else {
-                    bytes.append(0)
-                    continue
-                }
-                bytes.append(1)
-                int(s.size)
-                int(s.mtime)
-                int(s.ctime)
-                u64(s.inode)
-                u64(s.device)
-            }
+extension ByteWriter {
+    fileprivate mutating func sources(_ list: [BuildSnapshot.Source]) {
+        int(list.count)
+        for source in list {
+            string(source.path)
+            optional(source.stamp) { $0.stamp($1) }
         }
     }
+}
 
-    private struct Reader {
-        let bytes: [UInt8]
-        var offset: Int
-        let end: Int
-
-        mutating func byte() -> UInt8? {
-            guard offset < end else { return nil }
-            defer { offset += 1 }
-            return bytes[offset]
+extension ByteReader {
+    /// A column width in CSS px: finite and in 1...100,000 (an estimate converts heights
+    /// made with it to `Int`, which traps on NaN or infinity).
+    fileprivate mutating func width() -> Double? {
+        guard let w = double() else { return nil }
+        return w.isFinite && w >= 1 && w <= 100_000 ? w : nil
+    }
+    fileprivate mutating func sources() -> [BuildSnapshot.Source]? {
+        guard let n = count() else { return nil }
+        var list: [BuildSnapshot.Source] = []
+        list.reserveCapacity(n)
+        for _ in 0..<n {
+            guard let path = string(), let stamp = optional({ $0.stamp() }) else { return nil }
+            list.append(BuildSnapshot.Source(path: path, stamp: stamp))
         }
-        mutating func u64() -> UInt64? {
-            guard offset + 8 <= end else { return nil }
-            var v: UInt64 = 0
-            for k in 0..<8 { v |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
-            offset += 8
-            return v
-        }
-        mutating func u32() -> UInt32? {
-            guard offset + 4 <= end else { return nil }
-            var v: UInt32 = 0
-            for k in 0..<4 { v |= UInt32(bytes[offset + k]) << (8 * UInt32(k)) }
-            offset += 4
-            return v
-        }
-        mutating func int() -> Int? { u64().map { Int(Int64(bitPattern: $0)) } }
-        mutating func int64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
-        /// A column width in CSS px: finite and in 1...100,000 (an estimate converts heights
-        /// made with it to `Int`, which traps on NaN or infinity).
-        mutating func width() -> Double? {
-            guard let bits = u64() else { return nil }
-            let w = Double(bitPattern: bits)
-            return w.isFinite && w >= 1 && w <= 100_000 ? w : nil
-        }
-        /// An index or a byte offset: not negative (a patch build subscripts with it).
-        mutating func index() -> Int? {
-            guard let n = int(), n >= 0 else { return nil }
-            return n
-        }
-        /// A count: at most the bytes left (each element takes at least one).
-        mutating func count() -> Int? {
-            guard let n = int(), n >= 0, n <= end - offset else { return nil }
-            return n
-        }
-        mutating func string() -> String? {
-            guard let n = count() else { return nil }
-            defer { offset += n }
-            return String(decoding: bytes[offset..<(offset + n)], as: UTF8.self)
-        }
-        mutating func sources() -> [Source]? {
-            guard let n = count() else { return nil }
-            var list: [Source] = []
-            list.reserveCapacity(n)
-            for _ in 0..<n {
-                guard let path = string(), let present = byte() else { return nil }
-                guard present == 1 else {
-                    list.append(Source(path: path, stamp: nil))
-                    continue
-                }
-                guard let size = int64(), let mtime = int64(), let ctime = int64(), let inode = u64(), let device = u64() else {
-                    return nil
-                }
-                list.append(Source(path: path, stamp: FileStamp(size: size, mtime: mtime, ctime: ctime, inode: inode, device: device)))
-            }
-            return list
-        }
+        return list
     }
 }

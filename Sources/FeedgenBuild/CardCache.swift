@@ -1,5 +1,6 @@
 import FeedgenContent
 import FeedgenEmit
+import FeedgenStorage
 import Foundation
 import Synchronization
 

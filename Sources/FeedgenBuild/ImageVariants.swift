@@ -5,6 +5,7 @@ import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenLayout
+import FeedgenStorage
 import Foundation
 
 /// Responsive image variants (issue #8): each local PNG, JPEG or still WebP item image is resized
@@ -342,10 +343,8 @@ public enum ImageVariants {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let bytes = [UInt8](data)
         guard let formats = formats(of: bytes) else { return nil }
-        var hex = [CChar](repeating: 0, count: 65)
-        bytes.withUnsafeBytes { feedgen_sha256_hex($0.baseAddress, $0.count, &hex) }
         let width = ImageProbe.size(of: Array(bytes.prefix(65536)))?.width ?? 0
-        return Source(hash: text(hex), formats: formats, width: width, name: fileStem(path))
+        return Source(hash: SHA256.hex(bytes), formats: formats, width: width, name: fileStem(path))
     }
 
     /// A file name's stem made safe for `srcset` (which splits on commas and spaces) and URLs:

@@ -1,6 +1,7 @@
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
+import FeedgenStorage
 import Foundation
 
 /// Two inputs must never write one output file, including paths that differ only in letter case

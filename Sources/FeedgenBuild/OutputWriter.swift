@@ -3,6 +3,7 @@ import Dispatch
 import FeedgenDiagnostics
 import FeedgenContent
 import FeedgenEmit
+import FeedgenStorage
 import Foundation
 
 /// Writes the built site so that a failed or killed build never damages the previous output:

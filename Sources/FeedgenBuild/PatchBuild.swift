@@ -2,6 +2,7 @@ import CFileSystem
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
+import FeedgenStorage
 import Foundation
 
 /// A build that patches the previous output instead of building the site again, when the only

@@ -3,6 +3,7 @@ import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenLayout
+import FeedgenStorage
 import Foundation
 
 /// Options of `feedgen build` and `feedgen check` (content-format §9).

@@ -1,4 +1,5 @@
 import FeedgenDiagnostics
+import FeedgenStorage
 
 /// A site's configuration and the shape of its `content/` folder, listed before any content
 /// file is read (``SiteLoader/list(siteRoot:)``).

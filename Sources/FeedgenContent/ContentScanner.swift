@@ -1,4 +1,5 @@
 import FeedgenDiagnostics
+import FeedgenStorage
 
 /// The shape of `content/` found on disk (content-format §1), before any file is read.
 struct ContentPlan: Sendable {

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import FeedgenDiagnostics
+import FeedgenStorage
 
 /// Every `_feed.md`, `_section.md` and item file of a ``ContentPlan``, read and decoded on all
 /// cores. Results are indexed like the plan: `feeds[f]`, `sections[f][s]`, `items[f][s][i]`.

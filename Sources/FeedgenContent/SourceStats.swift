@@ -1,3 +1,4 @@
+import FeedgenStorage
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -167,65 +168,51 @@ final class SourceStats: @unchecked Sendable {
     func save() {
         var count = 0
         for case .some in seen { count += 1 }
-        var out = Self.magic
-        out.reserveCapacity(48 + count * 96)
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
-        append(Self.formatVersion)
-        append(salt)
-        append(start)
-        append(UInt32(clamping: count))
+        var out = ByteWriter()
+        out.bytes.reserveCapacity(48 + count * 96)
+        out.raw(Self.magic)
+        out.u32(Self.formatVersion)
+        out.u64(salt)
+        out.int(start)
+        out.u32(UInt32(clamping: count))
         for (k, file) in files.enumerated() {
             guard let e = seen[k] else { continue }
             let folder = file.folder.utf8
             let name = file.name.utf8
-            append(UInt32(clamping: folder.count + 1 + name.count))
-            out += folder
-            out.append(UInt8(ascii: "/"))
-            out += name
-            append(e.stamp.size)
-            append(e.stamp.mtime)
-            append(e.stamp.ctime)
-            append(e.stamp.inode)
-            append(e.stamp.device)
-            append(e.bytesHash)
+            out.u32(UInt32(clamping: folder.count + 1 + name.count))
+            out.raw(folder)
+            out.byte(UInt8(ascii: "/"))
+            out.raw(name)
+            out.stamp(e.stamp)
+            out.u64(e.bytesHash)
         }
-        append(StableHasher.hash(out))
+        out.u64(StableHasher.hash(out.bytes))
         let temporary = path + ".tmp-\(getpid())"
-        if !CacheFile.write(out, to: temporary) || !CacheFile.rename(temporary, over: path) { unlink(temporary) }
+        if !CacheFile.write(out.bytes, to: temporary) || !CacheFile.rename(temporary, over: path) { unlink(temporary) }
     }
 
     /// The records of a table, in its order (none when anything is unexpected).
     private static func read(_ data: UnsafeRawBufferPointer, salt: UInt64) -> [Record] {
         guard data.count >= 36, Array(data[0..<4]) == magic else { return [] }
-        func load<T: FixedWidthInteger>(_: T.Type, _ offset: Int) -> T {
-            T(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: T.self))
-        }
         let end = data.count - 8
-        guard load(UInt32.self, 4) == formatVersion, load(UInt64.self, 8) == salt,
-            load(UInt64.self, end) == StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: data[0..<end]))
+        var reader = ByteReader(bytes: data, offset: 4, end: end)
+        var tail = ByteReader(bytes: data, offset: end)
+        guard reader.u32() == formatVersion, reader.u64() == salt,
+            tail.u64() == StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: data[0..<end])),
+            let recordedStart = reader.int64(), let count = reader.u32().map(Int.init)
         else { return [] }
-        let trustedBefore = load(Int64.self, 16) - racyMargin
-        let count = Int(load(UInt32.self, 24))
+        let trustedBefore = recordedStart - racyMargin
         var records: [Record] = []
         records.reserveCapacity(min(count, end / 52))
-        var offset = 28
         for _ in 0..<count {
-            guard offset + 4 <= end else { return [] }
-            let length = Int(load(UInt32.self, offset))
-            offset += 4
-            guard length <= end - offset, end - offset - length >= 48 else { return [] }
-            let pathOffset = offset
-            offset += length
-            let stamp = FileStamp(
-                size: load(Int64.self, offset), mtime: load(Int64.self, offset + 8), ctime: load(Int64.self, offset + 16),
-                inode: load(UInt64.self, offset + 24), device: load(UInt64.self, offset + 32))
-            let entry = Entry(stamp: stamp, bytesHash: load(UInt64.self, offset + 40))
-            offset += 48
+            guard let length = reader.u32().map(Int.init) else { return [] }
+            let pathOffset = reader.offset
+            guard reader.raw(length) != nil, let stamp = reader.stamp(), let bytesHash = reader.u64() else { return [] }
             records.append(
                 Record(
-                    pathOffset: pathOffset, pathLength: length, entry: entry,
+                    pathOffset: pathOffset, pathLength: length, entry: Entry(stamp: stamp, bytesHash: bytesHash),
                     trusted: stamp.mtime < trustedBefore && stamp.ctime < trustedBefore))
         }
-        return offset == end ? records : []
+        return reader.offset == end ? records : []
     }
 }

@@ -1,4 +1,5 @@
 import FeedgenContent
+import FeedgenStorage
 
 /// A page's UTF-8 bytes as a list of pieces, some of them borrowed: a long feed page is mostly
 /// cached cards, whose bytes stay where the card cache mapped them (``CardHTML``). The page is

@@ -1,4 +1,5 @@
 import FeedgenContent
+import FeedgenStorage
 
 /// A card's HTML, as the page assembly copies it: text rendered by this build, or UTF-8 bytes
 /// that the card cache keeps (`cards.log`, mapped), which are neither copied nor decoded until
@@ -93,41 +94,35 @@ public struct CardFragment: Sendable, Equatable {
     /// The fragment as bytes: the estimate's pieces (count, then each piece as a tag byte and
     /// little-endian numbers; count `UInt32.max` for none), then the HTML's UTF-8 bytes.
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(html.utf8Count + 16 + (estimate?.pieces.count ?? 0) * 33)
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
-        func optional(_ v: Double?) {
-            if let v {
-                out.append(1)
-                f64(v)
-            } else {
-                out.append(0)
-            }
-        }
+        var out = ByteWriter()
+        out.bytes.reserveCapacity(html.utf8Count + 16 + (estimate?.pieces.count ?? 0) * 33)
         if let estimate {
-            u32(UInt32(estimate.pieces.count))
+            out.u32(UInt32(estimate.pieces.count))
             for piece in estimate.pieces {
                 switch piece {
                 case .space(let v):
-                    out.append(0)
-                    f64(v)
+                    out.byte(0)
+                    out.double(v)
                 case .text(let width, let lineHeight, let fontSize, let inset):
-                    out.append(1)
-                    f64(width); f64(lineHeight); f64(fontSize); f64(inset)
+                    out.byte(1)
+                    for v in [width, lineHeight, fontSize, inset] { out.double(v) }
                 case .lines(let n, let lineHeight):
-                    out.append(2)
-                    f64(Double(n)); f64(lineHeight)
+                    out.byte(2)
+                    out.double(Double(n))
+                    out.double(lineHeight)
                 case .image(let ratio, let intrinsic, let inset, let maxHeight):
-                    out.append(3)
-                    f64(ratio); optional(intrinsic); f64(inset); optional(maxHeight)
+                    out.byte(3)
+                    out.double(ratio)
+                    out.optional(intrinsic) { $0.double($1) }
+                    out.double(inset)
+                    out.optional(maxHeight) { $0.double($1) }
                 }
             }
         } else {
-            u32(UInt32.max)
+            out.u32(UInt32.max)
         }
-        html.withUTF8 { out.append(contentsOf: $0) }
-        return out
+        html.withUTF8 { out.raw($0) }
+        return out.bytes
     }
 
     /// Reads what ``encoded()`` wrote; nil when the bytes are damaged. With an `owner` (which
@@ -135,56 +130,39 @@ public struct CardFragment: Sendable, Equatable {
     /// `bytes` (``CardHTML/init(unsafeUTF8:owner:)``, not validated as UTF-8); without one it is
     /// decoded into a `String`.
     public init?(decoding bytes: UnsafeRawBufferPointer, owner: (any AnyObject & Sendable)? = nil) {
-        var p = 0
-        let end = bytes.count
-        func u32() -> UInt32? {
-            guard end - p >= 4 else { return nil }
-            defer { p += 4 }
-            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt32.self))
-        }
-        func f64() -> Double? {
-            guard end - p >= 8 else { return nil }
-            defer { p += 8 }
-            return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt64.self)))
-        }
-        func byte() -> UInt8? {
-            guard p < end else { return nil }
-            defer { p += 1 }
-            return bytes[p]
-        }
+        var r = ByteReader(bytes: bytes)
         func optional() -> Double?? {
-            guard let flag = byte() else { return nil }
+            guard let flag = r.byte(), flag <= 1 else { return nil }
             if flag == 0 { return .some(nil) }
-            guard flag == 1, let v = f64() else { return nil }
-            return .some(v)
+            return r.double().map { .some($0) }
         }
-        guard let count = u32() else { return nil }
+        guard let count = r.u32() else { return nil }
         if count == UInt32.max {
             estimate = nil
         } else {
-            guard Int(count) <= end - p else { return nil }
+            guard Int(count) <= r.remaining else { return nil }
             var pieces: [CardHeightEstimate.Piece] = []
             pieces.reserveCapacity(Int(count))
             for _ in 0..<count {
-                switch byte() {
+                switch r.byte() {
                 case 0:
-                    guard let v = f64() else { return nil }
+                    guard let v = r.double() else { return nil }
                     pieces.append(.space(v))
                 case 1:
-                    guard let w = f64(), let l = f64(), let f = f64(), let i = f64() else { return nil }
+                    guard let w = r.double(), let l = r.double(), let f = r.double(), let i = r.double() else { return nil }
                     pieces.append(.text(width: w, lineHeight: l, fontSize: f, inset: i))
                 case 2:
-                    guard let n = f64(), let l = f64(), n >= 0, n < 1e12 else { return nil }
+                    guard let n = r.double(), let l = r.double(), n >= 0, n < 1e12 else { return nil }
                     pieces.append(.lines(Int(n), lineHeight: l))
                 case 3:
-                    guard let r = f64(), let w = optional(), let i = f64(), let m = optional() else { return nil }
-                    pieces.append(.image(ratio: r, intrinsicWidth: w, inset: i, maxHeight: m))
+                    guard let ratio = r.double(), let w = optional(), let i = r.double(), let m = optional() else { return nil }
+                    pieces.append(.image(ratio: ratio, intrinsicWidth: w, inset: i, maxHeight: m))
                 default: return nil
                 }
             }
             estimate = CardHeightEstimate(pieces: pieces)
         }
-        let text = UnsafeRawBufferPointer(rebasing: bytes[p...])
+        let text = UnsafeRawBufferPointer(rebasing: bytes[r.offset...])
         if let owner {
             html = CardHTML(unsafeUTF8: text, owner: owner)
         } else {

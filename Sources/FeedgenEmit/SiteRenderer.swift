@@ -1,4 +1,5 @@
 import Dispatch
+import FeedgenStorage
 import Foundation
 import FeedgenContent
 import FeedgenDiagnostics

@@ -1,3 +1,4 @@
+import FeedgenStorage
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CFileSystem
+import FeedgenStorage
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import FeedgenDiagnostics
+import FeedgenStorage
 import Foundation
 import Testing
 

@@ -47,8 +47,5 @@ int feedgen_vips_resize_save(
     const char *in_path, const char *out_path, int width, feedgen_vips_format format, int quality,
     char *error, size_t error_size);
 
-/// The SHA-256 (FIPS 180-4) of `length` bytes as 64 lowercase hex digits and a NUL, into `out`
-/// (65 bytes). Needs neither libvips nor glib; `bytes` may be NULL when `length` is 0.
-void feedgen_sha256_hex(const void *bytes, size_t length, char out[65]);
 
 #endif

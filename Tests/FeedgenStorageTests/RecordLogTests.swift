@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FeedgenContent
+@testable import FeedgenStorage
 
 /// `RecordLog.usage(adding:)` decides whether a cache log is compacted without building the set
 /// of used keys; it must count what that set-based rule counted.

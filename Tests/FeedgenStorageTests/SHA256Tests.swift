@@ -1,13 +1,11 @@
-import CVipsShim
+import FeedgenStorage
 import Testing
 
-/// The shim's own SHA-256 (image source hashes in the cache names), which replaced glib's
-/// g_compute_checksum_for_data and must give the same digests.
+/// SHA-256 of image sources (the cache names), Nettle's since it replaced a hand-written one in
+/// C (which had replaced glib's g_compute_checksum_for_data): it must give the same digests.
 @Suite struct SHA256Tests {
     func sha256(_ bytes: [UInt8]) -> String {
-        var hex = [CChar](repeating: 0, count: 65)
-        bytes.withUnsafeBytes { feedgen_sha256_hex($0.baseAddress, $0.count, &hex) }
-        return String(decoding: hex.prefix(64).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        SHA256.hex(bytes)
     }
 
     /// FIPS 180-4 SHA-256 test vectors (NIST's "Example Algorithms" SHA256.pdf and

@@ -70,15 +70,12 @@ public enum LogSeal {
             if settling, isRacy(stamp, sealedAt: sealedAt) { racy.withLock { $0[seal] = stamp } }
             return
         }
-        var out = magic
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
-        append(formatVersion)
-        append(stamp.size)
-        append(stamp.mtime)
-        append(stamp.ctime)
-        append(stamp.inode)
-        append(stamp.device)
-        append(StableHasher.hash(out))
+        var writer = ByteWriter()
+        writer.raw(magic)
+        writer.u32(formatVersion)
+        writer.stamp(stamp)
+        writer.u64(StableHasher.hash(writer.bytes))
+        let out = writer.bytes
         let fd = CacheFile.create(seal)
         guard fd >= 0 else { return }
         let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -137,15 +134,11 @@ public enum LogSeal {
         var bytes = [UInt8](repeating: 0, count: 57)  // one more: a longer file is not a seal
         let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count == 56, Array(bytes[0..<4]) == magic else { return nil }
-        func load<T: FixedWidthInteger>(_: T.Type, _ offset: Int) -> T {
-            bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+        return bytes.withUnsafeBytes { buffer in
+            var reader = ByteReader(bytes: buffer, offset: 4, end: 56)
+            guard reader.u32() == formatVersion, let stamp = reader.stamp(), reader.u64() == StableHasher.hash(Array(bytes[0..<48]))
+            else { return nil }
+            return (stamp, sealStamp.mtime)
         }
-        guard load(UInt32.self, 4) == formatVersion, load(UInt64.self, 48) == StableHasher.hash(Array(bytes[0..<48])) else {
-            return nil
-        }
-        let stamp = FileStamp(
-            size: load(Int64.self, 8), mtime: load(Int64.self, 16), ctime: load(Int64.self, 24),
-            inode: load(UInt64.self, 32), device: load(UInt64.self, 40))
-        return (stamp, sealStamp.mtime)
     }
 }

@@ -86,17 +86,20 @@ public final class RecordLog: @unchecked Sendable {
 
     /// The header of a new log.
     public static func header(magic: [UInt8], formatVersion: UInt32, salt: UInt64) -> [UInt8] {
-        var out = magic
-        withUnsafeBytes(of: formatVersion.littleEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: salt.littleEndian) { out.append(contentsOf: $0) }
-        return out
+        var out = ByteWriter()
+        out.raw(magic)
+        out.u32(formatVersion)
+        out.u64(salt)
+        return out.bytes
     }
 
     /// Appends a record of `payload` under `key` to `out`.
     public static func append(_ key: UInt64, _ payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        withUnsafeBytes(of: key.littleEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: StableHasher.hash(bytes: payload).littleEndian) { out.append(contentsOf: $0) }
+        var record = ByteWriter()
+        record.u64(key)
+        record.u32(UInt32(payload.count))
+        record.u64(StableHasher.hash(bytes: payload))
+        out.append(contentsOf: record.bytes)
         out.append(contentsOf: payload)
     }
 
@@ -163,7 +166,7 @@ public final class RecordLog: @unchecked Sendable {
     }
 
     /// Whether every record read matches its checksum.
-    func checksumsHold() -> Bool {
+    public func checksumsHold() -> Bool {
         ranges.allSatisfy { range in
             StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound + 8)..<range.upperBound]))
                 == Self.load(UInt64.self, bytes, range.lowerBound)
@@ -185,7 +188,9 @@ public final class RecordLog: @unchecked Sendable {
         return offset
     }
 
-    static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
-        T(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: T.self))
+    /// The integer at `offset`, which the caller has checked is inside `data`.
+    public static func load<T: FixedWidthInteger>(_: T.Type, _ data: UnsafeRawBufferPointer, _ offset: Int) -> T {
+        var reader = ByteReader(bytes: data, offset: offset)
+        return reader.fixed()!
     }
 }

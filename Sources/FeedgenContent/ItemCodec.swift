@@ -1,0 +1,293 @@
+/// The item codec of `items.log`: ``Item``s, their front matter, dates and diagnostics as
+/// ``ByteWriter`` / ``ByteReader`` values, and the lazily decoded values an item keeps in the
+/// mapped log (``LazyValue``, ``CachedValue``).
+import FeedgenDiagnostics
+import FeedgenStorage
+import Synchronization
+extension ByteWriter {
+    mutating func location(_ l: SourceLocation) {
+        string(l.path)
+        int(l.line)
+        int(l.column)
+    }
+    mutating func date(_ d: ContentDate) {
+        switch d.value {
+        case .calendar(let y, let m, let day):
+            bytes.append(0)
+            int(y); int(m); int(day)
+        case .instant(let s, let ns, let offset):
+            bytes.append(1)
+            int(Int(s)); int(Int(ns)); int(Int(offset))
+        }
+    }
+    mutating func node(_ n: YAMLNode) {
+        int(n.line)
+        int(n.column)
+        optional(n.tag) { $0.string($1) }
+        switch n.kind {
+        case .scalar(let text, let plain):
+            bytes.append(0)
+            string(text)
+            bool(plain)
+        case .sequence(let nodes):
+            bytes.append(1)
+            int(nodes.count)
+            for node in nodes { self.node(node) }
+        case .mapping(let pairs):
+            bytes.append(2)
+            int(pairs.count)
+            for pair in pairs {
+                node(pair.key)
+                node(pair.value)
+            }
+        }
+    }
+    mutating func item(_ item: Item) {
+        string(item.id)
+        string(item.sourcePath)
+        location(item.location)
+        string(item.title)
+        optional(item.description) { $0.string($1) }
+        optional(item.date) { $0.date($1) }
+        optional(item.publishDate) { $0.date($1) }
+        optional(item.expiryDate) { $0.date($1) }
+        bool(item.draft)
+        optional(item.weight) { $0.int($1) }
+        optional(item.image) { w, image in
+            w.string(image.src)
+            w.optional(image.alt) { $0.string($1) }
+            w.optional(image.width) { $0.int($1) }
+            w.optional(image.height) { $0.int($1) }
+            w.location(image.location)
+        }
+        optional(item.link) { $0.string($1) }
+        string(item.type)
+        int(item.tags.count)
+        for tag in item.tags { string(tag) }
+        optional(item.lang) { $0.string($1) }
+        int(item.params.count)
+        for pair in item.params {
+            node(pair.key)
+            node(pair.value)
+        }
+        string(item.html)
+        bool(item.hasBody)
+        string(item.fileName)
+        node(item.frontMatter)
+        int(item.markdownLinks.count)
+        for link in item.markdownLinks {
+            string(link.target)
+            optional(link.fragment) { $0.string($1) }
+            location(link.location)
+            string(link.destination)
+        }
+    }
+    mutating func diagnostics(_ list: [Diagnostic]) {
+        int(list.count)
+        for d in list {
+            bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
+            location(d.location)
+            string(d.message)
+        }
+    }
+}
+
+/// A value of an item (its rendered body, ``Item/html``; its front matter): made by the parser,
+/// or left where the build cache's mapped log holds it (``CachedValue``) and decoded the first
+/// time it is read. An unchanged item whose card and page come from the cache never needs its
+/// body, and decoding it (UTF-8 validation, a copy) was most of the cost of taking an item from
+/// the cache; its front matter is read only for a few diagnostics.
+enum LazyValue<Value: Hashable & Sendable>: Sendable, Hashable {
+    case value(Value)
+    case cached(CachedValue<Value>)
+
+    init(_ value: Value) { self = .value(value) }
+
+    var value: Value {
+        switch self {
+        case .value(let value): value
+        case .cached(let cached): cached.value
+        }
+    }
+
+    static func == (a: LazyValue, b: LazyValue) -> Bool {
+        if case .cached(let x) = a, case .cached(let y) = b, x === y { return true }
+        return a.value == b.value
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+/// An item's rendered body.
+typealias ItemText = LazyValue<String>
+/// An item's front matter.
+typealias ItemYAML = LazyValue<YAMLNode>
+
+/// The encoding of a value at `range` of a mapped build-cache log (whose record passed its
+/// checksum or seal, and whose structure was checked when the item was read), decoded once,
+/// when first read, on whichever thread reads it first.
+final class CachedValue<Value: Sendable>: Sendable {
+    /// Held so that the mapping outlives every item that points into it.
+    let file: MappedFile
+    let range: Range<Int>
+    private let decode: @Sendable (UnsafeRawBufferPointer) -> Value
+    private let decoded = Mutex<Value?>(nil)
+
+    init(file: MappedFile, range: Range<Int>, decode: @escaping @Sendable (UnsafeRawBufferPointer) -> Value) {
+        self.file = file
+        self.range = range
+        self.decode = decode
+    }
+
+    var value: Value {
+        decoded.withLock { decoded in
+            if let decoded { return decoded }
+            let value = decode(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
+            decoded = value
+            return value
+        }
+    }
+}
+
+extension CachedValue where Value == String {
+    /// UTF-8 text.
+    convenience init(text file: MappedFile, range: Range<Int>) {
+        self.init(file: file, range: range) { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension CachedValue where Value == YAMLNode {
+    /// A node as ``ByteWriter/node(_:)`` wrote it (an empty mapping if it cannot be read).
+    convenience init(node file: MappedFile, range: Range<Int>) {
+        self.init(file: file, range: range) { bytes in
+            var reader = ByteReader(bytes: bytes, offset: 0, end: bytes.count)
+            return reader.node() ?? YAMLNode(.mapping([]), line: 1, column: 1)
+        }
+    }
+}
+
+/// Reads what ``ByteWriter`` wrote; every read checks bounds and returns nil on damage.
+extension ByteReader {
+    /// A string written by ``ByteWriter/string(_:)``, left in the mapped file when there is one.
+    mutating func text() -> ItemText? {
+        guard let file else { return string().map(ItemText.init) }
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        defer { offset += count }
+        return .cached(CachedValue(text: file, range: offset..<(offset + count)))
+    }
+    mutating func location() -> SourceLocation? {
+        guard let path = string(), let line = int(), let column = int() else { return nil }
+        return SourceLocation(path: path, line: line, column: column)
+    }
+    mutating func date() -> ContentDate? {
+        guard let kind = byte(), let a = int(), let b = int(), let c = int() else { return nil }
+        if kind == 0 { return ContentDate(year: a, month: b, day: c) }
+        return ContentDate(secondsSinceEpoch: Int64(a), nanoseconds: Int32(truncatingIfNeeded: b), utcOffset: Int32(truncatingIfNeeded: c))
+    }
+    mutating func node(depth: Int = 0) -> YAMLNode? {
+        guard depth < 512, let line = int(), let column = int(), let tag = optional({ $0.string() }), let kind = byte() else { return nil }
+        switch kind {
+        case 0:
+            guard let text = string(), let plain = bool() else { return nil }
+            return YAMLNode(.scalar(text, plain: plain), line: line, column: column, tag: tag)
+        case 1:
+            guard let count = int(), count >= 0, count <= end - offset else { return nil }
+            var nodes: [YAMLNode] = []
+            for _ in 0..<count {
+                guard let n = node(depth: depth + 1) else { return nil }
+                nodes.append(n)
+            }
+            return YAMLNode(.sequence(nodes), line: line, column: column, tag: tag)
+        case 2:
+            guard let pairs = pairs(depth: depth + 1) else { return nil }
+            return YAMLNode(.mapping(pairs), line: line, column: column, tag: tag)
+        default: return nil
+        }
+    }
+    /// Steps over a node written by ``ByteWriter/node(_:)``, checking its structure but making
+    /// nothing; false on damage.
+    mutating func skipNode(depth: Int = 0) -> Bool {
+        func skipString() -> Bool {
+            guard let count = int(), count >= 0, count <= end - offset else { return false }
+            offset += count
+            return true
+        }
+        guard depth < 512, int() != nil, int() != nil, let hasTag = byte() else { return false }
+        if hasTag != 0, !skipString() { return false }
+        switch byte() {
+        case 0: return skipString() && bool() != nil
+        case 1:
+            guard let count = int(), count >= 0, count <= end - offset else { return false }
+            for _ in 0..<count where !skipNode(depth: depth + 1) { return false }
+            return true
+        case 2:
+            guard let count = int(), count >= 0, count <= end - offset else { return false }
+            for _ in 0..<(2 * count) where !skipNode(depth: depth + 1) { return false }
+            return true
+        default: return false
+        }
+    }
+    /// A node written by ``ByteWriter/node(_:)``, left in the mapped file when there is one
+    /// (decoded when first read: an unchanged item's front matter is read only for a few
+    /// diagnostics).
+    mutating func frontMatter() -> ItemYAML? {
+        guard let file else { return node().map(ItemYAML.init) }
+        let start = offset
+        guard skipNode() else { return nil }
+        return .cached(CachedValue(node: file, range: start..<offset))
+    }
+    mutating func pairs(depth: Int = 0) -> [YAMLPair]? {
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        var pairs: [YAMLPair] = []
+        for _ in 0..<count {
+            guard let key = node(depth: depth), let value = node(depth: depth) else { return nil }
+            pairs.append(YAMLPair(key: key, value: value))
+        }
+        return pairs
+    }
+    mutating func item() -> Item? {
+        guard let id = string(), let sourcePath = string(), let itemLocation = location(), let title = string(),
+            let description = optional({ $0.string() }), let date = optional({ $0.date() }),
+            let publishDate = optional({ $0.date() }), let expiryDate = optional({ $0.date() }), let draft = bool(),
+            let weight = optional({ $0.int() }),
+            let image = optional({ r -> ItemImage? in
+                guard let src = r.string(), let alt = r.optional({ $0.string() }), let width = r.optional({ $0.int() }),
+                    let height = r.optional({ $0.int() }), let imageLocation = r.location()
+                else { return nil }
+                return ItemImage(src: src, alt: alt, width: width, height: height, location: imageLocation)
+            }),
+            let link = optional({ $0.string() }), let type = string(), let tags = strings(),
+            let lang = optional({ $0.string() }), let params = pairs(), let html = text(), let hasBody = bool(),
+            let fileName = string(), let frontMatter = frontMatter(), let linkCount = int(), linkCount >= 0, linkCount <= end - offset
+        else { return nil }
+        var links: [MarkdownLink] = []
+        for _ in 0..<linkCount {
+            guard let target = string(), let fragment = optional({ $0.string() }), let linkLocation = location(),
+                let destination = string(), var link = MarkdownLink(destination: "x.md", directory: "")
+            else { return nil }
+            link.target = target
+            link.fragment = fragment
+            link.location = linkLocation
+            link.destination = destination
+            links.append(link)
+        }
+        var item = Item(
+            id: id, sourcePath: sourcePath, location: itemLocation, title: title, description: description, date: date,
+            publishDate: publishDate, expiryDate: expiryDate, draft: draft, weight: weight, image: image, link: link,
+            type: type, tags: tags, lang: lang, params: params, hasBody: hasBody, fileName: fileName,
+            frontMatter: YAMLNode(.mapping([]), line: 1, column: 1))
+        item.markdownLinks = links
+        item.setFrontMatter(frontMatter)
+        item.setHTML(html)
+        return item
+    }
+    mutating func diagnostics() -> [Diagnostic]? {
+        guard let count = int(), count >= 0, count <= end - offset else { return nil }
+        var list: [Diagnostic] = []
+        for _ in 0..<count {
+            guard let s = byte(), s <= 2, let location = location(), let message = string() else { return nil }
+            list.append(Diagnostic(s == 2 ? .error : s == 1 ? .warning : .note, location, message))
+        }
+        return list
+    }
+}

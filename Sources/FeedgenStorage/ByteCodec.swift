@@ -1,0 +1,126 @@
+/// `ByteWriter` and `ByteReader`: the one byte codec of every build-cache file.
+///
+/// Integers are fixed-width little-endian; `int` is an `Int64`; a string is its UTF-8 byte
+/// count (`Int64`) and bytes; an optional is a flag byte (0 absent, 1 present) and the value.
+/// Every read checks bounds and returns nil on damage, so a torn or foreign file reads as no
+/// value rather than trapping.
+
+/// Appends values to ``bytes``.
+public struct ByteWriter {
+    public var bytes: [UInt8] = []
+
+    public init() {}
+
+    public mutating func byte(_ v: UInt8) { bytes.append(v) }
+    public mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    public mutating func fixed<T: FixedWidthInteger>(_ v: T) {
+        withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    public mutating func u32(_ v: UInt32) { fixed(v) }
+    public mutating func u64(_ v: UInt64) { fixed(v) }
+    public mutating func int(_ v: Int) { fixed(Int64(v)) }
+    public mutating func int(_ v: Int64) { fixed(v) }
+    /// The IEEE 754 bit pattern.
+    public mutating func double(_ v: Double) { fixed(v.bitPattern) }
+    public mutating func raw(_ v: some Sequence<UInt8>) { bytes.append(contentsOf: v) }
+    public mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            int(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+    public mutating func strings(_ list: [String]) {
+        int(list.count)
+        for s in list { string(s) }
+    }
+    public mutating func optional<T>(_ v: T?, _ body: (inout ByteWriter, T) -> Void) {
+        if let v {
+            bytes.append(1)
+            body(&self, v)
+        } else {
+            bytes.append(0)
+        }
+    }
+}
+
+/// Reads what ``ByteWriter`` wrote, from `offset` up to `end` of `bytes`.
+public struct ByteReader {
+    public let bytes: UnsafeRawBufferPointer
+    public var offset: Int
+    public let end: Int
+    /// The mapped file that `bytes` are, when they are: a reader may then leave large values
+    /// there (the item cache's bodies) rather than copy them.
+    public var file: MappedFile?
+
+    public init(bytes: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil, file: MappedFile? = nil) {
+        self.bytes = bytes
+        self.offset = offset
+        self.end = min(end ?? bytes.count, bytes.count)
+        self.file = file
+    }
+
+    /// Bytes not read yet.
+    public var remaining: Int { end - offset }
+
+    public mutating func byte() -> UInt8? {
+        guard offset < end else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+    public mutating func bool() -> Bool? { byte().map { $0 == 1 } }
+    public mutating func fixed<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
+        let size = MemoryLayout<T>.size
+        guard end - offset >= size else { return nil }
+        defer { offset += size }
+        return T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+    public mutating func u32() -> UInt32? { fixed() }
+    public mutating func u64() -> UInt64? { fixed() }
+    public mutating func int64() -> Int64? { fixed() }
+    public mutating func int() -> Int? { int64().map { Int($0) } }
+    public mutating func double() -> Double? { u64().map { Double(bitPattern: $0) } }
+    /// An index or a byte offset: not negative.
+    public mutating func index() -> Int? {
+        guard let n = int(), n >= 0 else { return nil }
+        return n
+    }
+    /// A count of elements that take at least one byte each: at most the bytes left.
+    public mutating func count() -> Int? {
+        guard let n = int(), n >= 0, n <= end - offset else { return nil }
+        return n
+    }
+    /// `n` bytes as they are.
+    public mutating func raw(_ n: Int) -> UnsafeRawBufferPointer? {
+        guard n >= 0, n <= end - offset else { return nil }
+        defer { offset += n }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
+    }
+    /// The range of a string's bytes, stepped over.
+    public mutating func stringRange() -> Range<Int>? {
+        guard let n = count() else { return nil }
+        defer { offset += n }
+        return offset..<(offset + n)
+    }
+    public mutating func string() -> String? {
+        guard let range = stringRange() else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+    public mutating func strings() -> [String]? {
+        guard let n = count() else { return nil }
+        var list: [String] = []
+        list.reserveCapacity(n)
+        for _ in 0..<n {
+            guard let s = string() else { return nil }
+            list.append(s)
+        }
+        return list
+    }
+    /// `.some(nil)` for an absent value, nil on damage.
+    public mutating func optional<T>(_ body: (inout ByteReader) -> T?) -> T?? {
+        guard let flag = byte() else { return nil }
+        if flag == 0 { return .some(nil) }
+        guard let value = body(&self) else { return nil }
+        return .some(value)
+    }
+}

@@ -1,0 +1,99 @@
+/// `MappedFile` (a file mapped read-only) and `CacheFile` (the build cache's small files).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import CFileSystem
+
+
+/// A whole file mapped read-only into memory (`mmap`), for the build cache's logs: no copy and
+/// no zero-filled buffer, pages come from the page cache as they are touched. feedgen never
+/// truncates or rewrites a mapped log in place (it appends, or renames a new file over it), so
+/// the mapping stays valid while it is held. Only a regular file is mapped (``CacheFile/open(_:)``:
+/// a FIFO, folder or link of that name reads as no file). Another process that truncates the
+/// file while it is mapped makes reading it fault (SIGBUS): the mapping is watched
+/// (`feedgen_watch_mapping`), and the process then ends with a clear error (exit 1) instead of a
+/// crash.
+public final class MappedFile: @unchecked Sendable {
+    /// The file's bytes (empty for an empty file).
+    public let bytes: UnsafeRawBufferPointer
+    /// The file's `stat` when it was mapped.
+    public let stamp: FileStamp
+    /// The SIGBUS watch's slot (-1: none).
+    private let watch: Int32
+
+    /// Maps the regular file at `path`; nil when it cannot be opened or mapped, or is not a
+    /// regular file.
+    public init?(path: String) {
+        var info = feedgen_file_stamp()
+        let fd = feedgen_open_regular(path, &info)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        stamp = FileStamp(info)
+        let size = Int(info.size)
+        if size == 0 {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            watch = -1
+            return
+        }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
+        bytes = UnsafeRawBufferPointer(start: address, count: size)
+        watch = feedgen_watch_mapping(address, size, path)
+    }
+
+    deinit {
+        feedgen_unwatch_mapping(watch)
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+}
+
+/// The build cache's small files (`state`, `dirty`, `sources`, the logs' seals and temporary
+/// files), opened so that something else put in place of one of them — a FIFO, a socket, a
+/// folder, a symbolic link — never blocks a build nor is written through: it reads as no file,
+/// and writing replaces it by a regular file (docs/content-format.md, "Incremental builds and
+/// the build cache").
+public enum CacheFile {
+    /// The regular file at `path` opened for reading (a descriptor, -1 for anything else), and
+    /// its stat.
+    public static func open(_ path: String) -> (fd: Int32, stamp: FileStamp)? {
+        var info = feedgen_file_stamp()
+        let fd = feedgen_open_regular(path, &info)
+        return fd >= 0 ? (fd, FileStamp(info)) : nil
+    }
+
+    /// The bytes of the regular file at `path`; nil when there is none (or it cannot be read).
+    public static func read(_ path: String) -> [UInt8]? {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length = 0
+        guard feedgen_read_regular(path, &buffer, &length) == 0, let buffer else { return nil }
+        defer { free(buffer) }
+        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
+    /// A new, empty regular file at `path` opened for writing, whatever was there removed first;
+    /// -1 on failure (errno set).
+    public static func create(_ path: String) -> Int32 { feedgen_create_regular(path) }
+
+    /// Writes `bytes` as a new regular file at `path` (whatever was there is removed first).
+    /// - Returns: whether it was written whole (errno set when not).
+    @discardableResult
+    public static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        bytes.withUnsafeBytes { feedgen_write_regular(path, $0.baseAddress, $0.count) } == 0
+    }
+
+    /// Renames `from` over `to`, removing a folder in the way. - Returns: whether it was renamed.
+    @discardableResult
+    public static func rename(_ from: String, over to: String) -> Bool { feedgen_rename_over(from, to) == 0 }
+
+    /// Whether anything is at `path` (a link is not followed; true when it cannot be told).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 || errno != ENOENT
+    }
+
+    /// Removes whatever is at `path` (a folder with its contents). - Returns: whether nothing is
+    /// there now.
+    @discardableResult
+    public static func remove(_ path: String) -> Bool { feedgen_remove_any(path) == 0 }
+}
