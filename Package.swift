@@ -17,7 +17,8 @@ let package = Package(
         .library(name: "FeedgenLayout", targets: ["FeedgenLayout"]),
         .library(name: "FeedgenMustache", targets: ["FeedgenMustache"]),
         .library(name: "FeedgenContent", targets: ["FeedgenContent"]),
-        // For Fuzz/ (FuzzImageHeader reads ImageProbe).
+        // For Fuzz/ (FuzzImageHeader reads ImageProbe, FuzzLayout decodes layouts).
+        .library(name: "FeedgenResolve", targets: ["FeedgenResolve"]),
         .library(name: "FeedgenBuild", targets: ["FeedgenBuild"]),
     ],
     targets: [
@@ -59,17 +60,24 @@ let package = Package(
         // Content: front matter, YAML (libyaml), Markdown (libcmark), the site model.
         .target(
             name: "FeedgenContent",
-            dependencies: ["CCmark", "CYaml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics", "FeedgenLayout"]),
+            dependencies: ["CCmark", "CYaml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),
+        // Resolve: a loaded site → one resolved site (layouts decoded, images found and
+        // measured, links checked, output paths and collisions), read by every later stage.
+        .target(
+            name: "FeedgenResolve",
+            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenStorage", "FeedgenDiagnostics", "CFileSystem"]),
         // Emit: template contexts, generated layout CSS, HTML pages.
         .target(
             name: "FeedgenEmit",
-            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenStorage", "FeedgenDiagnostics"],
+            dependencies: [
+                "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenStorage", "FeedgenDiagnostics",
+            ],
             plugins: ["EmbedTemplatesPlugin"]),
         // Build: the whole pipeline, output folder handling, the CLI commands.
         .target(
             name: "FeedgenBuild",
             dependencies: [
-                "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenStorage",
+                "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenStorage",
                 "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
         .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild", "CMimalloc"]),
@@ -83,16 +91,19 @@ let package = Package(
         // Benchmarks of the core stages: `swift run -c release feedgen-bench`.
         .executableTarget(
             name: "feedgen-bench",
-            dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenBuild", "FeedgenStorage"],
+            dependencies: [
+                "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenBuild", "FeedgenStorage",
+            ],
             path: "Benchmarks/FeedgenBenchmarks"),
 
         .testTarget(name: "FeedgenStorageTests", dependencies: ["FeedgenStorage", "CXXHash"]),
         .testTarget(name: "FeedgenLayoutTests", dependencies: ["FeedgenLayout"]),
+        .testTarget(name: "FeedgenResolveTests", dependencies: ["FeedgenResolve", "FeedgenContent"]),
         .testTarget(name: "FeedgenMustacheTests", dependencies: ["FeedgenMustache"]),
         .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenStorage", "FeedgenDiagnostics"]),
         .testTarget(
             name: "FeedgenBuildTests",
-            dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenContent", "FeedgenLayout", "FeedgenStorage"],
+            dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenResolve", "FeedgenContent", "FeedgenLayout", "FeedgenStorage"],
             exclude: ["Golden"]),
     ]
 )

@@ -17,10 +17,12 @@ let package = Package(
             dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
         .executableTarget(
             name: "FuzzLayout",
-            dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),
+            dependencies: ["FuzzDriver", .product(name: "FeedgenResolve", package: "feedgen")]),
         .executableTarget(
             name: "FuzzImageHeader",
-            dependencies: ["FuzzDriver", .product(name: "FeedgenBuild", package: "feedgen")]),
+            dependencies: [
+                "FuzzDriver", .product(name: "FeedgenResolve", package: "feedgen"), .product(name: "FeedgenBuild", package: "feedgen"),
+            ]),
         .executableTarget(
             name: "FuzzLinks",
             dependencies: ["FuzzDriver", .product(name: "FeedgenContent", package: "feedgen")]),

@@ -1,6 +1,7 @@
 import FeedgenContent
 import FeedgenEmit
 import FeedgenMustache
+import FeedgenResolve
 import Foundation
 
 /// Renders 10,000 cards with the default card template (`cards/card.mustache`, as built in),

@@ -5,6 +5,7 @@ import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenLayout
+import FeedgenResolve
 import FeedgenStorage
 import Foundation
 

@@ -3,6 +3,7 @@ import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenLayout
 import FeedgenMustache
+import FeedgenResolve
 import Foundation
 
 /// `feedgen layout`: the model's frames at one container width, like UIKit's layout attributes.

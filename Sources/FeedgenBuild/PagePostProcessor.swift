@@ -1,3 +1,4 @@
+import FeedgenResolve
 import FeedgenStorage
 import Foundation
 import FeedgenContent
@@ -97,8 +98,8 @@ struct PagePostProcessor {
 /// classic script (`_feedgen/build-id.js`, re-inserted with a cache-busting query) that reports
 /// the current build's id; a different id reloads the page. No fetch/XHR, which file:// forbids.
 enum LiveReload {
-    static let scriptPath = "_feedgen/live-reload.js"
-    static let buildIDPath = "_feedgen/build-id.js"
+    static let scriptPath = OutputPaths.liveReloadScript
+    static let buildIDPath = OutputPaths.buildID
 
     /// A hash of every other output file's path and content hash, so the id changes exactly
     /// when the output does.

@@ -2,6 +2,7 @@ import CFileSystem
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
+import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
@@ -82,7 +83,7 @@ enum PatchBuild {
                 for item in section.section.items {
                     guard let image = item.image, !RelativeURL.hasScheme(image.src), !image.src.hasPrefix("/"),
                         let asset = site.image(feed: feed, item: item),
-                        let rel = SiteBuilder.normalize((item.sourcePath as NSString).deletingLastPathComponent + "/" + image.src),
+                        let rel = SiteResolver.normalize((item.sourcePath as NSString).deletingLastPathComponent + "/" + image.src),
                         rel.hasPrefix("content/"), asset.source != site.site.root + "/" + rel
                     else { continue }
                     paths.insert(site.site.root + "/" + rel)
@@ -268,7 +269,7 @@ enum PatchBuild {
         guard unchanged(sources(site.staticFiles, prefix: root + "/static/"), old.staticFiles) else { return no("static files") }
         var diagnostics = Diagnostics()
         let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
-        let (preparedFeeds, preparedImages) = SiteBuilder.prepareFeeds(site, realRoot: realRoot, diagnostics: &diagnostics)
+        let (preparedFeeds, preparedImages) = SiteResolver.prepareFeeds(site, realRoot: realRoot, diagnostics: &diagnostics)
         var prepared = PreparedSite(site: site, feeds: preparedFeeds, images: preparedImages)
         let newDiagnostics = (loadDiagnostics.items + diagnostics.items + templates.lint(for: site)).filter {
             paths.contains($0.location.path)
@@ -299,7 +300,7 @@ enum PatchBuild {
             guard found else { return no("\(path) is no longer shown") }
             let item = prepared.feeds[changes[c].feed].sections[changes[c].section].section.items[changes[c].item]
             guard ItemCache.fingerprintOutsideBody(item) == changes[c].record.fingerprint else { return no("\(path) changed outside its body") }
-            guard SiteBuilder.frontMatterContentLink(item) == nil else { return no("\(path) links to content in its front matter") }
+            guard SiteResolver.frontMatterContentLink(item) == nil else { return no("\(path) links to content in its front matter") }
             let known = Set(changes[c].record.links.map(\.target))
             guard item.markdownLinks.allSatisfy({ known.contains($0.target) }) else { return no("\(path) has a new content link") }
         }

@@ -3,6 +3,7 @@ import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenLayout
+import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
@@ -331,79 +332,14 @@ public enum SiteBuilder {
         }
         guard let site = loaded else { return (nil, templates, nil) }
 
-        // 3. Layouts and images.
-        let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
-        var (feeds, images) = prepareFeeds(site, realRoot: realRoot, diagnostics: &report.diagnostics)
-        // Output collisions are checked on another core meanwhile: they depend on the detail
-        // pages' paths (a feed's path and each item's id), not on the links rewritten below.
-        let collisions = CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
+        // 3. Resolve: layouts, images, links, output paths.
+        let (prepared, contentLinks) = SiteResolver.resolve(site, diagnostics: &report.diagnostics)
         if let templates { report.diagnostics.append(contentsOf: templates.lint(for: site)) }
-        timing.mark("layouts+images")
-        let contentLinks = ContentLinks(feeds: feeds)
-        contentLinks.check(feeds, into: &report.diagnostics)
-        // Front-matter links to content files now point at their pages (site-root paths, made
-        // relative per page by the templates and absolute in feeds).
-        for f in feeds.indices {
-            for s in feeds[f].sections.indices {
-                for i in feeds[f].sections[s].section.items.indices {
-                    guard let target = frontMatterContentLink(feeds[f].sections[s].section.items[i]),
-                        let page = contentLinks.pages[target.target]
-                    else { continue }
-                    feeds[f].sections[s].section.items[i].link = "/" + RelativeURL.percentEncode(page) + (target.fragment.map { "#" + $0 } ?? "")
-                }
-            }
-        }
-        timing.mark("links")
-        report.feeds = feeds.count
-        report.cards = feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
-        report.pages = feeds.count + feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
-        var prepared = PreparedSite(site: site, feeds: feeds, images: images)
-        prepared.contentPages = contentLinks.pages
-        report.diagnostics.append(contentsOf: collisions.diagnostics())
-        timing.mark("collisions")
+        timing.mark("resolve")
+        report.feeds = prepared.feeds.count
+        report.cards = prepared.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
+        report.pages = prepared.feeds.count + prepared.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
         return (prepared, templates, contentLinks)
-    }
-
-    /// Stage 3 for every feed of `site`: each section's layout decoded, front-matter links to
-    /// content files added to their item's links, and each item's image resolved (by
-    /// ``PreparedSite/imageKey(feed:item:)``). Problems go into `diagnostics`.
-    static func prepareFeeds(
-        _ site: Site, realRoot: String, diagnostics: inout Diagnostics
-    ) -> (feeds: [PreparedFeed], images: [String: ImageAsset]) {
-        var feeds: [PreparedFeed] = []
-        var images: [String: ImageAsset] = [:]
-        for feed in site.feeds {
-            var sections: [PreparedSection] = []
-            for var section in feed.sections {
-                // A front-matter `link` to a content file (`link: ../recipes/soup.md`) is checked
-                // and rewritten like a link in the body.
-                for i in section.items.indices {
-                    guard let target = frontMatterContentLink(section.items[i]) else { continue }
-                    // Reported at the `link` value (the file's or the inline item's), not at 1:1.
-                    let item = section.items[i]
-                    let location = item.frontMatter["link"].map {
-                        SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column)
-                    } ?? item.location
-                    section.items[i].markdownLinks.append(target.at(location))
-                }
-                let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
-                var decoder = LayoutDecoder(path: path)
-                let (layout, preset) = decoder.decode(section.layout)
-                diagnostics.append(contentsOf: decoder.diagnostics)
-                sections.append(PreparedSection(section: section, layout: layout, preset: preset))
-            }
-            let prepared = PreparedFeed(feed: feed, sections: sections)
-            for s in sections {
-                for item in s.section.items {
-                    guard let image = item.image else { continue }
-                    if let asset = resolveImage(image, item: item, site: site, realRoot: realRoot, diagnostics: &diagnostics) {
-                        images[PreparedSite.imageKey(feed: prepared, item: item)] = asset
-                    }
-                }
-            }
-            feeds.append(prepared)
-        }
-        return (feeds, images)
     }
 
     /// How many pages render at once: pages are written as soon as their batch is rendered, so
@@ -684,29 +620,6 @@ public enum SiteBuilder {
         }
     }
 
-    /// The content file an item's front-matter `link` names (`link: ../recipes/soup.md`), if any.
-    static func frontMatterContentLink(_ item: Item) -> MarkdownLink? {
-        guard let link = item.link, !RelativeURL.hasScheme(link) else { return nil }
-        let directory = item.sourcePath.split(separator: "/").dropLast().joined(separator: "/")
-        return MarkdownLink(destination: link, directory: directory)
-    }
-
-    /// ``OutputCollisions/check(_:into:)`` on another thread.
-    final class CollisionCheck: @unchecked Sendable {
-        private var found = Diagnostics()
-        private let group = DispatchGroup()
-
-        init(_ site: PreparedSite) {
-            DispatchQueue.global().async(group: group) { OutputCollisions.check(site, into: &self.found) }
-        }
-
-        /// Waits for the check: its errors.
-        func diagnostics() -> [Diagnostic] {
-            group.wait()
-            return found.items
-        }
-    }
-
     /// An ``OutputWriter/Session`` opened on another thread.
     final class SessionOpening: @unchecked Sendable {
         let output: String
@@ -833,91 +746,5 @@ public enum SiteBuilder {
             }
         }
         return result
-    }
-
-    /// Resolves an item image relative to the item file, then to `static/` (content-format §5).
-    /// `realRoot` is the site folder with symbolic links resolved (resolved once per build).
-    static func resolveImage(
-        _ image: ItemImage, item: Item, site: Site, realRoot: String, diagnostics: inout Diagnostics
-    ) -> ImageAsset? {
-        let alt = image.alt ?? ""
-        if RelativeURL.hasScheme(image.src) {
-            let scheme = image.src.prefix { $0 != ":" }.lowercased()
-            guard scheme == "http" || scheme == "https" else {
-                diagnostics.error(image.location, "image URL scheme '\(scheme):' is not allowed; use http, https or a path")
-                return nil
-            }
-            if image.width == nil || image.height == nil {
-                // The page got width="" height="" (invalid HTML, and a layout shift on load).
-                diagnostics.warning(
-                    image.location,
-                    "image '\(image.src)' is remote, so feedgen cannot read its size and the page shifts when it loads; give its 'width' and 'height' in an image mapping")
-            }
-            return ImageAsset(source: "", outputPath: image.src, width: image.width, height: image.height, alt: alt)
-        }
-        let itemDir = (item.sourcePath as NSString).deletingLastPathComponent
-        var candidates: [(source: String, output: String)] = []
-        if !image.src.hasPrefix("/") {
-            let rel = normalize(itemDir + "/" + image.src)
-            if let rel, rel.hasPrefix("content/") {
-                candidates.append((site.root + "/" + rel, "assets/" + rel.dropFirst("content/".count)))
-            }
-        }
-        if let rel = normalize(String(image.src.drop { $0 == "/" })) {
-            candidates.append((site.root + "/static/" + rel, rel))
-        }
-        if candidates.isEmpty {
-            diagnostics.error(image.location, "image path '\(image.src)' leads outside the site folder; put the image beside the item or in static/")
-            return nil
-        }
-        // The file as named on disk (its name may be in another Unicode normalization); the
-        // output path keeps the front matter's spelling.
-        for c in candidates.compactMap({ c in LinkResolver.existingPath(c.source).map { (source: $0, output: c.output) } }) {
-            // Containment: the file itself (after symbolic links) must be inside the site.
-            let real = URL(fileURLWithPath: c.source).resolvingSymlinksInPath().path
-            guard real.hasPrefix(realRoot + "/") else {
-                diagnostics.error(image.location, "image '\(image.src)' is a symbolic link that leads outside the site folder (to \(real)); copy the image into the site")
-                return nil
-            }
-            var width = image.width
-            var height = image.height
-            // Limits from stat and the header, even with a given size: libvips decodes it later.
-            switch ImageProbe.checkedHeader(
-                path: c.source, name: image.src, maxPixels: site.config.imageMaxPixels, maxFileSize: site.config.imageMaxFileSize)
-            {
-            case .failure(let problem):
-                diagnostics.error(image.location, problem.message)
-                return nil
-            case .success(let header):
-                width = width ?? header?.width
-                height = height ?? header?.height
-            }
-            if width == nil || height == nil {
-                diagnostics.error(
-                    image.location,
-                    "'\(image.src)' is not an image feedgen can read (PNG, JPEG, GIF, WebP or SVG); give its 'width' and 'height' in an image mapping, or use an image file")
-                return nil
-            }
-            return ImageAsset(source: c.source, outputPath: c.output, width: width, height: height, alt: alt)
-        }
-        diagnostics.error(
-            image.location,
-            "image '\(image.src)' not found (looked beside \(item.sourcePath) and in static/)")
-        return nil
-    }
-
-    /// Resolves `.` and `..` in a relative path; nil when it would leave its root.
-    static func normalize(_ path: String) -> String? {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") {
-            if part == "." || part.isEmpty { continue }
-            if part == ".." {
-                guard !parts.isEmpty else { return nil }
-                parts.removeLast()
-            } else {
-                parts.append(part)
-            }
-        }
-        return parts.joined(separator: "/")
     }
 }

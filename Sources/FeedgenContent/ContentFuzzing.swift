@@ -23,19 +23,6 @@ public enum ContentFuzzing {
         return r.html.utf8.count + r.links.count
     }
 
-    /// Parses `text` as YAML and decodes it as a section's `layout` value (a preset name or the
-    /// full form), then picks its adaptive rule at 320 and 1024 CSS px. Returns the number of
-    /// diagnostics.
-    public static func decodeLayout(_ text: String) -> Int {
-        let (node, parseDiagnostics) = YAMLParser.parse(text, path: "content/fuzz/_section.md", firstLine: 2)
-        guard let node else { return parseDiagnostics.count }
-        var decoder = LayoutDecoder(path: "content/fuzz/_section.md")
-        let (layout, _) = decoder.decode(node)
-        _ = layout.section(forWidth: 320)
-        _ = layout.section(forWidth: 1024)
-        return parseDiagnostics.count + decoder.diagnostics.count
-    }
-
     /// Reads `link` the ways the build does (scheme check, `.md` content link, site path) and
     /// traps when a rule that pages and feeds rely on is broken: the path and suffix rebuild the
     /// link, and a site path never climbs above the output root or starts with `/`.

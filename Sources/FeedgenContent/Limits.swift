@@ -5,6 +5,9 @@ public enum Limits {
     public static let maxFileSize = 16 << 20
     /// The most Markdown files in one site: 1,000,000.
     public static let maxContentFiles = 1_000_000
+    /// The largest length in a layout or theme token: 100,000 CSS px (larger values are typos,
+    /// and would overflow when a layout multiplies them).
+    public static let maxLength = 100_000.0
     /// YAML: nodes that alias expansion may add to one document.
     public static var maxYAMLAliasExpansion: Int { YAMLParser.maxAliasExpansion }
     /// YAML: the deepest nesting of sequences and mappings.

@@ -85,9 +85,9 @@ extension SiteConfig {
                     // The layout reads these two in px (PreparedSite.layoutEnvironment): bounded
                     // like layout lengths, so that no width overflows an Int.
                     if key == "layoutMargin" || key == "readableWidth", let px = Self.pixelNumber(value),
-                        !(px.isFinite && abs(px) <= LayoutDecoder.maxLength)
+                        !(px.isFinite && abs(px) <= Limits.maxLength)
                     {
-                        reader.error(pair.value, "theme token '\(key)' must be at most \(Int(LayoutDecoder.maxLength))px, found '\(value)'")
+                        reader.error(pair.value, "theme token '\(key)' must be at most \(Int(Limits.maxLength))px, found '\(value)'")
                         continue
                     }
                     config.theme.append((key, value))

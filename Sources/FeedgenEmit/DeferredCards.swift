@@ -1,5 +1,6 @@
 import Dispatch
 import FeedgenLayout
+import FeedgenResolve
 
 /// Which cards of a feed page render lazily (`content-visibility: auto`), and the height each
 /// one reserves until it is first rendered (`contain-intrinsic-block-size: auto <estimate>`):

@@ -1,4 +1,5 @@
 import FeedgenContent
+import FeedgenResolve
 import Foundation
 import FeedgenLayout
 

@@ -1,4 +1,5 @@
 import FeedgenLayout
+import FeedgenResolve
 
 /// `assets/layout.css`: the structural rules shared by every section, then each feed's and
 /// each section's rules derived from the layout model by `LayoutCSS.rules`.

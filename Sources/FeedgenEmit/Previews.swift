@@ -3,6 +3,7 @@ import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenLayout
 import FeedgenMustache
+import FeedgenResolve
 import Foundation
 
 /// `feedgen build --previews`: every section of every feed at four widths, in light and dark,
@@ -30,7 +31,7 @@ import Foundation
 public enum Preview {
     /// The folder of the previews, relative to the output folder. Reserved: no static file
     /// may be written below it, whether or not `--previews` is given.
-    public static let folder = "_previews"
+    public static let folder = OutputPaths.previews
 
     /// The preview widths (CSS px) with the height of one screen of a device of that width:
     /// iPhone SE (1st gen.) 320×568, iPhone 14 390×844 (the layout model's default viewport),

@@ -1,4 +1,5 @@
 import Dispatch
+import FeedgenResolve
 import FeedgenStorage
 import Foundation
 import FeedgenContent
@@ -137,8 +138,8 @@ public struct SiteRenderer: Sendable {
     public func assetFilesAndMaps() -> (files: [OutputFile], syndication: [SyndicationMap]) {
         var files: [OutputFile] = []
         var maps: [SyndicationMap] = []
-        files.append(OutputFile(path: "assets/layout.css", contents: .text(LayoutStylesheet.css(for: site.feeds))))
-        files.append(OutputFile(path: "assets/theme.css", contents: .text(themeCSS())))
+        files.append(OutputFile(path: OutputPaths.layoutStylesheet, contents: .text(LayoutStylesheet.css(for: site.feeds))))
+        files.append(OutputFile(path: OutputPaths.themeStylesheet, contents: .text(themeCSS())))
         if let syndication = Syndication(site: site) {
             for feed in site.feeds {
                 let (atom, atomMap) = syndication.atomAndMap(feed)
@@ -149,7 +150,7 @@ public struct SiteRenderer: Sendable {
                 files.append(OutputFile(path: Syndication.atomPath(feed), contents: .text(atom)))
                 files.append(OutputFile(path: Syndication.jsonPath(feed), contents: .text(json)))
             }
-            files.append(OutputFile(path: "sitemap.xml", contents: .text(syndication.sitemap())))
+            files.append(OutputFile(path: OutputPaths.sitemap, contents: .text(syndication.sitemap())))
         }
         for image in Set(site.images.values) where !image.source.isEmpty {
             files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))

@@ -1,3 +1,4 @@
+import FeedgenResolve
 import Foundation
 import FeedgenContent
 
@@ -31,8 +32,8 @@ public struct Syndication: Sendable {
         return base + RelativeURL.percentEncode(p)
     }
 
-    public static func atomPath(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.xml" : feed.feed.path + "/feed.xml" }
-    public static func jsonPath(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.json" : feed.feed.path + "/feed.json" }
+    public static func atomPath(_ feed: PreparedFeed) -> String { OutputPaths.atom(feed) }
+    public static func jsonPath(_ feed: PreparedFeed) -> String { OutputPaths.json(feed) }
 
     /// Where an item leads, absolute: its `link`, else its detail page; nil when neither.
     public func itemURL(_ item: Item, feed: PreparedFeed) -> String? {

@@ -1,5 +1,6 @@
 import FeedgenContent
 import FeedgenMustache
+import FeedgenResolve
 
 /// Builds the values templates see (documented key by key in docs/templates.md), and knows
 /// which keys each kind of template is given (``TemplateContext/schema(for:)``).

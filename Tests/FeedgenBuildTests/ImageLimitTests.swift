@@ -1,5 +1,6 @@
 // Issue #22: numbers read from image headers and feedgen.yaml are range-checked before they
 // become Ints, and the image limits (pixels, file size) are errors before any decoding.
+@testable import FeedgenResolve
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import FeedgenResolve
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import FeedgenBuild
+import FeedgenResolve
 
 /// The first bytes of an image file through the header probe (PNG, JPEG with EXIF, GIF, WebP,
 /// SVG) and the variant formats' sniffing: a malformed header is nil or a ``ImageProbe/HeaderError``.

@@ -1,9 +1,9 @@
-import FeedgenContent
+import FeedgenResolve
 
 /// A section's `layout` value (YAML: a preset name or the full form) through LayoutDecoder.
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    _ = ContentFuzzing.decodeLayout(text)
+    _ = ResolveFuzzing.decodeLayout(text)
     return 0
 }

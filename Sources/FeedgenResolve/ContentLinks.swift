@@ -2,15 +2,14 @@ import CFileSystem
 import FeedgenContent
 import Foundation
 import FeedgenDiagnostics
-import FeedgenEmit
 
 /// Links between content files (`[x](../other/item.md)`): checked against the site's pages, then
 /// written as relative links to the right output page (content-format §5).
-struct ContentLinks {
+public struct ContentLinks: Sendable {
     /// Output page of each content file that has one, by site-relative source path.
-    let pages: [String: String]
+    public let pages: [String: String]
 
-    init(feeds: [PreparedFeed]) {
+    public init(feeds: [PreparedFeed]) {
         var pages: [String: String] = [:]
         pages.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
@@ -32,7 +31,7 @@ struct ContentLinks {
     }
 
     /// Links resolved by `pages` (a patch build's: the pages of the items it renders' links).
-    init(pages: [String: String]) {
+    public init(pages: [String: String]) {
         self.pages = pages
         self.isEmpty = pages.isEmpty
     }
@@ -40,7 +39,7 @@ struct ContentLinks {
     /// An error for every item link whose file is not a page of the site (missing, skipped as a
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
-    func check(_ feeds: [PreparedFeed], into diagnostics: inout Diagnostics) {
+    public func check(_ feeds: [PreparedFeed], into diagnostics: inout Diagnostics) {
         for feed in feeds {
             for link in feed.feed.introLinks where pages[link.target] == nil { report(link, error: false, &diagnostics) }
             for s in feed.sections {
@@ -64,12 +63,12 @@ struct ContentLinks {
     }
 
     /// Whether any item links to another content file (else pages need no rewriting).
-    let isEmpty: Bool
+    public let isEmpty: Bool
 
     /// Replaces `feedgen-md:<path>#frag` destinations in `html`, rendered into output page `page`,
     /// by relative URLs. Unknown targets (already reported) become `#`. Scans UTF-8 bytes (pages
     /// can be megabytes; Foundation's string search was the build's hottest spot).
-    func rewrite(_ html: String, page: String) -> String {
+    public func rewrite(_ html: String, page: String) -> String {
         guard !isEmpty else { return html }
         var text = html
         let rewritten = text.withUTF8 { rewrite(bytes: UnsafeRawBufferPointer($0), page: page) }
@@ -77,14 +76,14 @@ struct ContentLinks {
     }
 
     /// ``rewrite(_:page:)`` of a page's UTF-8 bytes (a feed page: ``OutputFile/Contents/utf8(_:)``).
-    func rewrite(_ html: [UInt8], page: String) -> [UInt8] {
+    public func rewrite(_ html: [UInt8], page: String) -> [UInt8] {
         guard !isEmpty else { return html }
         return html.withUnsafeBytes { rewrite(bytes: $0, page: page) } ?? html
     }
 
     /// Whether any of `pieces` holds the content-link marker (then the joined bytes are
     /// rewritten).
-    func mayRewrite(_ pieces: [UnsafeRawBufferPointer]) -> Bool {
+    public func mayRewrite(_ pieces: [UnsafeRawBufferPointer]) -> Bool {
         let marker = Array(Markdown.contentLinkScheme.utf8)
         return pieces.contains { piece in
             guard let base = piece.baseAddress, piece.count >= marker.count else { return false }
@@ -94,7 +93,7 @@ struct ContentLinks {
 
     /// ``rewrite(_:page:)-([UInt8],_)`` that also tells where the bytes moved: each replaced
     /// destination's range in `html` and its new length, in order.
-    func rewrite(_ html: [UInt8], page: String, edits: inout [(range: Range<Int>, length: Int)]) -> [UInt8] {
+    public func rewrite(_ html: [UInt8], page: String, edits: inout [(range: Range<Int>, length: Int)]) -> [UInt8] {
         guard !isEmpty else { return html }
         var found: [(range: Range<Int>, length: Int)] = []
         let out = html.withUnsafeBytes { rewrite(bytes: $0, page: page, edits: &found) } ?? html
@@ -128,7 +127,7 @@ struct ContentLinks {
     /// with these pages alone (a patch build's: the changed item's own links) is then the page
     /// the site's pages would make. Text that merely spells the marker (`feedgen-md:…` in a code
     /// span) is rewritten too, with whatever file it names.
-    func resolvesEveryDestination(in bytes: UnsafeRawBufferPointer) -> Bool {
+    public func resolvesEveryDestination(in bytes: UnsafeRawBufferPointer) -> Bool {
         var known = true
         Self.forEachDestination(in: bytes) { _, destination, _ in
             if pages[destination] == nil { known = false }

@@ -1,3 +1,4 @@
+import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenLayout
 
@@ -14,8 +15,8 @@ public struct LayoutDecoder {
 
     /// Bounds that keep every frame finite and every layout fast (docs/limits.md).
     static let maxCount = 1_000
-    /// The largest length, inset or spacing: 100,000 CSS px.
-    public static let maxLength = 100_000.0
+    /// The largest length in CSS px (``Limits/maxLength``).
+    public static let maxLength = Limits.maxLength
     /// The largest fraction in a dimension.
     static let maxFraction = 100.0
     /// How deep groups nest below a section's group. The solver's work grows with the items a

@@ -1,13 +1,12 @@
 import FeedgenContent
 import FeedgenDiagnostics
-import FeedgenEmit
 import FeedgenStorage
 import Foundation
 
 /// Two inputs must never write one output file, including paths that differ only in letter case
 /// or Unicode normalisation (they collide on macOS and Windows file systems, and in URLs typed by
 /// people). Each collision is an error naming both inputs. The `_previews/` folder belongs to
-/// feedgen (``Preview``): nothing else may be written there.
+/// feedgen (``OutputPaths/previews``): nothing else may be written there.
 enum OutputCollisions {
     /// The key under which two output paths count as the same file.
     static func key(_ path: String) -> String {
@@ -27,12 +26,12 @@ enum OutputCollisions {
         claimed.reserveCapacity(
             16 + 2 * site.feeds.count + site.images.count + site.site.staticFiles.count
                 + site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
-        let reserved = key(Preview.folder)
+        let reserved = key(OutputPaths.previews)
         func claim(_ path: String, by source: SourceLocation) { claim(path, key: key(path), by: source) }
         func claim(_ path: String, key k: String, by source: SourceLocation) {
             if k == reserved || k.hasPrefix(reserved + "/") {
                 // Reserved whether or not --previews is given, so adding it never breaks a build.
-                diagnostics.error(source, "this would write the output file '\(path)', but '\(Preview.folder)/' is reserved for the section previews of 'feedgen build --previews'; rename or move it")
+                diagnostics.error(source, "this would write the output file '\(path)', but '\(OutputPaths.previews)/' is reserved for the section previews of 'feedgen build --previews'; rename or move it")
                 return
             }
             if let first = claimed[k] {
@@ -48,18 +47,18 @@ enum OutputCollisions {
         }
         // Files feedgen generates itself come first, so a static file or page shadowing one is named.
         let generated = SourceLocation(path: "feedgen itself")
-        claim("assets/layout.css", by: generated)
-        claim("assets/theme.css", by: generated)
+        claim(OutputPaths.layoutStylesheet, by: generated)
+        claim(OutputPaths.themeStylesheet, by: generated)
         // Written by watch builds only, claimed by every build (so `--watch` never breaks one,
         // and never replaces a static file without a word).
         let watch = SourceLocation(path: "feedgen's watch mode")
-        claim(LiveReload.scriptPath, by: watch)
-        claim(LiveReload.buildIDPath, by: watch)
+        claim(OutputPaths.liveReloadScript, by: watch)
+        claim(OutputPaths.buildID, by: watch)
         if site.site.config.baseURL != nil {
-            claim("sitemap.xml", by: generated)
+            claim(OutputPaths.sitemap, by: generated)
             for feed in site.feeds {
-                claim(Syndication.atomPath(feed), by: generated)
-                claim(Syndication.jsonPath(feed), by: generated)
+                claim(OutputPaths.atom(feed), by: generated)
+                claim(OutputPaths.json(feed), by: generated)
             }
         }
         for feed in site.feeds {

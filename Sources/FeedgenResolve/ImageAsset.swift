@@ -1,0 +1,46 @@
+/// `ImageAsset` (an item image resolved: source, output path, size, alt) and its `ImageVariant`s.
+
+/// A resized copy of an item image, made by the build (docs/content-format.md, "Images").
+public struct ImageVariant: Sendable, Hashable {
+    /// Pixel width (the `w` descriptor in `srcset`).
+    public var width: Int
+    /// `image/webp`, `image/png` or `image/jpeg`.
+    public var mimeType: String
+    /// Output path relative to the output folder (`images/pancakes-1a2b3c4d-480.webp`).
+    public var outputPath: String
+    /// Absolute path of the file to copy (an entry of the build cache).
+    public var source: String
+
+    public init(width: Int, mimeType: String, outputPath: String, source: String) {
+        self.width = width
+        self.mimeType = mimeType
+        self.outputPath = outputPath
+        self.source = source
+    }
+}
+
+/// An item image resolved by the build: where it is copied and its intrinsic size.
+public struct ImageAsset: Sendable, Hashable {
+    /// Absolute path of the source file.
+    public var source: String
+    /// Output path relative to the output folder.
+    public var outputPath: String
+    public var width: Int?
+    public var height: Int?
+    public var alt: String
+    /// Resized copies, by MIME type then ascending width; empty for remote, SVG and animated
+    /// images (passed through unchanged) and in `feedgen check`.
+    public var variants: [ImageVariant] = []
+    /// The `sizes` value of the image in its card (``ImageSizes/sizes(_:)``); nil without variants.
+    public var cardSizes: String?
+    /// The `sizes` value of the image on the item page; nil without variants.
+    public var detailSizes: String?
+
+    public init(source: String, outputPath: String, width: Int?, height: Int?, alt: String) {
+        self.source = source
+        self.outputPath = outputPath
+        self.width = width
+        self.height = height
+        self.alt = alt
+    }
+}

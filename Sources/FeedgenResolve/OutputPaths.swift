@@ -1,0 +1,18 @@
+/// `OutputPaths`: the paths of the files feedgen writes itself, relative to the output folder,
+/// in one place so that the collision check and the stages that write them agree.
+public enum OutputPaths {
+    /// The section previews of `feedgen build --previews` (a folder reserved in every build).
+    public static let previews = "_previews"
+    /// Watch mode's scripts (claimed by every build, written by watch builds only).
+    public static let liveReloadScript = "_feedgen/live-reload.js"
+    public static let buildID = "_feedgen/build-id.js"
+    public static let layoutStylesheet = "assets/layout.css"
+    public static let themeStylesheet = "assets/theme.css"
+    /// Written when the site has a `baseURL`.
+    public static let sitemap = "sitemap.xml"
+
+    /// A feed's Atom feed (`feed.xml`, `recipes/feed.xml`), written when the site has a `baseURL`.
+    public static func atom(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.xml" : feed.feed.path + "/feed.xml" }
+    /// A feed's JSON Feed (`feed.json`, `recipes/feed.json`).
+    public static func json(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.json" : feed.feed.path + "/feed.json" }
+}
