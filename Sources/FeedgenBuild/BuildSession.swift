@@ -1,0 +1,114 @@
+/// The build's concurrent hand-offs: the output session opened on another thread, the gate that gives it to the feed-page thread, the item cache box and a counter.
+import Dispatch
+import FeedgenContent
+import FeedgenDiagnostics
+import FeedgenEmit
+import FeedgenLayout
+import FeedgenResolve
+import FeedgenStorage
+import Foundation
+
+extension SiteBuilder {
+    /// The output's session for the feed thread, once the main thread has prepared the back
+    /// buffer (or failed to).
+    final class SessionGate: @unchecked Sendable {
+        private let ready = DispatchGroup()
+        private let lock = NSLock()
+        private var result: Result<OutputWriter.Session?, any Error>?
+
+        init() { ready.enter() }
+
+        /// Gives the session (the first call only; later ones are ignored).
+        func open(_ result: Result<OutputWriter.Session?, any Error>) {
+            let first = lock.withLock {
+                guard self.result == nil else { return false }
+                self.result = result
+                return true
+            }
+            if first { ready.leave() }
+        }
+
+        /// Waits for ``open(_:)``. - Throws: the error it was given.
+        func session() throws -> OutputWriter.Session? {
+            ready.wait()
+            return try lock.withLock { result }?.get()
+        }
+    }
+
+    /// An ``OutputWriter/Session`` opened on another thread.
+    final class SessionOpening: @unchecked Sendable {
+        let output: String
+        private var result: Result<OutputWriter.Session, any Error>?
+        private let group = DispatchGroup()
+
+        /// A test hook (``BuildOptions/testCutLog``).
+        private let cutCardsLog: Bool
+
+        init(output: String, cutCardsLog: Bool = false) { (self.output, self.cutCardsLog) = (output, cutCardsLog) }
+
+        private var cards: CardCache?
+        private let cardsRead = DispatchGroup()
+        /// Whether the card cache is being read (set before ``cardCache()`` is called).
+        private var readingCards = false
+
+        /// Opens the session, then reads the output's card cache (`cards.log`), which the feed
+        /// pages need first: on this thread, which is done with the session before the content
+        /// is loaded, rather than on the build's critical path. `readCards: false` (a patch
+        /// build, which needs no card cache): only ``readCards(useCache:)`` reads it.
+        func start(useCache: Bool, readCards: Bool = true) {
+            if readCards {
+                readingCards = true
+                cardsRead.enter()
+            }
+            DispatchQueue.global().async(group: group) {
+                self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) }
+                guard readCards else { return }
+                DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
+            }
+        }
+
+        /// Starts reading the card cache on another thread, when ``start(useCache:readCards:)``
+        /// did not (a patch build that did not apply).
+        func readCards(useCache: Bool) {
+            guard !readingCards else { return }
+            readingCards = true
+            cardsRead.enter()
+            DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
+        }
+
+        private func readCardCache(useCache: Bool) {
+            cards = CardCache(
+                path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: useCache, cutAfterMapping: cutCardsLog)
+            cardsRead.leave()
+        }
+
+        /// Waits for the card cache read after the session was opened; nil when none was started.
+        func cardCache() -> CardCache? {
+            guard readingCards else { return nil }
+            cardsRead.wait()
+            return cards
+        }
+
+        /// Waits for the session. - Throws: what opening it threw.
+        func session() throws -> OutputWriter.Session? {
+            group.wait()
+            return try result?.get()
+        }
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+
+    /// The build's item cache, made once the configuration (and so the output folder) is known.
+    final class ItemCacheBox: @unchecked Sendable {
+        var value: ItemCache?
+        /// The build cache's lock (``BuildLock``).
+        let lock = BuildLock()
+        /// The output's session, opened early (see `prepare`).
+        var opening: SessionOpening?
+    }
+}
