@@ -6,7 +6,8 @@
 //   FeedgenContent (Markdown + YAML → content model)
 //     → FeedgenLayout (pure compositional-layout model)
 //     → FeedgenMustache (template engine) + FeedgenEmit (HTML/CSS)
-//     → FeedgenBuild (orchestration, output folder) → feedgen (CLI)
+//     → FeedgenBuild (orchestration, output folder)
+//     → FeedgenCLI (commands, terminal, watcher) → feedgen (executable)
 import PackageDescription
 
 let package = Package(
@@ -53,14 +54,21 @@ let package = Package(
             name: "FeedgenEmit",
             dependencies: ["FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenDiagnostics"],
             plugins: ["EmbedTemplatesPlugin"]),
-        // Build: the whole pipeline, output folder handling, the CLI commands.
+        // Build: the whole pipeline, output folder handling.
         .target(
             name: "FeedgenBuild",
             dependencies: [
                 "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
                 "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
-        .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild", "CMimalloc"]),
+        // CLI: the commands, their arguments and help, the terminal, progress, the watcher.
+        .target(
+            name: "FeedgenCLI",
+            dependencies: [
+                "FeedgenBuild", "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
+                "FeedgenDiagnostics", "CFileSystem",
+            ]),
+        .executableTarget(name: "feedgen", dependencies: ["FeedgenCLI", "CMimalloc"]),
 
         // Compiles the repository's Templates/ folder into the binary.
         .executableTarget(name: "EmbedTemplates"),
@@ -81,5 +89,8 @@ let package = Package(
             name: "FeedgenBuildTests",
             dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenContent", "FeedgenLayout"],
             exclude: ["Golden"]),
+        .testTarget(
+            name: "FeedgenCLITests",
+            dependencies: ["FeedgenCLI", "FeedgenBuild", "FeedgenContent", "FeedgenMustache", "FeedgenDiagnostics"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Dispatch
+import FeedgenBuild
 import FeedgenDiagnostics
 import Foundation
 
