@@ -35,7 +35,11 @@ struct Watcher {
         var saidNotes = Set(report.diagnostics.items.filter { $0.severity == .note }.map(\.description))
         terminal.err(BuildCommand.summary(report, write: true) + "\n")
         if report.exitStatus == 2 { return 2 }
-        if let output = report.outputPath { sources.exclude([output, BuildCache.folder(forOutput: output)]) }
+        // What the builds write is no source, wherever feedgen.yaml puts the output.
+        func excludeOutput() {
+            if let output = report.outputPath { sources.exclude([output, BuildCache.folder(forOutput: output)]) }
+        }
+        excludeOutput()
         terminal.err("feedgen: watching \(options.siteRoot) for changes (Ctrl-C to stop); open the pages from the output folder\n")
         var rebuilds = 0
         while maxRebuilds.map({ rebuilds < $0 }) ?? true {
@@ -44,6 +48,7 @@ struct Watcher {
             options.progress = BuildProgress.forBuild(on: terminal)
             report = SiteBuilder.build(options)
             rebuilds += 1
+            excludeOutput()
             var fresh = Diagnostics()
             for d in report.diagnostics.items where d.severity != .note || saidNotes.insert(d.description).inserted {
                 fresh.append(d)
