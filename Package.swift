@@ -2,11 +2,13 @@
 //
 // feedgen: a static HTML site generator for card feeds.
 //
-// One module per stage; data flows one way:
-//   FeedgenContent (Markdown + YAML → content model)
-//     → FeedgenLayout (pure compositional-layout model)
-//     → FeedgenMustache (template engine) + FeedgenEmit (HTML/CSS)
-//     → FeedgenBuild (orchestration, output folder) → feedgen (CLI)
+// One module per stage; data flows one way (docs/architecture.md):
+//   FeedgenStorage (bytes on disk: hashes, mapped files, logs, codec)
+//     → FeedgenContent (Markdown + YAML → content model)
+//     → FeedgenResolve (layouts decoded with FeedgenLayout, images, links, output paths)
+//     → FeedgenEmit (HTML/CSS, with FeedgenMustache)
+//     → FeedgenBuild (the pipeline, output folder, build cache)
+//     → FeedgenCLI (commands, terminal, watcher) → feedgen (executable)
 import PackageDescription
 
 let package = Package(
@@ -73,14 +75,21 @@ let package = Package(
                 "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenStorage", "FeedgenDiagnostics",
             ],
             plugins: ["EmbedTemplatesPlugin"]),
-        // Build: the whole pipeline, output folder handling, the CLI commands.
+        // Build: the whole pipeline, output folder handling.
         .target(
             name: "FeedgenBuild",
             dependencies: [
                 "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenStorage",
                 "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
-        .executableTarget(name: "feedgen", dependencies: ["FeedgenBuild", "CMimalloc"]),
+        // CLI: the commands, their arguments and help, the terminal, progress, the watcher.
+        .target(
+            name: "FeedgenCLI",
+            dependencies: [
+                "FeedgenBuild", "FeedgenResolve", "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
+                "FeedgenDiagnostics", "CFileSystem",
+            ]),
+        .executableTarget(name: "feedgen", dependencies: ["FeedgenCLI", "CMimalloc"]),
 
         // Compiles the repository's Templates/ folder into the binary.
         .executableTarget(name: "EmbedTemplates"),
@@ -105,5 +114,8 @@ let package = Package(
             name: "FeedgenBuildTests",
             dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenResolve", "FeedgenContent", "FeedgenLayout", "FeedgenStorage"],
             exclude: ["Golden"]),
+        .testTarget(
+            name: "FeedgenCLITests",
+            dependencies: ["FeedgenCLI", "FeedgenBuild", "FeedgenContent", "FeedgenMustache", "FeedgenDiagnostics"]),
     ]
 )

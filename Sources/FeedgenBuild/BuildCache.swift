@@ -40,7 +40,7 @@ public enum BuildCache {
     static let salt: UInt64 = {
         var h = StableHasher()
         h.combine("feedgen-cache 1")
-        h.combine(CommandLineTool.version)
+        h.combine(FeedgenVersion.string)
         var size: Int64 = 0, mtime: Int64 = 0
         var inode: UInt64 = 0
         if feedgen_file_identity("/proc/self/exe", &size, &mtime, &inode) == 0 {

@@ -36,9 +36,9 @@ public struct BuildOptions: Sendable {
     /// Told (one line, ending in a line feed) when the build waits for another build writing
     /// the same output (``BuildLock``); nil: says nothing.
     public var onWaiting: (@Sendable (String) -> Void)?
-    /// Shows the build's stage and count on the terminal (``BuildProgress``); finished (its line
+    /// Shows the build's stage and count (the CLI's terminal line); finished (its line
     /// cleared) before ``SiteBuilder/build(_:)`` returns. nil: nothing shown.
-    public var progress: BuildProgress?
+    public var progress: (any BuildProgressReporting)?
     /// Long sections defer their off-screen cards (``SiteRenderer/contentVisibility``); false
     /// for the browser benchmark only (`FEEDGEN_NO_CONTENT_VISIBILITY=1`, read by the CLI).
     public var contentVisibility = true
@@ -97,4 +97,6 @@ public struct BuildReport: Sendable {
     public var images = ImageVariants.Stats()
     /// The build patched the previous output (``PatchBuild``) instead of building the site.
     public var patched = false
+
+    public init() {}
 }

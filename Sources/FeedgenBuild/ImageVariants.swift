@@ -128,7 +128,7 @@ public enum ImageVariants {
     /// temporary folder that is removed afterwards, so that `check` reports exactly the errors
     /// `build` would. The assets are left as they are.
     public static func make(
-        _ site: inout PreparedSite, cacheFolder: String, validateOnly: Bool = false, progress: BuildProgress? = nil,
+        _ site: inout PreparedSite, cacheFolder: String, validateOnly: Bool = false, progress: (any BuildProgressReporting)? = nil,
         diagnostics: inout Diagnostics
     ) -> Stats {
         var stats = Stats()

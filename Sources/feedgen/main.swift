@@ -1,5 +1,5 @@
 import CMimalloc
-import FeedgenBuild
+import FeedgenCLI
 import Foundation
 
 // feedgen's malloc is mimalloc (Debian's libmimalloc2.0, linked, so it replaces glibc's malloc

@@ -43,7 +43,9 @@ import FeedgenEmit
     }
 
     func buildWithPreviews(_ site: String, _ out: String) -> Int32 {
-        CommandLineTool.run(["build", site, "--output", out, "--previews", "--quiet"])
+        var options = BuildOptions(siteRoot: site, output: out, now: fixedNow)
+        options.previews = true
+        return SiteBuilder.build(options).exitStatus
     }
 
     @Test func theOptionWritesTheIndexAndTwoPagesPerSection() throws {
@@ -69,37 +71,6 @@ import FeedgenEmit
         #expect(report.exitStatus == 0)
         #expect(report.previewsPath == nil)
         #expect(!FileManager.default.fileExists(atPath: out + "/_previews"))
-    }
-
-    @Test func checkHasNoPreviewsOption() {
-        #expect(CommandLineTool.run(["check", repositoryRoot, "--previews"]) == 2)
-    }
-
-    @Test func theSummaryNamesTheIndex() {
-        var report = BuildReport()
-        report.pages = 16
-        report.feeds = 2
-        report.cards = 24
-        report.seconds = 0.25
-        report.outputPath = "/tmp/site/public"
-        report.previewsPath = "/tmp/site/public/_previews/index.html"
-        #expect(BuildCommand.summary(report, write: true)
-            == "feedgen: built 16 pages (2 feeds, 24 cards) in 0.25 s, 0 warnings → /tmp/site/public; previews: /tmp/site/public/_previews/index.html")
-    }
-
-    /// Counts in the summary, the watch line and "more problems" take their noun's plural
-    /// unless they are 1 (the watch line said "1 errors").
-    @Test func countsAreSingularForOne() {
-        #expect(Terminal.count(1, "error") == "1 error")
-        #expect(Terminal.count(0, "warning") == "0 warnings")
-        #expect(Terminal.count(2, "error") == "2 errors")
-        var report = BuildReport()
-        report.seconds = 0.5
-        report.exitStatus = 1
-        report.diagnostics.error(SourceLocation(path: "content/a.md"), "bad")
-        report.diagnostics.append(.warning(SourceLocation(path: "content/b.md"), "odd"))
-        #expect(BuildCommand.summary(report, write: true)
-            == "feedgen: build failed in 0.50 s: 1 warning, 1 error; previous output left untouched")
     }
 
     /// Every section × 4 widths × 2 schemes, labelled, with the model's height estimate at

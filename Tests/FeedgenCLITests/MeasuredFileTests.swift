@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FeedgenBuild
+@testable import FeedgenCLI
 import FeedgenDiagnostics
 
 /// `feedgen layout --measured FILE`: every value is checked and every mistake is named.
@@ -69,7 +69,7 @@ import FeedgenDiagnostics
         let root = temporaryFolder()
         writeSite(root, ["content/cards/_section.md": "---\nlayout: list\n---\n", "content/cards/a.md": "---\ntitle: A\n---\n"])
         try Data("{\"items\": {\"a\": {\"width\": 1,}}}".utf8).write(to: URL(fileURLWithPath: root + "/m.json"))
-        let result = try CacheRobustnessTests.run(["layout", root, "--width", "390", "--measured", root + "/m.json"])
+        let result = try runFeedgen(["layout", root, "--width", "390", "--measured", root + "/m.json"])
         #expect(result.status == 1)
         #expect(result.stderr == "\(root)/m.json:1:29: error: expected a string key\n")
     }

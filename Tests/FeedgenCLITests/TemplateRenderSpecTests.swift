@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FeedgenBuild
+@testable import FeedgenCLI
 import FeedgenMustache
 
 /// One non-lambda case of the official Mustache spec (`../shared/spec/mustache/*.json`), run

@@ -1,3 +1,4 @@
+import FeedgenBuild
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit

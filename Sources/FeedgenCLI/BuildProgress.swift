@@ -1,4 +1,5 @@
 import CFileSystem
+import FeedgenBuild
 import Foundation
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Foundation
 /// escape sequences, so `NO_COLOR` and dumb terminals are fine), and cleared before the build's
 /// diagnostics and summary line are printed (``finish()``). ``wanted(quiet:environment:isTerminal:)``
 /// says when to show it: on a terminal, not with `--quiet`, not in CI.
-public final class BuildProgress: @unchecked Sendable {
+public final class BuildProgress: BuildProgressReporting, @unchecked Sendable {
     /// Time before the first line, in seconds: a quick build shows none.
     public let delay: Double
     /// Time between two redraws, in seconds.

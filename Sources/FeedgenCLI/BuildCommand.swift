@@ -1,3 +1,4 @@
+import FeedgenBuild
 import FeedgenDiagnostics
 import Foundation
 

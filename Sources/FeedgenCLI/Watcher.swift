@@ -1,40 +1,30 @@
 import Dispatch
+import FeedgenBuild
 import FeedgenDiagnostics
 import Foundation
 
-/// `feedgen build --watch`: builds, then polls the site's sources (content/, Templates/, static/,
-/// feedgen.yaml) and rebuilds when a file is added, removed or changed. Each rebuild prints one
-/// line with its duration and problems; pages reload themselves (see `LiveReload`).
-/// Polling keeps it portable and dependency-free; an interval of 0.3 s makes a page reload well
-/// within 2 s of a save.
+/// `feedgen build --watch`: builds, then waits for the site's sources (content/, Templates/,
+/// static/, feedgen.yaml) to change (``SourceWatch``: inotify, polling where it is unavailable)
+/// and rebuilds. Each rebuild prints one line with its duration and problems; pages reload
+/// themselves (see `LiveReload`).
 struct Watcher {
     var options: BuildOptions
+    /// Seconds between two reads of the sources when polling (without inotify).
     var interval: Double = 0.3
-    /// Stops after this many rebuilds (tests); nil: until interrupted.
+    /// Stops after this many rebuilds (tests); nil: until interrupted or ``SourceWatch/stop()``.
     var maxRebuilds: Int?
 
-    /// A snapshot of every source file: path → (modification time, size).
-    static func snapshot(_ root: String) -> [String: [Double]] {
-        var result: [String: [Double]] = [:]
-        let fm = FileManager.default
-        func add(_ path: String) {
-            if let a = try? fm.attributesOfItem(atPath: path) {
-                let time = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-                let size = (a[.size] as? NSNumber)?.doubleValue ?? 0
-                result[path] = [time, size]
-            }
-        }
-        add(root + "/feedgen.yaml")
-        for folder in ["content", "Templates", "static"] {
-            let base = root + "/" + folder
-            guard let walker = fm.enumerator(atPath: base) else { continue }
-            for case let relative as String in walker { add(base + "/" + relative) }
-        }
-        return result
+    /// The sources of the site at `options.siteRoot`, watched.
+    func sources(polling: Bool = false, terminal: Terminal) -> SourceWatch {
+        let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
+        return SourceWatch(root: root, polling: polling, pollInterval: interval) { terminal.err($0) }
     }
 
-    func run(terminal: Terminal) -> Int32 {
+    /// Builds, then rebuilds after every change of `sources` (nil: the site's, watched from
+    /// before the first build, so a save during it is not missed) until it stops.
+    func run(terminal: Terminal, sources given: SourceWatch? = nil) -> Int32 {
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
+        let sources = given ?? sources(terminal: terminal)
         var options = self.options
         options.liveReload = true
         options.progress = BuildProgress.forBuild(on: terminal)
@@ -45,19 +35,20 @@ struct Watcher {
         var saidNotes = Set(report.diagnostics.items.filter { $0.severity == .note }.map(\.description))
         terminal.err(BuildCommand.summary(report, write: true) + "\n")
         if report.exitStatus == 2 { return 2 }
+        // What the builds write is no source, wherever feedgen.yaml puts the output.
+        func excludeOutput() {
+            if let output = report.outputPath { sources.exclude([output, BuildCache.folder(forOutput: output)]) }
+        }
+        excludeOutput()
         terminal.err("feedgen: watching \(options.siteRoot) for changes (Ctrl-C to stop); open the pages from the output folder\n")
-        var last = Self.snapshot(root)
         var rebuilds = 0
         while maxRebuilds.map({ rebuilds < $0 }) ?? true {
-            Thread.sleep(forTimeInterval: interval)
-            let now = Self.snapshot(root)
-            guard now != last else { continue }
-            let changed = Set(now.keys).union(last.keys).filter { now[$0] != last[$0] }.sorted()
-            last = now
+            guard let changed = sources.next() else { break }
             options.now = Int64(Date().timeIntervalSince1970)
             options.progress = BuildProgress.forBuild(on: terminal)
             report = SiteBuilder.build(options)
             rebuilds += 1
+            excludeOutput()
             var fresh = Diagnostics()
             for d in report.diagnostics.items where d.severity != .note || saidNotes.insert(d.description).inserted {
                 fresh.append(d)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FeedgenBuild
+@testable import FeedgenCLI
 import FeedgenDiagnostics
 
 /// GitHub annotations name files from the working folder; text diagnostics from the site.
@@ -35,11 +35,4 @@ import FeedgenDiagnostics
         #expect(printed(siteRoot: "/nonexistent/site", format: .github).contains("::warning file=/nonexistent/site/content/s/a.md,"))
     }
 
-    @Test func unwritableOutputExitsWithTwo() throws {
-        let root = temporaryFolder()
-        writeSite(root, ["content/s/a.md": "---\ntitle: A\n---\n", "blocker": "a file where a folder must be"])
-        let report = build(root, output: root + "/blocker/public")
-        #expect(report.exitStatus == 2)
-        #expect(report.diagnostics.sorted.first?.message.hasPrefix("cannot write the output folder: ") == true)
-    }
 }

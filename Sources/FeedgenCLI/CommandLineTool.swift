@@ -1,10 +1,11 @@
+import FeedgenBuild
 import FeedgenDiagnostics
 import Foundation
 
 /// `feedgen`: the command-line interface (content-format §9). Exit status: 0 success,
 /// 1 content errors, 2 usage or configuration errors.
 public enum CommandLineTool {
-    public static let version = "0.1.0"
+    public static let version = FeedgenVersion.string
 
     public static let usage = """
         OVERVIEW: feedgen builds static HTML card feeds from Markdown with YAML front matter,

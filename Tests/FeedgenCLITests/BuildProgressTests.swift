@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FeedgenBuild
+@testable import FeedgenCLI
 
 /// The progress line of long builds: shown on a terminal only, rewritten in place, cleared
 /// before the summary, never shown by a quick build.
@@ -130,7 +131,7 @@ import Testing
     /// only `build` routed the message through the display.)
     @Test func aWaitingBuildClearsTheProgressLineFirst() throws {
         let root = temporaryFolder()
-        try CacheRobustnessTests.makeSite(root)
+        makeCardSite(root)
         let out = root + "/public"
         let holder = BuildLock()
         holder.acquire(cacheFolder: BuildCache.folder(forOutput: out), output: out, waiting: nil)
@@ -171,8 +172,8 @@ import Testing
     /// Piped (as in CI), a build writes no progress: no carriage return on stderr.
     @Test func aPipedBuildWritesNoProgress() throws {
         let root = temporaryFolder()
-        try CacheRobustnessTests.makeSite(root)
-        let result = try CacheRobustnessTests.run(["build", root, "--output", root + "/public"])
+        makeCardSite(root)
+        let result = try runFeedgen(["build", root, "--output", root + "/public"])
         #expect(result.status == 0)
         #expect(!result.stderr.contains("\r"))
         // The note on the missing baseURL, then the summary line, and nothing else.
