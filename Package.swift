@@ -7,7 +7,8 @@
 //     → FeedgenContent (Markdown + YAML → content model)
 //     → FeedgenResolve (layouts decoded with FeedgenLayout, images, links, output paths)
 //     → FeedgenEmit (HTML/CSS, with FeedgenMustache)
-//     → FeedgenBuild (the pipeline, output folder, build cache)
+//     → FeedgenBuild (the pipeline's stages, output folder, build cache)
+//     → FeedgenIncremental (the build from start to end: patch builds, snapshots)
 //     → FeedgenCLI (commands, terminal, watcher) → feedgen (executable)
 import PackageDescription
 
@@ -83,10 +84,17 @@ let package = Package(
                 "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
         // CLI: the commands, their arguments and help, the terminal, progress, the watcher.
+        // Incremental: the build from start to end, with the patch build and the snapshots
+        // around the pipeline's stages; the only module that knows a previous build exists.
+        .target(
+            name: "FeedgenIncremental",
+            dependencies: [
+                "FeedgenBuild", "FeedgenEmit", "FeedgenResolve", "FeedgenContent", "FeedgenStorage", "FeedgenDiagnostics",
+            ]),
         .target(
             name: "FeedgenCLI",
             dependencies: [
-                "FeedgenBuild", "FeedgenResolve", "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
+                "FeedgenIncremental", "FeedgenBuild", "FeedgenResolve", "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
                 "FeedgenDiagnostics", "CFileSystem",
             ]),
         .executableTarget(name: "feedgen", dependencies: ["FeedgenCLI", "CMimalloc"]),
@@ -101,7 +109,8 @@ let package = Package(
         .executableTarget(
             name: "feedgen-bench",
             dependencies: [
-                "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenBuild", "FeedgenStorage",
+                "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenBuild",
+                "FeedgenIncremental", "FeedgenStorage",
             ],
             path: "Benchmarks/FeedgenBenchmarks"),
 
@@ -112,10 +121,15 @@ let package = Package(
         .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenStorage", "FeedgenDiagnostics"]),
         .testTarget(
             name: "FeedgenBuildTests",
-            dependencies: ["FeedgenBuild", "FeedgenEmit", "FeedgenResolve", "FeedgenContent", "FeedgenLayout", "FeedgenStorage"],
+            dependencies: [
+                "FeedgenIncremental", "FeedgenBuild", "FeedgenEmit", "FeedgenResolve", "FeedgenContent", "FeedgenLayout",
+                "FeedgenStorage",
+            ],
             exclude: ["Golden"]),
         .testTarget(
             name: "FeedgenCLITests",
-            dependencies: ["FeedgenCLI", "FeedgenBuild", "FeedgenContent", "FeedgenMustache", "FeedgenDiagnostics"]),
+            dependencies: [
+                "FeedgenCLI", "FeedgenIncremental", "FeedgenBuild", "FeedgenContent", "FeedgenMustache", "FeedgenDiagnostics",
+            ]),
     ]
 )

@@ -37,7 +37,7 @@ public enum BuildCache {
 
     /// Changes whenever the cache's meaning may change: the format, and the feedgen binary
     /// itself (its size and modification time), so a rebuilt feedgen never trusts old keys.
-    static let salt: UInt64 = {
+    package static let salt: UInt64 = {
         var h = StableHasher()
         h.combine("feedgen-cache 1")
         h.combine(FeedgenVersion.string)

@@ -37,7 +37,7 @@ public struct BuildOptions: Sendable {
     /// the same output (``BuildLock``); nil: says nothing.
     public var onWaiting: (@Sendable (String) -> Void)?
     /// Shows the build's stage and count (the CLI's terminal line); finished (its line
-    /// cleared) before ``SiteBuilder/build(_:)`` returns. nil: nothing shown.
+    /// cleared) before `SiteBuilder.build` (FeedgenIncremental) returns. nil: nothing shown.
     public var progress: (any BuildProgressReporting)?
     /// Long sections defer their off-screen cards (``SiteRenderer/contentVisibility``); false
     /// for the browser benchmark only (`FEEDGEN_NO_CONTENT_VISIBILITY=1`, read by the CLI).

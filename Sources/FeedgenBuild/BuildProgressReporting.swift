@@ -15,7 +15,7 @@ public protocol BuildProgressReporting: AnyObject, Sendable {
 
 extension BuildProgressReporting {
     /// A stage that is not counted.
-    func begin(_ stage: String) { begin(stage, total: 0) }
+    public func begin(_ stage: String) { begin(stage, total: 0) }
     /// One more of the stage's total is done.
-    func advance() { advance(by: 1) }
+    public func advance() { advance(by: 1) }
 }

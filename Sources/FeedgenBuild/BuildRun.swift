@@ -1,6 +1,6 @@
 /// `BuildRun`: the state of one build as its stages pass it along (report, timing, the build
-/// cache's lock, the output session opened early, the listing and snapshot for the patch build),
-/// and each stage of ``SiteBuilder/run(_:)`` as a method.
+/// cache's lock, the output session opened early, the content listing), and each stage of the
+/// pipeline as a method, for X to call in order.
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
@@ -8,32 +8,41 @@ import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
-final class BuildRun {
-    let options: BuildOptions
+public final class BuildRun {
+    public let options: BuildOptions
     /// The site folder, absolute.
-    let root: String
-    let started = BuildSnapshot.now()
-    var report = BuildReport()
-    var timing = StageTiming()
-    let itemCache = SiteBuilder.ItemCacheBox()
-    /// The content as listed for a patch build (every item file stamped), reused by the load.
-    private var listing: ContentListing?
-    /// The snapshot a patch build read and could not apply (the next snapshot starts from it).
-    private var lastSnapshot: BuildSnapshot?
-    private var feedRecords: [BuildSnapshot.FeedRecord] = []
+    public let root: String
+    /// When the build started (ns since 1970, real-time clock).
+    public let started = BuildRun.wallClock()
+    public var report = BuildReport()
+    public var timing = StageTiming()
+    let itemCache = Pipeline.ItemCacheBox()
+    /// The content as listed before loading (every item file stamped), reused by the load.
+    public private(set) var listing: ContentListing?
+    /// The feed pages as written (``renderAndWrite(_:templates:links:output:)``).
+    public private(set) var writtenFeeds: [WrittenFeed] = []
+    /// Called with the cache folder just before the new output replaces the old one.
+    public var beforeCommit: (String) -> Void = { _ in }
     /// The stage timing is reported when the build ends (set once the content is loaded).
     private var reportsTiming = false
 
-    init(_ options: BuildOptions) {
+    public init(_ options: BuildOptions) {
         self.options = options
         root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
+    }
+
+    /// The real-time clock (ns since 1970).
+    public static func wallClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Ends the build, whichever stage it stopped at: the timing is reported; a session opened
     /// early is finished with, used or not (a failed build must not leave it changing the cache
     /// under the next one: watch mode); what the build writes into the cache is written; the
     /// cache's lock is released last.
-    func end() {
+    public func end() {
         if reportsTiming { timing.report() }
         _ = try? itemCache.opening?.session()
         _ = itemCache.opening?.cardCache()
@@ -41,49 +50,51 @@ final class BuildRun {
         itemCache.lock.release()
     }
 
-    /// The report, with its exit status decided (``SiteBuilder/finish(_:_:)``).
-    func finish() -> BuildReport { SiteBuilder.finish(&report, options) }
+    /// The report, with its exit status decided (``Pipeline/finish(_:_:)``).
+    public func finish() -> BuildReport { Pipeline.finish(&report, options) }
 
-    /// Stage 1: a build that may record a snapshot lists the content first (every item file
-    /// stamped); one that may be patched then tries that (``PatchBuild``), and otherwise the
-    /// load reads the site from the same listing.
-    /// - Returns: the patch build's report when it applied.
-    func listAndPatch() -> BuildReport? {
-        options.progress?.begin("reading content")
-        guard PatchBuild.isEligible(options), FileManager.default.fileExists(atPath: root + "/content") else { return nil }
+    /// `report` (another build's: a patch) with its exit status decided, the timing reported.
+    public func finish(patched report: inout BuildReport) -> BuildReport {
+        timing.report()
+        return Pipeline.finish(&report, options)
+    }
+
+    /// Stage 1, for a build that may be patched: the content is listed first (every item file
+    /// stamped) and, when the output may be written, the cache's lock is taken and the output's
+    /// session opened on another thread (without reading the card cache, which a patch does not
+    /// need). The load then reads the site from the same listing.
+    /// - Returns: the listing, and the output and its session when they were opened.
+    public func listFirst() -> (listing: ContentListing, output: String?, session: Pipeline.SessionOpening?)? {
+        guard FileManager.default.fileExists(atPath: root + "/content") else { return nil }
         let (options, root, itemCache) = (self.options, self.root, self.itemCache)
-        var patchOutput: String?
+        var opened: String?
         let listed = SiteLoader.list(siteRoot: root) { config in
-            let output = SiteBuilder.outputPath(options, configured: config.output, root: root)
+            let output = Pipeline.outputPath(options, configured: config.output, root: root)
             guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil,
                 OutputWriter.strayEntry(output: output) == nil
             else { return }
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
-            let opening = SiteBuilder.SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
+            let opening = Pipeline.SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
             opening.start(useCache: true, readCards: false)
             itemCache.opening = opening
-            patchOutput = output
+            opened = output
         }
         listing = listed
         timing.mark("listing")
-        guard let output = patchOutput, let opening = itemCache.opening else { return nil }
-        switch PatchBuild.attempt(options, listing: listed, output: output, opening: opening, start: started, timing: &timing) {
-        case .success(var patched):
-            if listed.config.baseURL == nil { patched.diagnostics.append(SiteBuilder.noBaseURLNote(listed.config)) }
-            timing.report()
-            return SiteBuilder.finish(&patched, options)
-        case .failure(let why):
-            timing.note("patch build: not applicable (\(why.reason))")
-            lastSnapshot = why.snapshot
-            if why.sessionUsed { itemCache.opening = nil } else { opening.readCards(useCache: true) }
-            return nil
-        }
+        return (listed, opened, opened == nil ? nil : itemCache.opening)
     }
 
-    /// Stages 2–3: ``SiteBuilder/prepare(_:report:itemCache:listing:)``.
+    /// After a patch that did not apply: the session it used is not reused (`sessionUsed`), else
+    /// the card cache the full build needs starts being read.
+    public func patchDidNotApply(sessionUsed: Bool) {
+        guard let opening = itemCache.opening else { return }
+        if sessionUsed { itemCache.opening = nil } else { opening.readCards(useCache: true) }
+    }
+
+    /// Stages 2–3: ``Pipeline/prepare(_:report:itemCache:listing:)``.
     /// - Returns: nil when the build stops here (errors, or warnings with `--strict`).
-    func loadAndResolve() -> (PreparedSite, TemplateSet, ContentLinks)? {
-        let (prepared, templates, links) = SiteBuilder.prepare(options, report: &report, itemCache: itemCache, listing: listing)
+    public func loadAndResolve() -> (PreparedSite, TemplateSet, ContentLinks)? {
+        let (prepared, templates, links) = Pipeline.prepare(options, report: &report, itemCache: itemCache, listing: listing)
         if options.exitsAfterBuild { ExitReclaimed.keep([prepared as Any, templates as Any, links as Any, itemCache]) }
         timing.mark("load+prepare")
         if let cache = itemCache.value {
@@ -101,7 +112,7 @@ final class BuildRun {
     /// nothing), then image variants are made in the build cache beside it (`check`: every
     /// image a build would resize must decode; the cache is only read).
     /// - Returns: false when the build stops here.
-    func makeImages(_ site: inout PreparedSite, output: String) -> Bool {
+    public func makeImages(_ site: inout PreparedSite, output: String) -> Bool {
         let cacheFolder = BuildCache.folder(forOutput: output)
         guard options.write else {
             if let problem = OutputWriter.checkLocation(output: output, siteRoot: root) {
@@ -133,16 +144,16 @@ final class BuildRun {
         return !report.diagnostics.hasErrors
     }
 
-    /// Stages 5–6: ``SiteBuilder/renderAndWrite(_:templates:links:output:options:timing:report:early:feedRecords:)``,
+    /// Stages 5–6: ``Pipeline/renderAndWrite(_:templates:links:output:options:timing:report:early:feedRecords:)``,
     /// page by page in bounded batches, into the cache's back buffer (only what changed), which
     /// is then exchanged with the output. A failure to write is reported here (exit 2, or 1
     /// when another process cut the card cache short).
     /// - Returns: false when a template failed (the build ends with its errors).
-    func renderAndWrite(_ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String) -> Bool {
+    public func renderAndWrite(_ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String) -> Bool {
         do {
-            try SiteBuilder.renderAndWrite(
+            try Pipeline.renderAndWrite(
                 site, templates: templates, links: links, output: options.write ? output : nil, options: options,
-                timing: &timing, report: &report, early: itemCache.opening, feedRecords: &feedRecords)
+                timing: &timing, report: &report, early: itemCache.opening, beforeCommit: beforeCommit, feedRecords: &writtenFeeds)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
@@ -163,19 +174,17 @@ final class BuildRun {
         return true
     }
 
-    /// After writing: the item cache is saved (or discarded when the build failed), the
-    /// snapshot for the next patch build recorded, the logs' seals settled; and the note for a
-    /// site without a `baseURL`.
-    func record(_ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String) {
-        if options.write, report.exitStatus == 0 { itemCache.value?.save() } else if options.write { itemCache.value?.discard() }
-        if options.write, report.exitStatus == 0, !report.diagnostics.hasErrors, let listing,
-            let snapshot = PatchBuild.snapshot(
-                options: options, listing: listing, site: site, templates: templates, links: links, feeds: feedRecords,
-                report: report, start: started, previous: lastSnapshot)
-        {
-            snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
-            timing.mark("snapshot")
-        }
+    /// After writing: the item cache is saved (or discarded when the build failed).
+    public func saveItemCache() {
+        guard options.write else { return }
+        if report.exitStatus == 0 { itemCache.value?.save() } else { itemCache.value?.discard() }
+    }
+
+    /// Whether the build wrote its output without an error (what a snapshot may describe).
+    public var wroteCleanly: Bool { options.write && report.exitStatus == 0 && !report.diagnostics.hasErrors }
+
+    /// The last step: the logs' seals settled, and the note for a site without a `baseURL`.
+    public func settle(_ site: PreparedSite) {
         if options.write {
             // Seals written within their log's last clock tick are made trustworthy (LogSeal).
             let (racy, waited) = LogSeal.settle()
@@ -184,7 +193,7 @@ final class BuildRun {
         }
         if report.exitStatus == 0, site.site.config.baseURL == nil {
             // Said once per written build: feeds and the sitemap need absolute URLs.
-            report.diagnostics.append(SiteBuilder.noBaseURLNote(site.site.config))
+            report.diagnostics.append(Pipeline.noBaseURLNote(site.site.config))
         }
     }
 }

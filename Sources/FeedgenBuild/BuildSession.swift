@@ -8,7 +8,7 @@ import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
-extension SiteBuilder {
+extension Pipeline {
     /// The output's session for the feed thread, once the main thread has prepared the back
     /// buffer (or failed to).
     final class SessionGate: @unchecked Sendable {
@@ -29,15 +29,15 @@ extension SiteBuilder {
         }
 
         /// Waits for ``open(_:)``. - Throws: the error it was given.
-        func session() throws -> OutputWriter.Session? {
+        package func session() throws -> OutputWriter.Session? {
             ready.wait()
             return try lock.withLock { result }?.get()
         }
     }
 
     /// An ``OutputWriter/Session`` opened on another thread.
-    final class SessionOpening: @unchecked Sendable {
-        let output: String
+    public final class SessionOpening: @unchecked Sendable {
+        public let output: String
         private var result: Result<OutputWriter.Session, any Error>?
         private let group = DispatchGroup()
 
@@ -90,7 +90,7 @@ extension SiteBuilder {
         }
 
         /// Waits for the session. - Throws: what opening it threw.
-        func session() throws -> OutputWriter.Session? {
+        package func session() throws -> OutputWriter.Session? {
             group.wait()
             return try result?.get()
         }

@@ -8,15 +8,15 @@ import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
-extension SiteBuilder {
-    static func outputPath(_ options: BuildOptions, site: Site, root: String) -> String {
+extension Pipeline {
+    package static func outputPath(_ options: BuildOptions, site: Site, root: String) -> String {
         outputPath(options, configured: site.config.output, root: root)
     }
 
     /// The output folder's absolute path: `--output`, else the configuration's `output` (relative
     /// to the site). A symbolic link to a folder stands for that folder: the build replaces the
     /// folder it points to (the link is kept), and the build cache sits beside that folder.
-    static func outputPath(_ options: BuildOptions, configured: String, root: String) -> String {
+    package static func outputPath(_ options: BuildOptions, configured: String, root: String) -> String {
         let path = options.output ?? (configured.hasPrefix("/") ? configured : root + "/" + configured)
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var info = stat()
@@ -31,7 +31,7 @@ extension SiteBuilder {
     }
 
     /// The site's template overrides, by path relative to `Templates/` (sorted; hidden files skipped).
-    static func readTemplates(_ folder: String) throws -> [String: String] {
+    package static func readTemplates(_ folder: String) throws -> [String: String] {
         var result: [String: String] = [:]
         let fm = FileManager.default
         guard let walker = fm.enumerator(atPath: folder) else { return result }

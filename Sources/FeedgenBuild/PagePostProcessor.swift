@@ -7,12 +7,14 @@ import FeedgenEmit
 /// The last pass over rendered pages: links between content files become relative links to
 /// their pages, and in watch mode every page (but the section pages shown in the frames of
 /// `_previews/index.html`) gets the live-reload script.
-struct PagePostProcessor {
+package struct PagePostProcessor {
     let links: ContentLinks
     let liveReload: Bool
 
+    package init(links: ContentLinks, liveReload: Bool) { (self.links, self.liveReload) = (links, liveReload) }
+
     /// The page with its content links resolved and, in watch mode, the live-reload script.
-    func process(_ file: OutputFile) -> OutputFile {
+    package func process(_ file: OutputFile) -> OutputFile {
         guard file.path.hasSuffix(".html") else { return file }
         switch file.contents {
         case .text(let html):
@@ -97,7 +99,7 @@ struct PagePostProcessor {
 /// Reloading pages opened from `file://` after a rebuild, with no server: the page polls a tiny
 /// classic script (`_feedgen/build-id.js`, re-inserted with a cache-busting query) that reports
 /// the current build's id; a different id reloads the page. No fetch/XHR, which file:// forbids.
-enum LiveReload {
+package enum LiveReload {
     static let scriptPath = OutputPaths.liveReloadScript
     static let buildIDPath = OutputPaths.buildID
 

@@ -8,7 +8,7 @@ import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
-extension SiteBuilder {
+extension Pipeline {
     /// How many pages render at once: pages are written as soon as their batch is rendered, so
     /// memory holds one batch of pages, not the whole site.
     static let batchSize = 256
@@ -23,7 +23,7 @@ extension SiteBuilder {
     static func renderAndWrite(
         _ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
         timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
-        feedRecords: inout [BuildSnapshot.FeedRecord]
+        beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed]
     ) throws {
         let planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
@@ -188,20 +188,20 @@ extension SiteBuilder {
                 try session.put(file, hash: StableHasher.hash(text), key: 0)
             }
         }
-        // The snapshot describes the output being replaced: gone before the exchange, and made
-        // again by the caller for the new output when it may be patched.
-        BuildSnapshot.remove(cacheFolder: session.cacheFolder)
+        // What describes the output being replaced (the incremental build's snapshot) goes
+        // before the exchange.
+        beforeCommit(session.cacheFolder)
         try session.commit()
         cardCache?.save()
         for f in 0..<feedCount {
             guard case .success(let hash) = feedHashes.values[f], case .success(let map) = feedMaps.values[f] else { continue }
-            var record = BuildSnapshot.FeedRecord(path: site.feeds[f].pagePath, hash: hash, map: map)
+            var record = WrittenFeed(path: site.feeds[f].pagePath, hash: hash, map: map)
             if f < syndicationMaps.count {
                 let feed = site.feeds[f]
                 let (atom, json) = (Syndication.atomPath(feed), Syndication.jsonPath(feed))
                 let map = syndicationMaps[f]
                 if let atomHash = assetHashes[atom], let jsonHash = assetHashes[json], map.json.count == map.atom.count {
-                    record.syndication = BuildSnapshot.SyndicationRecord(
+                    record.syndication = WrittenSyndication(
                         atomPath: atom, atomHash: atomHash, jsonPath: json, jsonHash: jsonHash, map: map)
                 }
             }
@@ -214,7 +214,7 @@ extension SiteBuilder {
 
     /// Everything global that a detail page's bytes depend on besides its context: the
     /// templates, the site configuration, live reload, the feedgen binary (``BuildCache/salt``).
-    static func pageSalt(templates: TemplateSet, config: SiteConfig, liveReload: Bool) -> UInt64 {
+    package static func pageSalt(templates: TemplateSet, config: SiteConfig, liveReload: Bool) -> UInt64 {
         var global = StableHasher(seed: BuildCache.salt)
         for (name, source) in templates.sources.sorted(by: { $0.key < $1.key }) {
             global.combine(name)
@@ -231,7 +231,7 @@ extension SiteBuilder {
     /// The key of a detail page in the back buffer's manifest: its inputs (``SiteRenderer/key(of:)``)
     /// seeded with ``pageSalt(templates:config:liveReload:)``, and the pages its content links
     /// lead to.
-    static func detailKey(_ pageKey: UInt64, salt: UInt64, links: [MarkdownLink], pages: [String: String]) -> UInt64 {
+    package static func detailKey(_ pageKey: UInt64, salt: UInt64, links: [MarkdownLink], pages: [String: String]) -> UInt64 {
         var h = StableHasher(seed: salt)
         h.combine(pageKey)
         for link in links {

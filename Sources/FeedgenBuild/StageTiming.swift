@@ -12,13 +12,13 @@ import Foundation
 /// Wall time, CPU time (user + system, all threads) and peak resident set per build stage,
 /// printed to stderr when `FEEDGEN_TIMING=1` (for profiling):
 /// `timing: load 873 ms (cpu 1650 ms, peak 180 MiB), …`.
-struct StageTiming {
+public struct StageTiming {
     private var last = DispatchTime.now().uptimeNanoseconds
     private var lastCPU = StageTiming.cpuMilliseconds()
     private var stages: [(name: String, wall: Double, cpu: Double, peak: Int)] = []
     private let enabled = ProcessInfo.processInfo.environment["FEEDGEN_TIMING"] == "1"
 
-    mutating func mark(_ stage: String) {
+    public mutating func mark(_ stage: String) {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let cpu = Self.cpuMilliseconds()
@@ -28,14 +28,14 @@ struct StageTiming {
     }
 
     /// A remark printed with the timings (what the cache did).
-    mutating func note(_ text: String) {
+    public mutating func note(_ text: String) {
         guard enabled else { return }
         notes.append(text)
     }
 
     private var notes: [String] = []
 
-    func report() {
+    public func report() {
         guard enabled, !stages.isEmpty else { return }
         let text = stages.map {
             "\($0.name) \(String(format: "%.0f", $0.wall)) ms (cpu \(String(format: "%.0f", $0.cpu)) ms, peak \($0.peak) MiB)"

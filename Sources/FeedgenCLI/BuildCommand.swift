@@ -1,4 +1,5 @@
 import FeedgenBuild
+import FeedgenIncremental
 import FeedgenDiagnostics
 import Foundation
 

@@ -64,7 +64,7 @@ enum LayoutCommand {
         }
         var report = BuildReport()
         let options = BuildOptions(siteRoot: args.positionals.first ?? ".", now: Int64(Date().timeIntervalSince1970))
-        let (prepared, templates) = SiteBuilder.prepare(options, report: &report)
+        let (prepared, templates) = Pipeline.prepare(options, report: &report)
         terminal.quiet = true
         terminal.print(report.diagnostics)
         guard let prepared, let templates, !report.diagnostics.hasErrors else { return report.exitStatus == 0 ? 1 : report.exitStatus }

@@ -1,5 +1,6 @@
 import Dispatch
 import FeedgenBuild
+import FeedgenIncremental
 import FeedgenDiagnostics
 import Foundation
 

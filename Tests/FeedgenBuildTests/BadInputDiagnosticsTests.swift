@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+import FeedgenIncremental
 import FeedgenDiagnostics
 
 /// Bad input of many kinds (links leaving the site, impossible layouts, unknown options, shadowed

@@ -140,7 +140,7 @@ import FeedgenLayout
             "content/cafe\u{301}/b.md": "---\ntitle: B\n---\n",
         ])
         var report = BuildReport()
-        let (prepared, templates) = SiteBuilder.prepare(BuildOptions(siteRoot: root, now: 0), report: &report)
+        let (prepared, templates) = Pipeline.prepare(BuildOptions(siteRoot: root, now: 0), report: &report)
         let site = try #require(prepared)
         let feed = try #require(site.feeds.first { $0.feed.path.isEmpty })
         #expect(feed.sections.map { Array($0.section.id.unicodeScalars) } == [Array("caf\u{E9}".unicodeScalars), Array("cafe\u{301}".unicodeScalars)])

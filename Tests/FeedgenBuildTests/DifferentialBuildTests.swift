@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+@testable import FeedgenIncremental
 
 /// The incremental build is exact over any sequence of edits: after every one of
 /// ``DifferentialBuildTests/steps`` random edits (bodies, titles, weights, dates, adds, deletes,

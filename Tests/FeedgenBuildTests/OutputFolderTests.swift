@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+@testable import FeedgenIncremental
 
 /// The output folder and the build cache after builds that fail: a failed build leaves no
 /// temporary file anywhere (issue #22, item 5); the user's deploy repository in the output

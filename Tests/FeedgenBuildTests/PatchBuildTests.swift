@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+@testable import FeedgenIncremental
 @testable import FeedgenContent
 import FeedgenDiagnostics
 @testable import FeedgenEmit
@@ -147,7 +148,7 @@ import FeedgenDiagnostics
     @Test func feedEntriesAreWhereTheirMapSays() throws {
         let site = try IncrementalBuildTests.makeSite(long: true)
         var report = BuildReport()
-        let (prepared, _) = SiteBuilder.prepare(BuildOptions(siteRoot: site, now: fixedNow), report: &report)
+        let (prepared, _) = Pipeline.prepare(BuildOptions(siteRoot: site, now: fixedNow), report: &report)
         let syndication = try #require(prepared.flatMap(Syndication.init(site:)))
         var entries = 0
         for feed in syndication.site.feeds {

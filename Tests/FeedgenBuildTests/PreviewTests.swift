@@ -3,6 +3,7 @@ import FeedgenDiagnostics
 import Testing
 
 @testable import FeedgenBuild
+import FeedgenIncremental
 import FeedgenEmit
 
 /// `feedgen build --previews` (issue 8 item 5): `_previews/index.html` with every section at

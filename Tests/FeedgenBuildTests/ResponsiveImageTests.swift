@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+import FeedgenIncremental
 @testable import FeedgenEmit
 @testable import FeedgenLayout
 

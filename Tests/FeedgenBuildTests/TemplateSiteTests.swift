@@ -26,7 +26,7 @@ func smallSite(_ templates: [String: String] = [:], items: [String: String] = [:
 /// Loads `root` and compiles its templates, as the build does before rendering.
 func prepare(_ root: String) -> (report: BuildReport, site: PreparedSite?, templates: TemplateSet?) {
     var report = BuildReport()
-    let (site, templates) = SiteBuilder.prepare(BuildOptions(siteRoot: root, now: fixedNow), report: &report)
+    let (site, templates) = Pipeline.prepare(BuildOptions(siteRoot: root, now: fixedNow), report: &report)
     return (report, site, templates)
 }
 
@@ -237,7 +237,7 @@ func errors(_ report: BuildReport) -> [String] {
 }
 
 @Suite struct TemplateLintTests {
-    /// The lint warnings as the build reports them (SiteBuilder.prepare runs the lint), checked
+    /// The lint warnings as the build reports them (Pipeline.prepare runs the lint), checked
     /// against calling `lint(for:)` directly.
     func lint(_ templates: [String: String], items: [String: String] = [:]) throws -> [String] {
         let (report, site, set) = prepare(smallSite(templates, items: items))

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import FeedgenBuild
+import FeedgenIncremental
 
 /// The repository root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

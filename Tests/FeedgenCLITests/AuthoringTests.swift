@@ -1,5 +1,6 @@
 // Scaffolding: `feedgen init` and `feedgen new`.
 import FeedgenBuild
+import FeedgenIncremental
 import Foundation
 import Testing
 

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FeedgenBuild
+import FeedgenIncremental
 @testable import FeedgenCLI
 
 /// The progress line of long builds: shown on a terminal only, rewritten in place, cleared

@@ -1,4 +1,5 @@
 import CFileSystem
+import FeedgenBuild
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
@@ -155,7 +156,7 @@ enum PatchBuild {
             recorded: start,
             inputs: inputs(
                 options: options,
-                pageSalt: SiteBuilder.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
+                pageSalt: Pipeline.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
                 listing: listing),
             itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
@@ -189,7 +190,7 @@ enum PatchBuild {
     /// - Returns: the build's report (its output written), or ``NotApplicable`` with nothing
     ///   written: the caller builds the usual way.
     static func attempt(
-        _ options: BuildOptions, listing: ContentListing, output: String, opening: SiteBuilder.SessionOpening, start: Int64,
+        _ options: BuildOptions, listing: ContentListing, output: String, opening: Pipeline.SessionOpening, start: Int64,
         timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         let folder = BuildCache.folder(forOutput: output)
@@ -209,7 +210,7 @@ enum PatchBuild {
 
     /// ``attempt(_:listing:output:opening:start:timing:)`` with the output's snapshot `old`.
     private static func patch(
-        _ options: BuildOptions, listing: ContentListing, output: String, opening: SiteBuilder.SessionOpening, start: Int64,
+        _ options: BuildOptions, listing: ContentListing, output: String, opening: Pipeline.SessionOpening, start: Int64,
         old: BuildSnapshot, timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         func no(_ reason: String) -> Result<BuildReport, NotApplicable> { .failure(NotApplicable(reason: reason)) }
@@ -248,11 +249,11 @@ enum PatchBuild {
         // The templates and the options.
         let templates: TemplateSet
         do {
-            templates = try TemplateSet(overrides: try SiteBuilder.readTemplates(root + "/Templates"))
+            templates = try TemplateSet(overrides: try Pipeline.readTemplates(root + "/Templates"))
         } catch {
             return no("templates")
         }
-        let salt = SiteBuilder.pageSalt(templates: templates, config: listing.config, liveReload: options.liveReload)
+        let salt = Pipeline.pageSalt(templates: templates, config: listing.config, liveReload: options.liveReload)
         guard inputs(options: options, pageSalt: salt, listing: listing) == old.inputs else {
             return no("options, templates, configuration or the listing's problems")
         }
@@ -330,7 +331,7 @@ enum PatchBuild {
                         return no("\(files[change.file].path): a content-link marker of another file")
                     }
                     let file = PagePostProcessor(links: links, liveReload: false).process(rendered)
-                    let key = SiteBuilder.detailKey(renderer.key(of: page) ?? 0, salt: salt, links: item.markdownLinks, pages: targets)
+                    let key = Pipeline.detailKey(renderer.key(of: page) ?? 0, salt: salt, links: item.markdownLinks, pages: targets)
                     pages.append((file, key))
                 }
                 let r = change.record

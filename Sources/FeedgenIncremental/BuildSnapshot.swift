@@ -1,6 +1,8 @@
+import FeedgenBuild
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenEmit
+import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
@@ -54,24 +56,9 @@ struct BuildSnapshot: Equatable {
         var page: String
     }
 
-    /// A feed page as written.
-    struct FeedRecord: Equatable {
-        var path: String
-        /// ``StableHasher`` hash of its bytes.
-        var hash: UInt64
-        var map: FeedPageMap
-        /// The feed's Atom and JSON Feed documents (a site with a `baseURL`), else nil.
-        var syndication: SyndicationRecord? = nil
-    }
-
-    /// A feed's `feed.xml` and `feed.json` as written, and where their entries are.
-    struct SyndicationRecord: Equatable {
-        var atomPath: String
-        var atomHash: UInt64
-        var jsonPath: String
-        var jsonHash: UInt64
-        var map: SyndicationMap
-    }
+    /// A feed page as written (the write stage's record of it).
+    typealias FeedRecord = WrittenFeed
+    typealias SyndicationRecord = WrittenSyndication
 
     /// The recording build's start (ns since 1970, real-time clock).
     var recorded: Int64
@@ -107,11 +94,7 @@ struct BuildSnapshot: Equatable {
     }
 
     /// The real-time clock (ns since 1970).
-    static func now() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    static func now() -> Int64 { BuildRun.wallClock() }
 
     // MARK: Encoding
 

@@ -7,40 +7,13 @@ import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
-/// `SiteBuilder`: the build pipeline, list → load → resolve → images → render → write
-/// (``run(_:)``), and the load stage. Stages only pass values forward.
-public enum SiteBuilder {
-    public static func build(_ options: BuildOptions) -> BuildReport {
-        let start = DispatchTime.now()
-        var report = run(options)
-        options.progress?.finish()
-        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        return report
-    }
-
-    /// The stages of one build, in order; each returns false (or a report) when the build ends
-    /// there. Nothing is written before stage 5–6.
-    static func run(_ options: BuildOptions) -> BuildReport {
-        let build = BuildRun(options)
-        defer { build.end() }
-        // 1. List the site; a build whose only changes are item bodies is a patch (PatchBuild).
-        if let patched = build.listAndPatch() { return patched }
-        // 2–3. Load the content, compile the templates, resolve the site (SiteResolver).
-        guard let (resolved, templates, links) = build.loadAndResolve() else { return build.finish() }
-        var site = resolved
-        let output = outputPath(options, site: site.site, root: build.root)
-        // 4. Image variants, into the build cache beside the output (checked first).
-        guard build.makeImages(&site, output: output) else { return build.finish() }
-        // 5–6. Render and write into the back buffer, exchanged with the output atomically.
-        guard build.renderAndWrite(site, templates: templates, links: links, output: output) else { return build.finish() }
-        // The caches and the snapshot that the next build starts from.
-        build.record(site, templates: templates, links: links, output: output)
-        return build.finish()
-    }
-
+/// `Pipeline`: the build's stages as functions (load here; the others in RenderStage.swift,
+/// BuildSession.swift, OutputLocation.swift), called in order through ``BuildRun`` by the
+/// driver in FeedgenIncremental (`SiteBuilder.build`). Stages only pass values forward.
+public enum Pipeline {
     /// Said once per written build of a site without a `baseURL`: feeds and the sitemap need
     /// absolute URLs.
-    static func noBaseURLNote(_ config: SiteConfig) -> Diagnostic {
+    package static func noBaseURLNote(_ config: SiteConfig) -> Diagnostic {
         .note(
             SourceLocation(path: config.source != nil ? "feedgen.yaml" : "."),
             "no 'baseURL', so the Atom and JSON feeds (feed.xml, feed.json), sitemap.xml and canonical/og:url links are not written (they need absolute URLs); add e.g. 'baseURL: https://example.org/' to feedgen.yaml")

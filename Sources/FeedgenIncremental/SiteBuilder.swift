@@ -1,0 +1,62 @@
+/// `SiteBuilder`: a build from start to end. The pipeline's stages in order (FeedgenBuild's
+/// ``BuildRun``), with the incremental layer around them: a build whose only changes are item
+/// bodies patches the previous output (``PatchBuild``), and a build that wrote its output
+/// records the snapshot that the next one patches from (``BuildSnapshot``).
+import Dispatch
+import FeedgenBuild
+import FeedgenContent
+
+public enum SiteBuilder {
+    /// Builds (or, with `options.write` false, checks) the site. Never throws: every problem is
+    /// a diagnostic in the report, with its exit status (content-format §9).
+    public static func build(_ options: BuildOptions) -> BuildReport {
+        let start = DispatchTime.now()
+        var report = run(options)
+        options.progress?.finish()
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return report
+    }
+
+    /// The stages of one build, in order; a stage that returns false (or nil) ends the build
+    /// there. Nothing is written before stage 5–6.
+    static func run(_ options: BuildOptions) -> BuildReport {
+        let build = BuildRun(options)
+        defer { build.end() }
+        options.progress?.begin("reading content")
+        // 1. List the site; a build whose only changes are item bodies is a patch.
+        var lastSnapshot: BuildSnapshot?
+        if PatchBuild.isEligible(options), let listed = build.listFirst(), let output = listed.output, let session = listed.session {
+            switch PatchBuild.attempt(options, listing: listed.listing, output: output, opening: session, start: build.started, timing: &build.timing) {
+            case .success(var patched):
+                if listed.listing.config.baseURL == nil { patched.diagnostics.append(Pipeline.noBaseURLNote(listed.listing.config)) }
+                return build.finish(patched: &patched)
+            case .failure(let why):
+                build.timing.note("patch build: not applicable (\(why.reason))")
+                lastSnapshot = why.snapshot
+                build.patchDidNotApply(sessionUsed: why.sessionUsed)
+            }
+        }
+        // The snapshot describes the output being replaced: gone before the exchange.
+        build.beforeCommit = { BuildSnapshot.remove(cacheFolder: $0) }
+        // 2–3. Load the content, compile the templates, resolve the site.
+        guard let (resolved, templates, links) = build.loadAndResolve() else { return build.finish() }
+        var site = resolved
+        let output = Pipeline.outputPath(options, site: site.site, root: build.root)
+        // 4. Image variants, into the build cache beside the output (checked first).
+        guard build.makeImages(&site, output: output) else { return build.finish() }
+        // 5–6. Render and write into the back buffer, exchanged with the output atomically.
+        guard build.renderAndWrite(site, templates: templates, links: links, output: output) else { return build.finish() }
+        // What the next build starts from: the item cache, and the snapshot of this output.
+        build.saveItemCache()
+        if build.wroteCleanly, let listing = build.listing,
+            let snapshot = PatchBuild.snapshot(
+                options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,
+                report: build.report, start: build.started, previous: lastSnapshot)
+        {
+            snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
+            build.timing.mark("snapshot")
+        }
+        build.settle(site)
+        return build.finish()
+    }
+}
