@@ -70,11 +70,14 @@ public final class BuildRun {
         var opened: String?
         let listed = SiteLoader.list(siteRoot: root) { config in
             let output = Pipeline.outputPath(options, configured: config.output, root: root)
-            guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil,
-                OutputWriter.strayEntry(output: output) == nil
-            else { return }
+            guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
+            // One listing of the output: no stray file, and whether a patch that writes nothing
+            // leaves it right.
+            let examined = OutputWriter.examine(output: output)
+            guard examined.stray == nil else { return }
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
             let opening = Pipeline.SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
+            opening.outputAsWritten = examined.asWritten
             opening.start(useCache: true, readCards: false)
             itemCache.opening = opening
             opened = output
@@ -131,7 +134,8 @@ public final class BuildRun {
             report.exitStatus = 2
             return false
         }
-        if let stray = OutputWriter.strayEntry(output: output) {
+        // The output was listed already when the listing opened its session (and found none).
+        if itemCache.opening?.outputAsWritten == nil || itemCache.opening?.output != output, let stray = OutputWriter.strayEntry(output: output) {
             report.diagnostics.error(
                 SourceLocation(path: output + "/" + stray),
                 "this file in the output folder was not written by feedgen; move it away or into static/")

@@ -38,6 +38,9 @@ extension Pipeline {
     /// An ``OutputWriter/Session`` opened on another thread.
     public final class SessionOpening: @unchecked Sendable {
         public let output: String
+        /// Whether the output was exactly as its last build wrote it when this build looked
+        /// (``OutputWriter/examine(output:)``, before anything was written); nil: not looked at.
+        package var outputAsWritten: Bool?
         private var result: Result<OutputWriter.Session, any Error>?
         private let group = DispatchGroup()
 

@@ -35,15 +35,22 @@ extension OutputWriter {
     /// The first file or folder (relative path) in `output` that the build which wrote it did
     /// not write (not in its manifest in the build cache), apart from the user's root entries;
     /// nil when there is none or when that manifest is unknown (no cache beside the output).
-    public static func strayEntry(output: String) -> String? {
+    public static func strayEntry(output: String) -> String? { examine(output: output).stray }
+
+    /// What one listing of `output` says against the manifest of the build that wrote it:
+    /// ``strayEntry(output:)``, and whether the output is exactly as written (every file of the
+    /// manifest there with its recorded size, modification time and inode, no other file or
+    /// folder but the user's root entries; false when the manifest is unknown), which
+    /// ``Session/outputIsAsWritten()`` tells with a listing of its own.
+    public static func examine(output: String) -> (stray: String?, asWritten: Bool) {
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
-        guard let ino = Session.inode(out) else { return nil }
+        guard let ino = Session.inode(out) else { return (nil, false) }
         let state = CacheState.read(BuildCache.folder(forOutput: out) + "/state", salt: BuildCache.salt)
-        guard let manifest = state.trees[ino], !manifest.isEmpty else { return nil }
+        guard let manifest = state.trees[ino], !manifest.isEmpty else { return (nil, false) }
         var entries: UnsafeMutablePointer<feedgen_tree_entry>?
         var count = 0
         var names: UnsafeMutablePointer<CChar>?
-        guard feedgen_list_tree(out, &entries, &count, &names) == 0, let entries, let names else { return nil }
+        guard feedgen_list_tree(out, &entries, &count, &names) == 0, let entries, let names else { return (nil, false) }
         defer {
             free(entries)
             free(names)
@@ -51,16 +58,30 @@ extension OutputWriter {
         let folders = CacheState.folders(of: manifest.keys)
         let owned = rootNames(of: manifest.keys)
         var stray: [String] = []
+        var matching = 0
+        var differs = false
         for entry in UnsafeBufferPointer(start: entries, count: count) {
             let path = String(
                 decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(names) + entry.path_offset, count: entry.path_length),
                 as: UTF8.self)
             let first = String(path.prefix { $0 != "/" })
             if isUserName(first), !owned.contains(first) { continue }
-            let known = UInt8(bitPattern: entry.type) == UInt8(ascii: "d") ? folders.contains(path) : manifest[path] != nil
-            if !known { stray.append(path) }
+            switch UInt8(bitPattern: entry.type) {
+            case UInt8(ascii: "d"):
+                if !folders.contains(path) { stray.append(path) }
+            case UInt8(ascii: "f"):
+                guard let e = manifest[path] else {
+                    stray.append(path)
+                    continue
+                }
+                if entry.size == e.size, entry.mtime_ns == e.mtime, entry.inode == e.inode { matching += 1 } else { differs = true }
+            default:
+                // A link, FIFO or socket, which no build writes.
+                differs = true
+                if manifest[path] == nil { stray.append(path) }
+            }
         }
-        return stray.min()
+        return (stray.min(), stray.isEmpty && !differs && matching == manifest.count)
     }
 
     /// - Throws: ``WriteError`` naming the first user's root entry of `output` (whose build's

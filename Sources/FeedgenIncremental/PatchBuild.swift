@@ -473,7 +473,7 @@ enum PatchBuild {
         let unchanged =
             feedFiles.isEmpty && documents.isEmpty && zip(pages, pageHashes).allSatisfy { $1 != nil && session.liveHash($0.file.path) == $1 }
         // Writing nothing leaves the output as it is: only right if nobody changed it by hand.
-        if unchanged, !session.outputIsAsWritten() {
+        if unchanged, !(opening.outputAsWritten ?? session.outputIsAsWritten()) {
             return .failure(NotApplicable(reason: "an output file was changed, added or removed by hand", sessionUsed: false))
         }
         if !changed.isEmpty {
