@@ -53,6 +53,7 @@ struct ContentLinks {
                 }
             }
         }
+        ContentAnchors.check(feeds, pages: pages, into: &diagnostics)
     }
 
     private func report(_ link: MarkdownLink, error: Bool, _ diagnostics: inout Diagnostics) {
