@@ -76,19 +76,19 @@ struct MarkdownOptions: Sendable {
         guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", []) }
         let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
         Self.warnRawHTML(r.rawHTML, reader: &reader)
-        reader.diagnostics += r.anchors
+        reader.diagnostics += r.problems
         return (r.html, r.links)
     }
 
     /// The HTML and first-paragraph text of an item body, turning links to `.md` files into
-    /// `feedgen-md:` links; `("", nil)` for a blank body (cmark is not called). `anchors`: a
-    /// warning per `#fragment` link that names no id of the body.
+    /// `feedgen-md:` links; `("", nil)` for a blank body (cmark is not called). `problems`: a
+    /// warning per `#fragment` link that names no id of the body, a table too large to pad.
     func render(_ body: String, source: (path: String, firstLine: Int)?)
-        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink], rawHTML: [SourceLocation], anchors: [Diagnostic])
+        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic])
     {
         guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false, [], [], []) }
         let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
-        return (r.html, r.summary, true, r.links, r.rawHTML, r.anchors)
+        return (r.html, r.summary, true, r.links, r.rawHTML, r.problems)
     }
 
     /// One warning per place where safe mode replaced raw HTML with `<!-- raw HTML omitted -->`.

@@ -50,12 +50,20 @@ public enum Markdown {
     /// destinations (when `rewriteLinks`), and are returned with their positions so that the build
     /// can check them and turn them into links to the right output page. `rawHTML` holds where
     /// safe mode dropped raw HTML (empty when `unsafe` or without `source`). Soft line breaks
-    /// between East Asian wide characters are removed (``EastAsianWidth``). `anchors` holds a
-    /// warning for each `#fragment` link that names no id of this text (``MarkdownHeadings``).
+    /// between East Asian wide characters are removed (``EastAsianWidth``). `problems` holds a
+    /// warning for each `#fragment` link that names no id of this text (``MarkdownHeadings``),
+    /// and an error for a table whose padding would explode (``MarkdownTableLimit``; the text is
+    /// then rendered without GFM).
     static func renderWithLinks(
         _ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true, source: (path: String, firstLine: Int)?,
         rewriteLinks: Bool = true
-    ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation], anchors: [Diagnostic]) {
+    ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic]) {
+        var gfm = gfm
+        var problems: [Diagnostic] = []
+        if gfm, let line = MarkdownTableLimit.overflowingTable(in: markdown) {
+            gfm = false
+            if let source { problems.append(MarkdownTableLimit.error(line: line, source: source)) }
+        }
         let options = options(unsafe: unsafe, smart: smart, gfm: gfm)
         return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
             let walk = prepare(document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil)
@@ -66,8 +74,8 @@ public enum Markdown {
                 html = String(cString: rendered)
                 free(rendered)
             }
-            let anchors = MarkdownHeadings.deadFragments(walk.fragments, html: html)
-            return (html, firstParagraph(in: document), walk.links, rawHTML, anchors)
+            problems += MarkdownHeadings.deadFragments(walk.fragments, html: html)
+            return (html, firstParagraph(in: document), walk.links, rawHTML, problems)
         }
     }
 

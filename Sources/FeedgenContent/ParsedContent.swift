@@ -153,7 +153,7 @@ struct ParsedContent: Sendable {
             item.markdownLinks = body.links
             item.html = MarkdownHeadings.prefixFootnoteIDs(item.html, itemID: item.id)
             MarkdownOptions.warnRawHTML(body.rawHTML, reader: &reader)
-            reader.diagnostics += body.anchors
+            reader.diagnostics += body.problems
             if let cache, let itemKey { item.remember(fingerprint: cache.store(itemKey, item: item, diagnostics: reader.diagnostics)) }
             output = .item(item)
         }

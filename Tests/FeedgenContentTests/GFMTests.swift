@@ -125,16 +125,33 @@ import Testing
     @Test func deadAnchorsInTheSameTextAreWarnings() {
         let text = "See [s](#setup), [n](#fn-1), [top](#top), [x](#nope) and [j](#%E6%97%A5%E6%9C%AC).\n\n## Setup\n\n## 日本\n\nA[^1]\n\n[^1]: n\n"
         let r = Markdown.renderWithLinks(text, unsafe: false, smart: true, source: ("content/a/b.md", 4))
-        #expect(r.anchors.map(\.description) == [
+        #expect(r.problems.map(\.description) == [
             "content/a/b.md:4:43: warning: link '#nope' leads to no heading or anchor with the id 'nope' on this page; fix the link or the heading"
         ])
         let typo = Markdown.renderWithLinks("[s](#setpu)\n\n## Setup\n", unsafe: false, smart: true, source: ("c.md", 1))
-        #expect(typo.anchors.map(\.message) == [
+        #expect(typo.problems.map(\.message) == [
             "link '#setpu' leads to no heading or anchor with the id 'setpu' on this page (did you mean 'setup'?); fix the link or the heading"
         ])
     }
 
     @Test func idsOfRenderedHTML() {
         #expect(MarkdownHeadings.ids(inHTML: #"<h2 id="a">x</h2><a name="b&amp;c">y</a><p class="id=&quot;z">"#) == ["a", "b&c"])
+    }
+
+    @Test func aTableThatWouldPadMillionsOfCellsIsAnError() {
+        let header = "|" + String(repeating: "a|", count: 300) + "\n|" + String(repeating: "-|", count: 300) + "\n"
+        let text = "Intro.\n\n" + header + String(repeating: "x\n", count: 400)
+        let r = Markdown.renderWithLinks(text, unsafe: false, smart: true, source: ("content/a/b.md", 4))
+        #expect(r.problems.map(\.description) == [
+            "content/a/b.md:7:1: error: this table's rows have so few cells that the page would get over 100000 empty ones (every row is padded to the header's width); write the cells of each row or split the table"
+        ])
+        #expect(!r.html.contains("<table>"))
+        // 20 columns × 5,000 rows of one cell: 95,000 padded cells, a table.
+        let tall = "|" + String(repeating: "a|", count: 20) + "\n|" + String(repeating: "-|", count: 20) + "\n" + String(repeating: "x\n", count: 5000)
+        #expect(MarkdownTableLimit.overflowingTable(in: tall) == nil)
+        #expect(MarkdownTableLimit.overflowingTable(in: tall + String(repeating: "x\n", count: 300)) == 2)
+        // Escaped pipes are text: `a \| b` is one cell, so this header does not match its
+        // delimiter row of two: no table.
+        #expect(MarkdownTableLimit.overflowingTable(in: "| a \\| b |\n|---|---|\n" + String(repeating: "x\n", count: 200_001)) == nil)
     }
 }
