@@ -52,7 +52,7 @@ public enum Markdown {
     /// safe mode dropped raw HTML (empty when `unsafe` or without `source`). Soft line breaks
     /// between East Asian wide characters are removed (``EastAsianWidth``). `problems` holds a
     /// warning for each `#fragment` link that names no id of this text (``MarkdownHeadings``),
-    /// and an error for a table whose padding would explode (``MarkdownTableLimit``; the text is
+    /// and an error for a table whose padding would explode (``MarkdownBlocks``; the text is
     /// then rendered without GFM).
     static func renderWithLinks(
         _ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true, source: (path: String, firstLine: Int)?,
@@ -60,15 +60,18 @@ public enum Markdown {
     ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic]) {
         var gfm = gfm
         var problems: [Diagnostic] = []
-        if gfm, let line = MarkdownTableLimit.overflowingTable(in: markdown) {
+        if gfm, let line = MarkdownBlocks.overflowingTable(in: markdown) {
             gfm = false
-            if let source { problems.append(MarkdownTableLimit.error(line: line, source: source)) }
+            if let source { problems.append(MarkdownBlocks.error(line: line, source: source)) }
         }
         let options = options(unsafe: unsafe, smart: smart, gfm: gfm)
         return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
             let walk = prepare(document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil)
             let rawHTML = source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
             MarkdownHeadings.addIDs(walk.headings, options: options, extensions: extensions, smart: smart)
+            MarkdownBlocks.wrap(tables: walk.tables)
+            MarkdownBlocks.makeFocusable(codeBlocks: walk.codeBlocks, options: options, extensions: extensions)
+            MarkdownBlocks.label(tasks: walk.tasks)
             var html = ""
             if let rendered = cmark_render_html(document, options, extensions) {
                 html = String(cString: rendered)
@@ -85,13 +88,17 @@ public enum Markdown {
         _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool
     ) -> (
         links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)], headings: [OpaquePointer],
+        tables: [OpaquePointer], codeBlocks: [OpaquePointer], tasks: [OpaquePointer],
         fragments: [(fragment: String, destination: String, location: SourceLocation)]
     ) {
-        guard let iterator = cmark_iter_new(document) else { return ([], [], [], []) }
+        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], []) }
         var links: [MarkdownLink] = []
         var rawHTML: [(line: Int, column: Int, literal: String)] = []
         var wideBreaks: [OpaquePointer] = []
         var headings: [OpaquePointer] = []
+        var tables: [OpaquePointer] = []
+        var codeBlocks: [OpaquePointer] = []
+        var tasks: [OpaquePointer] = []
         var fragments: [(fragment: String, destination: String, location: SourceLocation)] = []
         var directory: String?  // the source's folder, computed at the first `.md` link
         while true {
@@ -119,6 +126,12 @@ public enum Markdown {
                 }
             case CMARK_NODE_HEADING:
                 headings.append(node)
+            case CMARK_NODE_TABLE:
+                tables.append(node)
+            case CMARK_NODE_CODE_BLOCK:
+                codeBlocks.append(node)
+            case CMARK_NODE_ITEM:
+                if let e = cmark_node_get_syntax_extension(node), e == gfmExtensions[3] { tasks.append(node) }
             case CMARK_NODE_LINK:
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
                 if raw.pointee == CChar(UInt8(ascii: "#")) {
@@ -141,7 +154,7 @@ public enum Markdown {
         }
         cmark_iter_free(iterator)
         for node in wideBreaks { cmark_node_free(node) }  // unlinks it first
-        return (links, rawHTML, headings, fragments)
+        return (links, rawHTML, headings, tables, codeBlocks, tasks, fragments)
     }
 
     /// Where raw HTML was dropped, in the file. cmark counts an inline's column from the line with
@@ -188,12 +201,10 @@ public enum Markdown {
                 while end < count, bytes[end] & 0xC0 == 0x80 { end += 1 }
             }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).unicodeScalars.first
-        case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK:
+        case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK, CMARK_NODE_STRIKETHROUGH:
             return edgeScalar(last ? cmark_node_last_child(node) : cmark_node_first_child(node), last: last)
         default:
-            // `~~strikethrough~~` is an extension's node type, known by name only.
-            guard cmark_node_get_syntax_extension(node) != nil, cmark_node_first_child(node) != nil else { return nil }
-            return edgeScalar(last ? cmark_node_last_child(node) : cmark_node_first_child(node), last: last)
+            return nil
         }
     }
 
@@ -209,6 +220,7 @@ public enum Markdown {
     /// static is), then only read by the parsers of every thread.
     nonisolated(unsafe) private static let gfmExtensions: [OpaquePointer] = {
         cmark_gfm_core_extensions_ensure_registered()
+        // The order matters: `tasklist` is [3] (``prepare``).
         return ["table", "strikethrough", "autolink", "tasklist", "tagfilter"].map { name in
             guard let e = cmark_find_syntax_extension(name) else { fatalError("cmark-gfm has no '\(name)' extension") }
             return e

@@ -3,12 +3,6 @@
 import CCmark
 import FeedgenDiagnostics
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 public enum MarkdownHeadings {
     /// GitHub's heading slug (github-slugger, what github.com and most Markdown tools use): the
     /// text lower-cased; every character that is not a letter, mark, number, `_` (connector
@@ -61,17 +55,13 @@ public enum MarkdownHeadings {
         var slugger = Slugger()
         for heading in headings {
             let base = slug(plainText(heading, smart: smart))
-            guard !base.isEmpty, let rendered = cmark_render_html(heading, options, extensions) else { continue }
-            var html = String(cString: rendered)
-            free(rendered)
-            // `<h2>` → `<h2 id="…">`: the slug holds no `"`, `&` or `<` (punctuation is removed).
-            guard html.hasPrefix("<h"), let close = html.firstIndex(of: ">") else { continue }
-            html.insert(contentsOf: " id=\"\(slugger.unique(base))\"", at: close)
-            guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { continue }
-            _ = cmark_node_set_on_enter(block, html.hasSuffix("\n") ? String(html.dropLast()) : html)
-            _ = cmark_node_set_on_exit(block, "")
-            _ = cmark_node_insert_before(heading, block)
-            cmark_node_free(heading)
+            guard !base.isEmpty else { continue }
+            MarkdownBlocks.replace(heading, options: options, extensions: extensions) { html in
+                // `<h2>` → `<h2 id="…">`: the slug holds no `"`, `&` or `<` (punctuation is removed).
+                guard html.hasPrefix("<h"), let close = html.firstIndex(of: ">") else { return nil }
+                html.insert(contentsOf: " id=\"\(slugger.unique(base))\"", at: close)
+                return ()
+            }
         }
     }
 

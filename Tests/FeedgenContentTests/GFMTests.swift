@@ -8,6 +8,7 @@ import Testing
         let html = Markdown.render("| a | b |\n|---|:-:|\n| x -- y | `z` |\n", unsafe: false, smart: true)
         #expect(
             html == """
+                <div class="table-scroll" tabindex="0">
                 <table>
                 <thead>
                 <tr>
@@ -22,6 +23,7 @@ import Testing
                 </tr>
                 </tbody>
                 </table>
+                </div>
 
                 """)
     }
@@ -57,8 +59,8 @@ import Testing
         #expect(
             html == """
                 <ul>
-                <li><input type="checkbox" disabled="" /> todo</li>
-                <li><input type="checkbox" checked="" disabled="" /> <del>done</del></li>
+                <li><label><input type="checkbox" disabled="" /> todo</label></li>
+                <li><label><input type="checkbox" checked="" disabled="" /> <del>done</del></label></li>
                 </ul>
                 <p>See <a href="http://www.example.org">www.example.org</a>, <a href="https://x.org/a?b">https://x.org/a?b</a> and <a href="mailto:me@example.org">me@example.org</a>.</p>
 
@@ -68,8 +70,29 @@ import Testing
     @Test func safeModeAndTagFilter() {
         // Safe mode still drops raw HTML; with unsafe, the tag filter escapes <script>.
         #expect(Markdown.render("<script>x</script>\n\n| a |\n|---|\n| <b>b</b> |\n", unsafe: false, smart: false)
-            == "<!-- raw HTML omitted -->\n<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td><!-- raw HTML omitted -->b<!-- raw HTML omitted --></td>\n</tr>\n</tbody>\n</table>\n")
+            == "<!-- raw HTML omitted -->\n<div class=\"table-scroll\" tabindex=\"0\">\n<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td><!-- raw HTML omitted -->b<!-- raw HTML omitted --></td>\n</tr>\n</tbody>\n</table>\n</div>\n")
         #expect(Markdown.render("<script>x</script>\n", unsafe: true, smart: false) == "&lt;script>x&lt;/script>\n")
+    }
+
+    @Test func looseTaskListsAndFocusableCodeBlocks() {
+        let html = Markdown.render("1. [ ] loose\n\n   more\n2. [x] two\n\n```swift\nlet x = 1 < 2\n```\n\n    indented\n", unsafe: false, smart: false)
+        #expect(
+            html == """
+                <ol>
+                <li>
+                <p><label><input type="checkbox" disabled="" /> loose</label></p>
+                <p>more</p>
+                </li>
+                <li>
+                <p><label><input type="checkbox" checked="" disabled="" /> two</label></p>
+                </li>
+                </ol>
+                <pre tabindex="0"><code class="language-swift">let x = 1 &lt; 2
+                </code></pre>
+                <pre tabindex="0"><code>indented
+                </code></pre>
+
+                """)
     }
 
     @Test func strictCommonMarkWithoutGFM() {
@@ -148,10 +171,10 @@ import Testing
         #expect(!r.html.contains("<table>"))
         // 20 columns × 5,000 rows of one cell: 95,000 padded cells, a table.
         let tall = "|" + String(repeating: "a|", count: 20) + "\n|" + String(repeating: "-|", count: 20) + "\n" + String(repeating: "x\n", count: 5000)
-        #expect(MarkdownTableLimit.overflowingTable(in: tall) == nil)
-        #expect(MarkdownTableLimit.overflowingTable(in: tall + String(repeating: "x\n", count: 300)) == 2)
+        #expect(MarkdownBlocks.overflowingTable(in: tall) == nil)
+        #expect(MarkdownBlocks.overflowingTable(in: tall + String(repeating: "x\n", count: 300)) == 2)
         // Escaped pipes are text: `a \| b` is one cell, so this header does not match its
         // delimiter row of two: no table.
-        #expect(MarkdownTableLimit.overflowingTable(in: "| a \\| b |\n|---|---|\n" + String(repeating: "x\n", count: 200_001)) == nil)
+        #expect(MarkdownBlocks.overflowingTable(in: "| a \\| b |\n|---|---|\n" + String(repeating: "x\n", count: 200_001)) == nil)
     }
 }
