@@ -138,6 +138,7 @@ enum PatchBuild {
             for link in item.markdownLinks {
                 linked.append(BuildSnapshot.Link(target: link.target, page: links.pages[link.target] ?? ""))
             }
+            linked += ContentAnchors.snapshotMarks(item.markdownLinks)
             let whole = ItemCache.fingerprint(item)
             let outside =
                 if let old = before?[k] ?? nil, old.whole == whole { old.fingerprint } else { ItemCache.fingerprintOutsideBody(item) }
@@ -275,6 +276,9 @@ enum PatchBuild {
         for path in paths.sorted() {
             let then = old.diagnostics.filter { $0.location.path == path }
             guard newDiagnostics.filter({ $0.location.path == path }) == then else { return no("diagnostics of \(path)") }
+        }
+        if let path = ContentAnchors.linkedWithFragment(paths, old: old, feeds: prepared.feeds) {
+            return no("\(path) is linked to with a #fragment")
         }
         let hiddenPaths = Set(hidden.map { files[$0].path })
         for feed in prepared.feeds {
@@ -482,9 +486,10 @@ enum PatchBuild {
             for change in changes {
                 let item = feeds[change.feed].sections[change.section].section.items[change.item]
                 let targets = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
-                snapshot.items[change.file]?.links = item.markdownLinks.map {
-                    BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "")
-                }
+                snapshot.items[change.file]?.links =
+                    item.markdownLinks.map {
+                        BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "")
+                    } + ContentAnchors.snapshotMarks(item.markdownLinks)
             }
         }
         if !unchanged {

@@ -90,25 +90,26 @@ public enum MarkdownHeadings {
     /// page showing it has. HTML escapes are undone for `&amp;`, `&quot;`, `&lt;`, `&gt;`.
     public static func ids(inHTML html: String) -> Set<String> {
         var found: Set<String> = []
-        let bytes = Array(html.utf8)
-        let patterns = [Array(" id=\"".utf8), Array(" name=\"".utf8)]
-        var i = 0
-        while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: " ") else {
-                i += 1
-                continue
-            }
-            var matched = false
-            for pattern in patterns where i + pattern.count <= bytes.count && bytes[i..<i + pattern.count].elementsEqual(pattern) {
-                let start = i + pattern.count
-                var end = start
+        var html = html
+        html.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                // `id="` and `name="`, after a space: found by their `="`.
+                guard bytes[i] == UInt8(ascii: "\""), i >= 4, bytes[i - 1] == UInt8(ascii: "=") else {
+                    i += 1
+                    continue
+                }
+                let isID = i >= 4 && bytes[i - 4] == UInt8(ascii: " ") && bytes[i - 3] == UInt8(ascii: "i") && bytes[i - 2] == UInt8(ascii: "d")
+                let isName =
+                    i >= 6 && bytes[i - 6] == UInt8(ascii: " ") && bytes[i - 5] == UInt8(ascii: "n") && bytes[i - 4] == UInt8(ascii: "a")
+                    && bytes[i - 3] == UInt8(ascii: "m") && bytes[i - 2] == UInt8(ascii: "e")
+                var end = i + 1
                 while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
-                found.insert(unescape(String(decoding: bytes[start..<end], as: UTF8.self)))
-                i = end
-                matched = true
-                break
+                if isID || isName {
+                    found.insert(unescape(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)))
+                }
+                i = end + 1
             }
-            if !matched { i += 1 }
         }
         return found
     }
