@@ -30,7 +30,7 @@ public enum Markdown {
     /// paragraph. Used as the default `description` of an item.
     public static func firstParagraphText(_ markdown: String, smart: Bool = false, gfm: Bool = true) -> String? {
         withDocument(markdown, options: options(unsafe: false, smart: smart, gfm: gfm), gfm: gfm) { document, _ in
-            _ = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false)
+            _ = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false, smart: smart)
             return firstParagraph(in: document)
         }
     }
@@ -66,7 +66,8 @@ public enum Markdown {
         }
         let options = options(unsafe: unsafe, smart: smart, gfm: gfm)
         return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
-            let walk = prepare(document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil)
+            let walk = prepare(
+                document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil, smart: smart)
             let rawHTML = source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
             MarkdownHeadings.addIDs(walk.headings, options: options, extensions: extensions, smart: smart)
             MarkdownBlocks.wrap(tables: walk.tables)
@@ -82,10 +83,14 @@ public enum Markdown {
         }
     }
 
-    /// One walk over the tree: rewrites `.md` links, notes raw HTML, then unlinks the soft breaks
-    /// between wide characters (after the walk: the iterator must not see a changed tree).
+    /// One walk over the tree: rewrites `.md` links, notes raw HTML and `#fragment` links, mends
+    /// smart quotes after `(` and `[` (``MarkdownSmartQuotes``),
+    /// collects the headings, tables, code blocks and task items that the caller changes, then
+    /// unlinks the soft breaks between wide characters (the tree changes only after the walk:
+    /// the iterator must not see a changed tree).
     private static func prepare(
-        _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool
+        _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool,
+        smart: Bool
     ) -> (
         links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)], headings: [OpaquePointer],
         tables: [OpaquePointer], codeBlocks: [OpaquePointer], tasks: [OpaquePointer],
@@ -112,6 +117,8 @@ public enum Markdown {
                     column: Int(cmark_node_get_start_column(node)))
             }
             switch type {
+            case CMARK_NODE_TEXT:
+                if smart { MarkdownSmartQuotes.fix(node) }
             case CMARK_NODE_SOFTBREAK:
                 if EastAsianWidth.removesBreak(
                     before: edgeScalar(cmark_node_previous(node), last: true),

@@ -95,6 +95,13 @@ import Testing
                 """)
     }
 
+    /// CommonMark 0.30's smart quotes (what libcmark 0.30 gave), not 0.29's, after `(` and `[`.
+    @Test func smartQuotesOpenAfterBrackets() {
+        #expect(Markdown.render("includes = ['**'] and (\"x\") and [\"a\", 'b']", unsafe: false, smart: true)
+            == "<p>includes = [‘**’] and (“x”) and [“a”, ‘b’]</p>\n")
+        #expect(Markdown.render("it's (’90s)", unsafe: false, smart: false) == "<p>it's (’90s)</p>\n")
+    }
+
     @Test func strictCommonMarkWithoutGFM() {
         let text = "| a |\n|---|\n\nA[^1] ~~s~~ www.x.org\n\n[^1]: note\n\n- [ ] t\n"
         #expect(
