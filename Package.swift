@@ -25,10 +25,12 @@ let package = Package(
         .library(name: "FeedgenBuild", targets: ["FeedgenBuild"]),
     ],
     targets: [
-        // Debian's libcmark-dev and libyaml-dev, through pkg-config.
+        // Debian's libcmark-gfm-dev + libcmark-gfm-extensions-dev (GitHub's cmark-gfm: CommonMark
+        // with the GFM extensions; it exports libcmark's `cmark_*` symbols, so libcmark must not be
+        // linked too) and libyaml-dev, through pkg-config.
         .systemLibrary(
-            name: "CCmark", pkgConfig: "libcmark",
-            providers: [.apt(["libcmark-dev"])]),
+            name: "CCmark", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(
             name: "CYaml", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "FeedgenLayout"),
         // The Mustache engine (official spec, partials, inheritance, dynamic names).
         .target(name: "FeedgenMustache"),
-        // Content: front matter, YAML (libyaml), Markdown (libcmark), the site model.
+        // Content: front matter, YAML (libyaml), Markdown (cmark-gfm), the site model.
         .target(
             name: "FeedgenContent",
             dependencies: ["CCmark", "CYaml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),

@@ -28,6 +28,21 @@ import Foundation
 /// `.<name>.feedgen-old-<pid>` beside the output and `*.tmp-<pid>` files of dead processes at the
 /// top of this folder; deleting the whole folder only makes the next build slower.
 public enum BuildCache {
+    /// Whether every entry of the cache folder is what a build leaves there: its files
+    /// (`state`, `sources`, the logs and their seals, `snapshot`, `lock`, `dirty`) regular files,
+    /// `back` and `images` folders, and no temporary file of a killed build. A build that writes
+    /// little (a patch) uses the cache only when it is; the usual build repairs anything else.
+    package static func isHealthy(cacheFolder folder: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+        for name in names {
+            var info = stat()
+            guard lstat(folder + "/" + name, &info) == 0, !name.contains(".tmp-") else { return false }
+            let kind = info.st_mode & S_IFMT
+            if kind != (name == "back" || name == "images" ? S_IFDIR : S_IFREG) { return false }
+        }
+        return true
+    }
+
     /// - Parameter output: the output folder (absolute, or relative to the working directory).
     /// - Returns: the cache folder's absolute path (it may not exist yet).
     public static func folder(forOutput output: String) -> String {

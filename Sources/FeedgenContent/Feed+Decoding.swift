@@ -62,10 +62,11 @@ struct FeedSettings: Sendable {
     }
 }
 
-/// The Markdown settings of the site (`markdown.unsafe`, `markdown.smart`).
+/// The Markdown settings of the site (`markdown.unsafe`, `markdown.smart`, `markdown.gfm`).
 struct MarkdownOptions: Sendable {
     var unsafe: Bool
     var smart: Bool
+    var gfm = true
 
     /// The HTML of a feed intro or section body at `source`, with its links to content files
     /// (as in item bodies); warns where safe mode dropped raw HTML.
@@ -73,19 +74,21 @@ struct MarkdownOptions: Sendable {
         -> (html: String, links: [MarkdownLink])
     {
         guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", []) }
-        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, source: source)
+        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
         Self.warnRawHTML(r.rawHTML, reader: &reader)
+        reader.diagnostics += r.problems
         return (r.html, r.links)
     }
 
     /// The HTML and first-paragraph text of an item body, turning links to `.md` files into
-    /// `feedgen-md:` links; `("", nil)` for a blank body (cmark is not called).
+    /// `feedgen-md:` links; `("", nil)` for a blank body (cmark is not called). `problems`: a
+    /// warning per `#fragment` link that names no id of the body, a table too large to pad.
     func render(_ body: String, source: (path: String, firstLine: Int)?)
-        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink], rawHTML: [SourceLocation])
+        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic])
     {
-        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false, [], []) }
-        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, source: source)
-        return (r.html, r.summary, true, r.links, r.rawHTML)
+        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false, [], [], []) }
+        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
+        return (r.html, r.summary, true, r.links, r.rawHTML, r.problems)
     }
 
     /// One warning per place where safe mode replaced raw HTML with `<!-- raw HTML omitted -->`.

@@ -7,32 +7,37 @@ import FeedgenDiagnostics
     import Darwin
 #endif
 
-/// CommonMark rendering with libcmark. Every libcmark call of the module lives in this file.
+/// GitHub Flavored Markdown rendering with cmark-gfm (GitHub's fork of libcmark, Debian 12's
+/// 0.29.0.gfm.6). Every cmark call of the module lives in this file and MarkdownHeadings.swift.
 ///
-/// Safe mode is libcmark's default since 0.29 (Debian 12 ships 0.30.2; `CMARK_OPT_SAFE` is a
-/// no-op there): raw HTML becomes `<!-- raw HTML omitted -->` and `javascript:`, `vbscript:`,
-/// `file:` and non-image `data:` link destinations become empty. `unsafe: true` sets
-/// `CMARK_OPT_UNSAFE` and passes both through. `smart: true` sets `CMARK_OPT_SMART`
-/// (curly quotes, `--` → en dash, `---` → em dash, `...` → ellipsis).
+/// With `gfm` (the default, `markdown.gfm`) the parser has cmark-gfm's table, strikethrough,
+/// autolink, tasklist and tagfilter extensions and `CMARK_OPT_FOOTNOTES` (the GFM spec 0.29);
+/// without, it is strict CommonMark 0.29. Safe mode is cmark's default since 0.29
+/// (`CMARK_OPT_SAFE` is a no-op): raw HTML becomes `<!-- raw HTML omitted -->` and `javascript:`,
+/// `vbscript:`, `file:` and non-image `data:` link destinations become empty. `unsafe: true` sets
+/// `CMARK_OPT_UNSAFE` and passes both through (the tagfilter extension still escapes `<script>`,
+/// `<iframe>`, … as GitHub does). `smart: true` sets `CMARK_OPT_SMART` (curly quotes, `--` → en
+/// dash, `---` → em dash, `...` → ellipsis; a table's delimiter row is parsed before, so it stays
+/// a table). Headings get ids (``MarkdownHeadings``).
 public enum Markdown {
     /// The HTML for `markdown`.
-    public static func render(_ markdown: String, unsafe: Bool, smart: Bool) -> String {
-        renderWithSummary(markdown, unsafe: unsafe, smart: smart).html
+    public static func render(_ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true) -> String {
+        renderWithLinks(markdown, unsafe: unsafe, smart: smart, gfm: gfm, source: nil).html
     }
 
     /// The plain text of the first paragraph of `markdown` (text and code spans; line breaks
     /// become spaces and white-space runs one space; markup dropped), or nil when there is no
     /// paragraph. Used as the default `description` of an item.
-    public static func firstParagraphText(_ markdown: String, smart: Bool = false) -> String? {
-        withDocument(markdown, options: options(unsafe: false, smart: smart)) { document in
-            _ = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false)
+    public static func firstParagraphText(_ markdown: String, smart: Bool = false, gfm: Bool = true) -> String? {
+        withDocument(markdown, options: options(unsafe: false, smart: smart, gfm: gfm), gfm: gfm) { document, _ in
+            _ = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false, smart: smart)
             return firstParagraph(in: document)
         }
     }
 
     /// Parses once and returns both the HTML and the first paragraph's plain text.
-    static func renderWithSummary(_ markdown: String, unsafe: Bool, smart: Bool) -> (html: String, summary: String?) {
-        let r = renderWithLinks(markdown, unsafe: unsafe, smart: smart, source: nil)
+    static func renderWithSummary(_ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true) -> (html: String, summary: String?) {
+        let r = renderWithLinks(markdown, unsafe: unsafe, smart: smart, gfm: gfm, source: nil)
         return (r.html, r.summary)
     }
 
@@ -45,33 +50,61 @@ public enum Markdown {
     /// destinations (when `rewriteLinks`), and are returned with their positions so that the build
     /// can check them and turn them into links to the right output page. `rawHTML` holds where
     /// safe mode dropped raw HTML (empty when `unsafe` or without `source`). Soft line breaks
-    /// between East Asian wide characters are removed (``EastAsianWidth``).
+    /// between East Asian wide characters are removed (``EastAsianWidth``). `problems` holds a
+    /// warning for each `#fragment` link that names no id of this text (``MarkdownHeadings``),
+    /// and an error for a table whose padding would explode (``MarkdownBlocks``; the text is
+    /// then rendered without GFM).
     static func renderWithLinks(
-        _ markdown: String, unsafe: Bool, smart: Bool, source: (path: String, firstLine: Int)?,
+        _ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true, source: (path: String, firstLine: Int)?,
         rewriteLinks: Bool = true
-    ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation]) {
-        let options = options(unsafe: unsafe, smart: smart)
-        return withDocument(markdown, options: options) { document in
-            let walk = prepare(document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil)
+    ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic]) {
+        var gfm = gfm
+        var problems: [Diagnostic] = []
+        if gfm, let line = MarkdownBlocks.overflowingTable(in: markdown) {
+            gfm = false
+            if let source { problems.append(MarkdownBlocks.error(line: line, source: source)) }
+        }
+        let options = options(unsafe: unsafe, smart: smart, gfm: gfm)
+        return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
+            let walk = prepare(
+                document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil, smart: smart)
             let rawHTML = source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
+            MarkdownHeadings.addIDs(walk.headings, options: options, extensions: extensions, smart: smart)
+            MarkdownBlocks.wrap(tables: walk.tables)
+            MarkdownBlocks.makeFocusable(codeBlocks: walk.codeBlocks, options: options, extensions: extensions)
+            MarkdownBlocks.label(tasks: walk.tasks)
             var html = ""
-            if let rendered = cmark_render_html(document, options) {
+            if let rendered = cmark_render_html(document, options, extensions) {
                 html = String(cString: rendered)
                 free(rendered)
             }
-            return (html, firstParagraph(in: document), walk.links, rawHTML)
+            problems += MarkdownHeadings.deadFragments(walk.fragments, html: html)
+            return (html, firstParagraph(in: document), walk.links, rawHTML, problems)
         }
     }
 
-    /// One walk over the tree: rewrites `.md` links, notes raw HTML, then unlinks the soft breaks
-    /// between wide characters (after the walk: the iterator must not see a changed tree).
+    /// One walk over the tree: rewrites `.md` links, notes raw HTML and `#fragment` links, mends
+    /// smart quotes after `(` and `[` (``MarkdownSmartQuotes``),
+    /// collects the headings, tables, code blocks and task items that the caller changes, then
+    /// unlinks the soft breaks between wide characters (the tree changes only after the walk:
+    /// the iterator must not see a changed tree).
     private static func prepare(
-        _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool
-    ) -> (links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)]) {
-        guard let iterator = cmark_iter_new(document) else { return ([], []) }
+        _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool,
+        smart: Bool
+    ) -> (
+        links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)], headings: [OpaquePointer],
+        tables: [OpaquePointer], codeBlocks: [OpaquePointer], tasks: [OpaquePointer],
+        fragments: [(fragment: String, destination: String, location: SourceLocation)]
+    ) {
+        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], []) }
         var links: [MarkdownLink] = []
         var rawHTML: [(line: Int, column: Int, literal: String)] = []
         var wideBreaks: [OpaquePointer] = []
+        var headings: [OpaquePointer] = []
+        var tables: [OpaquePointer] = []
+        var codeBlocks: [OpaquePointer] = []
+        var tasks: [OpaquePointer] = []
+        var fragments: [(fragment: String, destination: String, location: SourceLocation)] = []
         var directory: String?  // the source's folder, computed at the first `.md` link
         while true {
             let event = cmark_iter_next(iterator)
@@ -84,6 +117,8 @@ public enum Markdown {
                     column: Int(cmark_node_get_start_column(node)))
             }
             switch type {
+            case CMARK_NODE_TEXT:
+                if smart { MarkdownSmartQuotes.fix(node) }
             case CMARK_NODE_SOFTBREAK:
                 if EastAsianWidth.removesBreak(
                     before: edgeScalar(cmark_node_previous(node), last: true),
@@ -96,8 +131,22 @@ public enum Markdown {
                     rawHTML.append(
                         (Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node)), literal))
                 }
+            case CMARK_NODE_HEADING:
+                headings.append(node)
+            case CMARK_NODE_TABLE:
+                tables.append(node)
+            case CMARK_NODE_CODE_BLOCK:
+                codeBlocks.append(node)
+            case CMARK_NODE_ITEM:
+                if let e = cmark_node_get_syntax_extension(node), e == gfmExtensions[3] { tasks.append(node) }
             case CMARK_NODE_LINK:
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
+                if raw.pointee == CChar(UInt8(ascii: "#")) {
+                    // A link within this text: checked against its ids once it is rendered.
+                    let url = String(cString: raw)
+                    fragments.append((MarkdownLink.percentDecode(String(url.dropFirst())), url, location()))
+                    continue
+                }
                 let url = String(cString: raw)
                 guard MarkdownLink.mayEndInMarkdownSuffix(url) || MarkdownLink.endsInSlash(url) else { continue }
                 if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
@@ -112,7 +161,7 @@ public enum Markdown {
         }
         cmark_iter_free(iterator)
         for node in wideBreaks { cmark_node_free(node) }  // unlinks it first
-        return (links, rawHTML)
+        return (links, rawHTML, headings, tables, codeBlocks, tasks, fragments)
     }
 
     /// Where raw HTML was dropped, in the file. cmark counts an inline's column from the line with
@@ -159,30 +208,49 @@ public enum Markdown {
                 while end < count, bytes[end] & 0xC0 == 0x80 { end += 1 }
             }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).unicodeScalars.first
-        case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK:
+        case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK, CMARK_NODE_STRIKETHROUGH:
             return edgeScalar(last ? cmark_node_last_child(node) : cmark_node_first_child(node), last: last)
         default:
             return nil
         }
     }
 
-    private static func options(unsafe: Bool, smart: Bool) -> Int32 {
+    private static func options(unsafe: Bool, smart: Bool, gfm: Bool) -> Int32 {
         var options = CMARK_OPT_DEFAULT
         if unsafe { options |= CMARK_OPT_UNSAFE }
         if smart { options |= CMARK_OPT_SMART }
+        if gfm { options |= CMARK_OPT_FOOTNOTES }
         return options
     }
 
-    private static func withDocument<T>(_ markdown: String, options: Int32, _ body: (OpaquePointer) -> T) -> T {
+    /// cmark-gfm's GFM extensions, registered once (registration is not thread-safe; the lazy
+    /// static is), then only read by the parsers of every thread.
+    nonisolated(unsafe) private static let gfmExtensions: [OpaquePointer] = {
+        cmark_gfm_core_extensions_ensure_registered()
+        // The order matters: `tasklist` is [3] (``prepare``).
+        return ["table", "strikethrough", "autolink", "tasklist", "tagfilter"].map { name in
+            guard let e = cmark_find_syntax_extension(name) else { fatalError("cmark-gfm has no '\(name)' extension") }
+            return e
+        }
+    }()
+
+    /// Parses `markdown` and calls `body` with the document and the parser's extension list (for
+    /// `cmark_render_html`); both are freed when it returns.
+    private static func withDocument<T>(
+        _ markdown: String, options: Int32, gfm: Bool, _ body: (OpaquePointer, UnsafeMutablePointer<cmark_llist>?) -> T
+    ) -> T {
+        guard let parser = cmark_parser_new(options) else { fatalError("cmark_parser_new returned NULL (out of memory)") }
+        defer { cmark_parser_free(parser) }
+        if gfm { for e in gfmExtensions { _ = cmark_parser_attach_syntax_extension(parser, e) } }
         var markdown = markdown
-        let document = markdown.withUTF8 { bytes in
+        markdown.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                cmark_parse_document(chars.baseAddress, chars.count, options)
+                cmark_parser_feed(parser, chars.baseAddress, chars.count)
             }
         }
-        guard let document else { fatalError("cmark_parse_document returned NULL (out of memory)") }
+        guard let document = cmark_parser_finish(parser) else { fatalError("cmark_parser_finish returned NULL (out of memory)") }
         defer { cmark_node_free(document) }
-        return body(document)
+        return body(document, cmark_parser_get_syntax_extensions(parser))
     }
 
     /// Walks the tree with cmark's iterator; collects the first paragraph's text.
@@ -197,7 +265,13 @@ public enum Markdown {
             guard let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
             if depth == 0 {
-                if type == CMARK_NODE_PARAGRAPH, event == CMARK_EVENT_ENTER { depth = 1 }
+                // A footnote's text is not the body's first paragraph (cmark-gfm moves the
+                // definitions to the end; a body of footnotes alone has no description).
+                if type == CMARK_NODE_FOOTNOTE_DEFINITION, event == CMARK_EVENT_ENTER {
+                    cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
+                } else if type == CMARK_NODE_PARAGRAPH, event == CMARK_EVENT_ENTER {
+                    depth = 1
+                }
                 continue
             }
             if type == CMARK_NODE_PARAGRAPH, event == CMARK_EVENT_EXIT { break }

@@ -94,6 +94,7 @@ struct ParsedContent: Sendable {
                 seed: ItemCache.key(folder: section.folder, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash))
             key.combine(markdown.unsafe)
             key.combine(markdown.smart)
+            key.combine(markdown.gfm)
             return key.value
         }
         // An item file whose stat (taken while its folder was listed) is unchanged is not read.
@@ -151,7 +152,9 @@ struct ParsedContent: Sendable {
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
             var item = Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader)
             item.markdownLinks = body.links
+            item.html = MarkdownHeadings.prefixFootnoteIDs(item.html, itemID: item.id)
             MarkdownOptions.warnRawHTML(body.rawHTML, reader: &reader)
+            reader.diagnostics += body.problems
             if let cache, let itemKey { item.remember(fingerprint: cache.store(itemKey, item: item, diagnostics: reader.diagnostics)) }
             output = .item(item)
         }

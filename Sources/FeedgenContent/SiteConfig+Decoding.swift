@@ -42,11 +42,12 @@ extension SiteConfig {
             if markdown.pairs == nil {
                 reader.error(
                     markdown,
-                    "'markdown' must be a mapping with 'unsafe' and 'smart', found \(FieldReader.found(markdown))")
+                    "'markdown' must be a mapping with 'unsafe', 'smart' and 'gfm', found \(FieldReader.found(markdown))")
             } else {
-                reader.rejectUnknownKeys(markdown, known: ["unsafe", "smart"], in: "'markdown'")
+                reader.rejectUnknownKeys(markdown, known: ["unsafe", "smart", "gfm"], in: "'markdown'")
                 if let unsafe = reader.bool(markdown["unsafe"], key: "unsafe") { config.markdownUnsafe = unsafe }
                 if let smart = reader.bool(markdown["smart"], key: "smart") { config.markdownSmart = smart }
+                if let gfm = reader.bool(markdown["gfm"], key: "gfm") { config.markdownGFM = gfm }
             }
         }
         if let images = node["images"], !images.isNull {

@@ -14,6 +14,9 @@ public struct SiteConfig: Sendable {
     public var markdownUnsafe: Bool
     /// `markdown.smart`: smart punctuation.
     public var markdownSmart: Bool
+    /// `markdown.gfm`: GitHub Flavored Markdown (tables, footnotes, task lists, strikethrough,
+    /// autolinks, tag filter); false gives strict CommonMark.
+    public var markdownGFM = true
     /// `theme` design tokens in source order; values keep their source text.
     public var theme: [(String, String)]
     /// `images.maxMegapixels` × 1,000,000: the most pixels (width × height, from the header) a

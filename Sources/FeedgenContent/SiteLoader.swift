@@ -115,7 +115,7 @@ public enum SiteLoader {
         var isScheduled = false
         if let plan = listing.plan {
             diagnostics += plan.diagnostics
-            let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart)
+            let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart, gfm: config.markdownGFM)
             let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, cache: cache)
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(

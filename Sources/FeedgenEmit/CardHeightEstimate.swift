@@ -139,14 +139,17 @@ extension CardHeightEstimate {
         case "blockquote", "figure":
             s.block = true; s.marginTop = 16; s.marginBottom = 16; s.inset = 80
         case "pre":
-            s.block = true; s.monospace = true; s.fontSize = 13; s.preformatted = true
-            s.marginTop = 13; s.marginBottom = 13
+            // theme.css: .875em in the --mono-font stack (not the bare `monospace` that Chromium
+            // sets at 13 px), line-height 1.45, 12 px padding and a 1 px border; margins 1em.
+            s.block = true; s.monospace = true; s.fontSize = 14; s.lineHeight = 1.45; s.preformatted = true
+            s.marginTop = 14; s.marginBottom = 14; s.paddingTop = 13; s.paddingBottom = 13
         case "hr":
             s.block = true; s.marginTop = 8; s.marginBottom = 8; s.paddingTop = 2
         case "table":
             s.block = true
         case "tr":
-            s.block = true; s.paddingTop = 2; s.paddingBottom = 2
+            // theme.css: cells with 6 px padding and collapsed 1 px borders.
+            s.block = true; s.paddingTop = 6.5; s.paddingBottom = 6.5
         case "th":
             s.bold = true
         case "li", "div", "section", "article", "header", "footer", "main", "nav", "aside", "dt", "figcaption",
@@ -155,7 +158,7 @@ extension CardHeightEstimate {
         case "strong", "b":
             s.bold = true
         case "code", "kbd", "samp", "tt":
-            s.monospace = true; s.fontSize = 13
+            s.monospace = true; s.fontSize = 14
         case "script", "style", "template", "noscript":
             s.hidden = true
         default:
@@ -173,6 +176,8 @@ extension CardHeightEstimate {
             s.bold = preset != "insetGrouped"
         }
         if has("card-description") { s.marginTop = 6; s.marginBottom = 0 }
+        if has("table-scroll") { s.marginTop = 16; s.marginBottom = 16 }
+        if has("footnotes") { s.marginTop = 32; s.paddingTop = 8.2; s.fontSize = 14.4 }
         if has("card-date") { s.marginTop = 6; s.marginBottom = 0; s.fontSize = 13.6 }
         if has("weather-now") { s.lineHeight = 1; s.fontSize = 48; s.marginTop = 4; s.marginBottom = 0 }
         if has("weather-condition") { s.marginTop = 4; s.marginBottom = 0 }
@@ -289,7 +294,8 @@ extension CardHeightEstimate {
             if style.block {
                 flushText()
                 if style.paddingTop > 0 {
-                    space(pendingMargin + style.marginTop + style.paddingTop)
+                    // The block's margin still collapses with the one above; its padding does not.
+                    space(max(pendingMargin, style.marginTop) + style.paddingTop)
                     pendingMargin = 0
                 } else {
                     pendingMargin = max(pendingMargin, style.marginTop)

@@ -1,3 +1,5 @@
+import FeedgenResolve
+
 /// HTML escaping for text and attribute values (HTML Living Standard: escape `&`, `<`, `>`, `"`
 /// and `'`), the same set as Mustache's `{{x}}`.
 public enum HTML {
@@ -21,11 +23,7 @@ public enum HTML {
 
     /// A token safe in an `id` attribute and a CSS identifier: ASCII letters, digits, `-`, `_`;
     /// anything else becomes `-`.
-    public static func identifier(_ s: String) -> String {
-        String(s.unicodeScalars.map { c in
-            (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_")) ? Character(c) : "-"
-        })
-    }
+    public static func identifier(_ s: String) -> String { OutputPaths.identifier(s) }
 
     /// A CSS string literal (`"…"`) with `"` and `\` escaped (CSS Syntax 3).
     public static func cssString(_ s: String) -> String {

@@ -497,7 +497,7 @@ public struct SiteRenderer: Sendable {
     func sectionContext(
         _ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?], groups pending: FeedGroups? = nil
     ) throws(TemplateErrors) -> MustacheValue {
-        let headingID = s.section.title == nil ? nil : "sec-" + HTML.identifier(s.section.id)
+        let headingID = s.section.title == nil ? nil : OutputPaths.sectionAnchor(s.section.id)
         let scroll = Self.scrolling(s)
         let count = s.section.items.count
         // Only slideshows have slide labels and role descriptions, only sections with a footer an

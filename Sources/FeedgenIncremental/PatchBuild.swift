@@ -141,6 +141,7 @@ enum PatchBuild {
             for link in item.markdownLinks {
                 linked.append(BuildSnapshot.Link(target: link.target, page: links.pages[link.target] ?? ""))
             }
+            linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
             let whole = ItemCache.fingerprint(item)
             let outside =
                 if let old = before?[k] ?? nil, old.whole == whole { old.fingerprint } else { ItemCache.fingerprintOutsideBody(item) }
@@ -195,6 +196,9 @@ enum PatchBuild {
     ) -> Result<BuildReport, NotApplicable> {
         let folder = BuildCache.folder(forOutput: output)
         guard !listing.hasErrors else { return .failure(NotApplicable(reason: "configuration")) }
+        // A patch rewrites only what changed: a cache file replaced by something else, or a
+        // killed build's temporary file, waits for the usual build, which replaces them.
+        guard BuildCache.isHealthy(cacheFolder: folder) else { return .failure(NotApplicable(reason: "build cache damaged")) }
         guard let old = BuildSnapshot.read(cacheFolder: folder) else {
             let exists = CacheFile.exists(folder + "/" + BuildSnapshot.fileName)
             return .failure(NotApplicable(reason: exists ? "snapshot unreadable" : "no snapshot"))
@@ -278,6 +282,9 @@ enum PatchBuild {
         for path in paths.sorted() {
             let then = old.diagnostics.filter { $0.location.path == path }
             guard newDiagnostics.filter({ $0.location.path == path }) == then else { return no("diagnostics of \(path)") }
+        }
+        if let path = SnapshotAnchors.linkedWithFragment(paths, old: old, feeds: prepared.feeds) {
+            return no("\(path) is linked to with a #fragment")
         }
         let hiddenPaths = Set(hidden.map { files[$0].path })
         for feed in prepared.feeds {
@@ -485,9 +492,10 @@ enum PatchBuild {
             for change in changes {
                 let item = feeds[change.feed].sections[change.section].section.items[change.item]
                 let targets = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
-                snapshot.items[change.file]?.links = item.markdownLinks.map {
-                    BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "")
-                }
+                snapshot.items[change.file]?.links =
+                    item.markdownLinks.map {
+                        BuildSnapshot.Link(target: $0.target, page: targets[$0.target] ?? "")
+                    } + SnapshotAnchors.snapshotMarks(item.markdownLinks)
             }
         }
         if !unchanged {

@@ -52,6 +52,7 @@ public struct ContentLinks: Sendable {
                 }
             }
         }
+        ContentAnchors.check(feeds, pages: pages, into: &diagnostics)
     }
 
     private func report(_ link: MarkdownLink, error: Bool, _ diagnostics: inout Diagnostics) {

@@ -11,6 +11,17 @@ public enum OutputPaths {
     /// Written when the site has a `baseURL`.
     public static let sitemap = "sitemap.xml"
 
+    /// A token safe in an `id` attribute and a CSS identifier: ASCII letters, digits, `-`, `_`;
+    /// anything else becomes `-`.
+    public static func identifier(_ s: String) -> String {
+        String(s.unicodeScalars.map { c in
+            (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_")) ? Character(c) : "-"
+        })
+    }
+
+    /// The `id` of a section's heading on its feed page (`sec-` and the section's id).
+    public static func sectionAnchor(_ sectionID: String) -> String { "sec-" + identifier(sectionID) }
+
     /// A feed's Atom feed (`feed.xml`, `recipes/feed.xml`), written when the site has a `baseURL`.
     public static func atom(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.xml" : feed.feed.path + "/feed.xml" }
     /// A feed's JSON Feed (`feed.json`, `recipes/feed.json`).

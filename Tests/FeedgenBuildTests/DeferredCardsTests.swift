@@ -49,9 +49,10 @@ import FeedgenLayout
 
     @Test func bodyBlocksCollapseMarginsAndPreKeepsItsLines() {
         let html = "<div class=\"card-body\"><p>One.</p><p>Two.</p><pre><code>a\nb\nc\n</code></pre></div>"
-        // 16 padding, p (16 margin) 22.4, max(16, 16) gap, 22.4, max(16, 13) gap, 3 × 18.2, 13 margin, 16 padding.
+        // 16 padding, p (16 margin) 22.4, max(16, 16) gap, 22.4, max(16, 14) gap, the theme's pre:
+        // 13 padding and border, 3 × 14 × 1.45, 13, then its 14 margin, 16 padding.
         let e = CardHeightEstimate(html: html)
-        #expect(abs(e.height(width: 374) - (16 + 16 + 22.4 + 16 + 22.4 + 16 + 3 * 18.2 + 13 + 16)) < 1e-9)
+        #expect(abs(e.height(width: 374) - (16 + 16 + 22.4 + 16 + 22.4 + 16 + 13 + 3 * 20.3 + 13 + 14 + 16)) < 1e-9)
         #expect(CardHeightEstimate(html: "<div class=\"card-body\"></div>").isEmpty)
     }
 

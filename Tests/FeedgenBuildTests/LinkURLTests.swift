@@ -118,7 +118,8 @@ import Testing
         "feedgen.yaml": "title: T\nbaseURL: https://example.org/blog/\n",
         "content/_feed.md": "---\ntitle: Home\n---\nRead [A](posts/notes/a.md#x) or [gone](posts/notes/gone.md).\n",
         "content/posts/_feed.md": "---\ntitle: Posts\n---\n",
-        "content/posts/notes/a.md": "---\ntitle: A\n---\nBody A.\n",
+        // `#x` is the id of A's heading `X` (an anchor that no page has is a warning too).
+        "content/posts/notes/a.md": "---\ntitle: A\n---\nBody A.\n\n## X\n",
         "content/today/_section.md": "---\ntitle: Today\n---\nSee [A](../posts/notes/a.md) and\n[none](nope.md).\n",
         "content/today/t.md": "---\ntitle: T\n---\n",
     ]

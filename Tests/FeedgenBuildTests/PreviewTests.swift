@@ -152,7 +152,7 @@ import FeedgenEmit
         }
         let preferred = try declarations(after: ":root:where(:not([data-color-scheme=\"light\"])) {")
         let forced = try declarations(after: ":root:where([data-color-scheme=\"dark\"]) {")
-        #expect(preferred.count == 6)
+        #expect(preferred.count == 7)  // background, card, text, secondary text, tint, separator, fill
         #expect(preferred == forced)
     }
 

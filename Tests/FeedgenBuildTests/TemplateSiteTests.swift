@@ -144,7 +144,7 @@ func errors(_ report: BuildReport) -> [String] {
                 unescaped.append("\(path): \(r.name)")
             }
         }
-        // Markdown rendered by libcmark (html, introHTML, headerHTML) and HTML written by
+        // Markdown rendered by cmark-gfm (html, introHTML, headerHTML) and HTML written by
         // feedgen itself (a section's html, groupsHTML); nothing from front matter as written.
         #expect(unescaped == [
             "feed.mustache: feed.introHTML", "feed.mustache: html", "item.mustache: item.html",

@@ -1,0 +1,168 @@
+/// Heading ids of rendered Markdown (GitHub's slug rule), the ids a rendered text defines, and
+/// the check of `#fragment` links against them; footnote ids made unique per item.
+import CCmark
+import FeedgenDiagnostics
+
+public enum MarkdownHeadings {
+    /// GitHub's heading slug (github-slugger, what github.com and most Markdown tools use): the
+    /// text lower-cased; every character that is not a letter, mark, number, `_` (connector
+    /// punctuation), `-` or space removed; each space becomes `-` (`"Hello, World!"` →
+    /// `hello-world`, `"A  b"` → `a--b`, `"日本語の見出し"` kept, `"C++ & Rust"` → `c--rust`).
+    public static func slug(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.lowercased().unicodeScalars {
+            switch scalar {
+            case " ": out.append("-")
+            case "-", "_": out.append(scalar)
+            default:
+                switch scalar.properties.generalCategory {
+                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                    .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber,
+                    .connectorPunctuation:
+                    out.append(scalar)
+                default:
+                    break
+                }
+            }
+        }
+        return String(out)
+    }
+
+    /// Unique slugs within one text, as github-slugger makes them: a repeated slug gets `-1`,
+    /// `-2`, … (the first free one: `a`, `a`, `a-1` → `a`, `a-1`, `a-1-1`).
+    public struct Slugger {
+        private var occurrences: [String: Int] = [:]
+
+        public init() {}
+
+        public mutating func unique(_ base: String) -> String {
+            var slug = base
+            while occurrences[slug] != nil {
+                occurrences[base, default: 0] += 1
+                slug = base + "-" + String(occurrences[base]!)
+            }
+            occurrences[slug] = 0
+            return slug
+        }
+    }
+
+    /// Gives each heading of the document an `id`: the heading is replaced by a custom block
+    /// holding its own rendering with ` id="slug"` added (cmark's HTML renderer writes no heading
+    /// attributes). A heading whose slug is empty (only punctuation or emoji) keeps no id.
+    static func addIDs(
+        _ headings: [OpaquePointer], options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?, smart: Bool
+    ) {
+        var slugger = Slugger()
+        for heading in headings {
+            let base = slug(plainText(heading, smart: smart))
+            guard !base.isEmpty else { continue }
+            MarkdownBlocks.replace(heading, options: options, extensions: extensions) { html in
+                // `<h2>` → `<h2 id="…">`: the slug holds no `"`, `&` or `<` (punctuation is removed).
+                guard html.hasPrefix("<h"), let close = html.firstIndex(of: ">") else { return nil }
+                html.insert(contentsOf: " id=\"\(slugger.unique(base))\"", at: close)
+                return ()
+            }
+        }
+    }
+
+    /// The text of a heading that its slug is made from: text and code spans, descending into
+    /// emphasis, links and strikethrough (an image's alt text and footnote numbers are left out).
+    /// Smart punctuation's dashes go back to hyphens, so that `## a -- b` has GitHub's `a----b`.
+    private static func plainText(_ node: OpaquePointer, smart: Bool) -> String {
+        var text = ""
+        var child = cmark_node_first_child(node)
+        while let c = child {
+            switch cmark_node_get_type(c) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                if let literal = cmark_node_get_literal(c) { text += String(cString: literal) }
+            case CMARK_NODE_IMAGE, CMARK_NODE_FOOTNOTE_REFERENCE:
+                break
+            default:
+                text += plainText(c, smart: smart)
+            }
+            child = cmark_node_next(c)
+        }
+        guard smart else { return text }
+        return text.replacingOccurrences(of: "\u{2014}", with: "---").replacingOccurrences(of: "\u{2013}", with: "--")
+    }
+
+    /// Every `id="…"` (and, in raw HTML, `name="…"` of an `<a>`) value in `html`: the anchors a
+    /// page showing it has. HTML escapes are undone for `&amp;`, `&quot;`, `&lt;`, `&gt;`.
+    public static func ids(inHTML html: String) -> Set<String> {
+        var found: Set<String> = []
+        var html = html
+        html.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                // `id="` and `name="`, after a space: found by their `="`.
+                guard bytes[i] == UInt8(ascii: "\""), i >= 4, bytes[i - 1] == UInt8(ascii: "=") else {
+                    i += 1
+                    continue
+                }
+                let isID = i >= 4 && bytes[i - 4] == UInt8(ascii: " ") && bytes[i - 3] == UInt8(ascii: "i") && bytes[i - 2] == UInt8(ascii: "d")
+                let isName =
+                    i >= 6 && bytes[i - 6] == UInt8(ascii: " ") && bytes[i - 5] == UInt8(ascii: "n") && bytes[i - 4] == UInt8(ascii: "a")
+                    && bytes[i - 3] == UInt8(ascii: "m") && bytes[i - 2] == UInt8(ascii: "e")
+                var end = i + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+                if isID || isName {
+                    found.insert(unescape(String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)))
+                }
+                i = end + 1
+            }
+        }
+        return found
+    }
+
+    private static func unescape(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        return s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// Whether `fragment` (percent-decoded) needs no id: the empty fragment and `top` scroll to
+    /// the top of any page (HTML's "scroll to the fragment").
+    public static func alwaysFound(_ fragment: String) -> Bool {
+        fragment.isEmpty || fragment.lowercased() == "top"
+    }
+
+    /// The message for a link whose `#fragment` names no id of its page (`page` is "this page"
+    /// or the linked file), with the closest id as a suggestion.
+    public static func deadAnchorMessage(destination: String, fragment: String, page: String, ids: Set<String>) -> String {
+        "link '\(destination)' leads to no heading or anchor with the id '\(fragment)' on \(page)\(Suggestion.didYouMean(fragment, in: ids.sorted())); fix the link or the heading"
+    }
+
+    /// A warning for each `#fragment` link of a text whose fragment is no id of its rendering.
+    static func deadFragments(
+        _ fragments: [(fragment: String, destination: String, location: SourceLocation)], html: String
+    ) -> [Diagnostic] {
+        let checked = fragments.filter { !alwaysFound($0.fragment) }
+        guard !checked.isEmpty else { return [] }
+        let ids = ids(inHTML: html)
+        return checked.filter { !ids.contains($0.fragment) }.map {
+            .warning($0.location, deadAnchorMessage(destination: $0.destination, fragment: $0.fragment, page: "this page", ids: ids))
+        }
+    }
+
+    /// The footnote ids of an item's rendered body prefixed with its id (`/` → `-`), so that
+    /// bodies shown together (a card template with `{{{html}}}`, a feed) keep distinct ids:
+    /// `fn-1` → `fn-recipes-miso-soup-1`, and every `#fn-…`/`#fnref-…` link with it (also the
+    /// author's own `[see](#fn-1)`). `html` is returned unchanged when it has no footnotes.
+    public static func prefixFootnoteIDs(_ html: String, itemID: String) -> String {
+        guard html.contains("data-footnote") else { return html }
+        let prefix = footnotePrefix(itemID: itemID)
+        var out = html
+        for (old, new) in [
+            ("href=\"#fn-", "href=\"#fn-" + prefix), ("id=\"fn-", "id=\"fn-" + prefix),
+            ("href=\"#fnref-", "href=\"#fnref-" + prefix), ("id=\"fnref-", "id=\"fnref-" + prefix),
+        ] {
+            out = out.replacingOccurrences(of: old, with: new)
+        }
+        return out
+    }
+
+    /// `recipes/miso-soup` → `recipes-miso-soup-`.
+    public static func footnotePrefix(itemID: String) -> String {
+        itemID.replacingOccurrences(of: "/", with: "-") + "-"
+    }
+}
