@@ -1,0 +1,174 @@
+/// The constructs ``ForeignSyntaxPass`` recognises at a `{`: Liquid tags and outputs, Hugo
+/// shortcodes (and their `/* */` escapes), kramdown attribute lists, `raw` and `highlight`.
+extension ForeignSyntaxPass {
+    /// In code (a code line or a code span): only `raw` markers and shortcode escapes apply.
+    var inCode: Bool { lineIsCode || codeSpan > 0 }
+
+    /// Handles the construct at `i` (a `{`); false when there is none (the `{` is text).
+    mutating func brace() -> Bool {
+        let next = b[i + 1]
+        if next == 0x25 {  // {%
+            guard let tag = liquidTag(at: i) else { return false }
+            if raw {
+                guard tag.name == "endraw" else { return false }
+                skip(tag.end - i)
+                raw = false
+                return true
+            }
+            if tag.name == "raw" {
+                rawAt = (inLine, scalarColumn)
+                skip(tag.end - i)
+                raw = true
+                return true
+            }
+            if inCode { return false }
+            if tag.name == "highlight" {
+                openHighlight(tag)
+                return true
+            }
+            if !tag.name.hasPrefix("end"), !["else", "elsif", "when"].contains(tag.name) {
+                warn("Liquid tag '\(shown(i, tag.end))' is left out of the page: feedgen does not run Liquid")
+            }
+            skip(tag.end - i)
+            return true
+        }
+        if next == 0x3A {  // {:
+            guard !raw, !inCode, let end = find([0x7D], from: i + 2, sameLine: true) else { return false }
+            warn("kramdown attribute list '\(shown(i, end))' is left out of the page: feedgen does not apply kramdown attributes")
+            skip(end - i)
+            return true
+        }
+        guard next == 0x7B, !raw else { return false }
+        if i + 2 < b.count, b[i + 2] == 0x3C || b[i + 2] == 0x25 {  // {{< or {{%
+            let mark = b[i + 2]
+            let closer: [UInt8] = [mark == 0x3C ? 0x3E : 0x25, 0x7D, 0x7D]
+            // `{{</* x */>}}`: Hugo's escape, shown by Hugo as `{{< x >}}` (in code too).
+            if i + 4 < b.count, b[i + 3] == 0x2F, b[i + 4] == 0x2A,
+                let end = find([0x2A, 0x2F] + closer, from: i + 5, sameLine: false)
+            {
+                let inner = Array(b[(i + 5)..<(end - 5)])
+                skip(end - i)
+                emit([0x7B, 0x7B, mark] + inner + closer)
+                return true
+            }
+            guard !inCode, let end = find(closer, from: i + 3, sameLine: false) else { return false }
+            var j = i + 3
+            while j < end, b[j] == 0x20 { j += 1 }
+            if j >= end || b[j] != 0x2F {  // a closing `{{< /x >}}`: its opening tag was reported
+                warn("Hugo shortcode '\(shown(i, end))' is left out of the page: feedgen does not run shortcodes")
+            }
+            skip(end - i)
+            return true
+        }
+        guard !inCode, let end = find([0x7D, 0x7D], from: i + 2, sameLine: false) else { return false }
+        warn("Liquid output '\(shown(i, end))' is left out of the page: feedgen does not run Liquid")
+        skip(end - i)
+        return true
+    }
+
+    /// The Liquid tag `{%-? name … -?%}` at `start`: its name and the offset after its `%}`;
+    /// nil when no `%}` closes it before a blank line.
+    func liquidTag(at start: Int) -> (name: String, end: Int, argsStart: Int)? {
+        var j = start + 2
+        if j < b.count, b[j] == 0x2D { j += 1 }
+        while j < b.count, b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0A { j += 1 }
+        let nameStart = j
+        while j < b.count, b[j] == 0x5F || (b[j] | 0x20 >= 0x61 && b[j] | 0x20 <= 0x7A) || (b[j] >= 0x30 && b[j] <= 0x39) { j += 1 }
+        guard let end = find([0x25, 0x7D], from: nameStart, sameLine: false) else { return nil }
+        return (String(decoding: b[nameStart..<min(j, end - 2)], as: UTF8.self), end, min(j, end - 2))
+    }
+
+    /// The offset after the first `needle` from `start`, nil when a blank line (or, with
+    /// `sameLine`, a line break) comes first.
+    func find(_ needle: [UInt8], from start: Int, sameLine: Bool) -> Int? {
+        var j = start
+        var lineBlank = false
+        while j + needle.count <= b.count {
+            if b[j] == 0x0A {
+                if sameLine || lineBlank { return nil }
+                lineBlank = true
+            } else if b[j] != 0x20, b[j] != 0x09 {
+                lineBlank = false
+            }
+            if b[j] == needle[0], b[j..<(j + needle.count)].elementsEqual(needle) { return j + needle.count }
+            j += 1
+        }
+        return nil
+    }
+
+    /// Whether the output's current line holds anything but white space.
+    var outLineHasText: Bool {
+        for c in out.reversed() {
+            if c == 0x0A { return false }
+            if c != 0x20, c != 0x09 { return true }
+        }
+        return false
+    }
+
+    /// `{% highlight lang … %}`: a fence of `lang` (longer than any backtick run of the code),
+    /// on a line of its own; its text up to `{% endhighlight %}` is code, kept as written.
+    mutating func openHighlight(_ tag: (name: String, end: Int, argsStart: Int)) {
+        var search = tag.end
+        var closing: (start: Int, end: Int)?
+        while let brace = findAcrossBlankLines([0x7B, 0x25], from: search) {
+            if let t = liquidTag(at: brace - 2), t.name == "endhighlight" {
+                closing = (brace - 2, t.end)
+                break
+            }
+            search = brace
+        }
+        guard let closing else {
+            warn("'\(shown(i, tag.end))' has no '{% endhighlight %}': the tag is left out of the page")
+            skip(tag.end - i)
+            return
+        }
+        // `{% highlight ruby linenos %}`: the language is the first word (options are dropped).
+        var language = String(decoding: b[tag.argsStart..<(tag.end - 2)], as: UTF8.self)
+            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
+        while language.hasSuffix("-") { language.removeLast() }  // `-%}` trims white space in Liquid
+        var longest = 0
+        var j = tag.end
+        while j < closing.start {
+            if b[j] == 0x60 {
+                let n = run(of: 0x60, at: j)
+                longest = max(longest, n)
+                j += n
+            } else {
+                j += 1
+            }
+        }
+        let fence = [UInt8](repeating: 0x60, count: max(3, longest + 1))
+        if outLineHasText { emit([0x0A]) }
+        skip(tag.end - i)
+        emit(fence + Array(language.utf8))
+        if i < b.count, b[i] != 0x0A {
+            if restIsBlank(i) {
+                skip(run(of: 0x20, at: i))
+            } else {
+                emit([0x0A])
+            }
+        }
+        highlight = (closing.start, closing.end - closing.start, fence)
+    }
+
+    /// The fence closing a `highlight`, on a line of its own.
+    mutating func closeHighlight(_ h: (end: Int, length: Int, fence: [UInt8])) {
+        if outLineHasText { emit([0x0A]) }
+        skip(h.length)
+        emit(h.fence)
+        if i < b.count, b[i] != 0x0A {
+            if restIsBlank(i) { skip(run(of: 0x20, at: i)) } else { emit([0x0A]) }
+        }
+        highlight = nil
+    }
+
+    /// The offset after the first `needle` from `start`, blank lines or not.
+    func findAcrossBlankLines(_ needle: [UInt8], from start: Int) -> Int? {
+        var j = start
+        while j + needle.count <= b.count {
+            if b[j] == needle[0], b[j..<(j + needle.count)].elementsEqual(needle) { return j + needle.count }
+            j += 1
+        }
+        return nil
+    }
+}
