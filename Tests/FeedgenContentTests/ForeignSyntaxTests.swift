@@ -1,0 +1,103 @@
+import Testing
+
+@testable import FeedgenContent
+
+/// Liquid, Hugo shortcodes and kramdown attribute lists in bodies (content-format §5.2): left
+/// out with a warning at their place, `highlight` and `raw` translated, code kept as written.
+@Suite struct ForeignSyntaxTests {
+    private func render(_ body: String) -> (html: String, summary: String?, warnings: [String], links: [String]) {
+        let r = MarkdownOptions(unsafe: false, smart: true).render(body, source: ("content/s/a.md", 4))
+        return (r.html, r.summary, r.warnings.map(\.description), r.links.map { "\($0.location) \($0.destination)" })
+    }
+
+    @Test func tagsOutputsShortcodesAndAttributeListsAreLeftOut() {
+        let r = render(
+            """
+            Hello {{ site.title }} and {% link _posts/x.md %} here.
+            {{< youtube id="w7Ft2ymGmfc" >}}
+            > A tip.
+            {: .prompt-tip }
+
+            {{% note %}}Inner text{{% /note %}}
+            """)
+        #expect(
+            r.html
+                == "<p>Hello  and  here.</p>\n<blockquote>\n<p>A tip.</p>\n</blockquote>\n<p>Inner text</p>\n")
+        #expect(r.summary == "Hello and here.")
+        #expect(
+            r.warnings == [
+                "content/s/a.md:4:7: warning: Liquid output '{{ site.title }}' is left out of the page: feedgen does not run Liquid",
+                "content/s/a.md:4:28: warning: Liquid tag '{% link _posts/x.md %}' is left out of the page: feedgen does not run Liquid",
+                "content/s/a.md:5:1: warning: Hugo shortcode '{{< youtube id=\"w7Ft2ymGmfc\" >}}' is left out of the page: feedgen does not run shortcodes",
+                "content/s/a.md:7:1: warning: kramdown attribute list '{: .prompt-tip }' is left out of the page: feedgen does not apply kramdown attributes",
+                "content/s/a.md:9:1: warning: Hugo shortcode '{{% note %}}' is left out of the page: feedgen does not run shortcodes",
+            ])
+    }
+
+    @Test func highlightBecomesAFencedCodeBlock() {
+        let r = render(
+            """
+            Before:
+            {% highlight ruby linenos %}
+            puts "{{ not liquid }}"
+            ```
+            {% endhighlight %}
+            After.
+            """)
+        #expect(
+            r.html
+                == "<p>Before:</p>\n<pre><code class=\"language-ruby\">puts &quot;{{ not liquid }}&quot;\n```\n</code></pre>\n<p>After.</p>\n")
+        #expect(r.warnings == [])
+    }
+
+    @Test func rawIsLiteralTextAndCodeIsKept() {
+        let r = render(
+            """
+            Use `{% raw %}{{ layout }}{% endraw %}` or {% raw %}{{ page }}{% endraw %}; `{{ kept }}`.
+
+            ```liquid
+            {% for x in y %}{{ x }}{% endfor %}
+            ```
+
+                {{ indented code }}
+            """)
+        #expect(
+            r.html == """
+                <p>Use <code>{{ layout }}</code> or {{ page }}; <code>{{ kept }}</code>.</p>
+                <pre><code class="language-liquid">{% for x in y %}{{ x }}{% endfor %}
+                </code></pre>
+                <pre><code>{{ indented code }}
+                </code></pre>
+
+                """)
+        #expect(r.warnings == [])
+    }
+
+    @Test func hugoEscapedShortcodesShowAsHugoShowsThem() {
+        let r = render("```\n{{</* ref \"a.md\" */>}}\n```\nText {{%/* x */%}}.\n")
+        #expect(r.html == "<pre><code>{{&lt; ref &quot;a.md&quot; &gt;}}\n</code></pre>\n<p>Text {{% x %}}.</p>\n")
+        #expect(r.warnings == [])
+    }
+
+    @Test func positionsOfLaterDiagnosticsPointAtTheSource() {
+        // The link's column is counted after the removed Liquid output, in the body as written.
+        let r = render("{{ site.url }} then [b](b.md) and <span>x</span>\n")
+        #expect(r.links == ["content/s/a.md:4:21 b.md"])
+        let raw = MarkdownOptions(unsafe: false, smart: true).render("{{ a }}{{ b }} <i>x</i>\n", source: ("p.md", 2)).rawHTML
+        #expect(raw.map(\.description) == ["p.md:2:16", "p.md:2:20"])
+    }
+
+    @Test func unclosedConstructsAreText() {
+        let r = render("A {{ never closed\n\nand {% raw %} to the end {{ x }}\n")
+        #expect(r.html == "<p>A {{ never closed</p>\n<p>and  to the end {{ x }}</p>\n")
+        #expect(r.warnings == ["content/s/a.md:6:5: warning: '{% raw %}' has no '{% endraw %}': the rest of the body is kept as written"])
+    }
+
+    @Test func bodiesWithoutForeignSyntaxAreUntouched() {
+        #expect(ForeignSyntax.process("Plain {text} with `code` and { % spaced }") == nil)
+        let map = PositionMap(anchors: [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1), .init(outLine: 1, outColumn: 5, inLine: 1, inColumn: 12)])
+        #expect(map.original(line: 1, column: 3) == (1, 3))
+        #expect(map.original(line: 1, column: 7) == (1, 14))
+        #expect(map.original(line: 3, column: 2) == (3, 2))
+    }
+}
