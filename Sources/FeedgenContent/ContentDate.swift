@@ -113,7 +113,7 @@ public struct ContentDate: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Days since 1970-01-01.
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
+    public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = floorDiv(y, 400)
         let yoe = y - era * 400
