@@ -132,7 +132,8 @@ struct ForeignSyntaxPass {
     /// The input column of `i` in Unicode scalars.
     var scalarColumn: Int { b[inLineStart..<i].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 } }
 
-    /// The source of `start..<end` on one line, white space runs as one space, cut to 60 scalars.
+    /// The source of `start..<end` on one line, white space runs as one space, cut to 60 scalars,
+    /// in quotes: `'…'`, or `"…"` when it holds a `'` (so that the value's end stays clear).
     func shown(_ start: Int, _ end: Int) -> String {
         var text = ""
         var space = false
@@ -145,7 +146,8 @@ struct ForeignSyntaxPass {
             space = false
             text.unicodeScalars.append(scalar)
         }
-        return text.unicodeScalars.count > 60 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(59))) + "…" : text
+        if text.unicodeScalars.count > 60 { text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(59))) + "…" }
+        return text.contains("'") ? "\"" + text + "\"" : "'" + text + "'"
     }
 
     // MARK: Block context

@@ -27,14 +27,14 @@ extension ForeignSyntaxPass {
                 return true
             }
             if !tag.name.hasPrefix("end"), !["else", "elsif", "when"].contains(tag.name) {
-                warn("Liquid tag '\(shown(i, tag.end))' is left out of the page: feedgen does not run Liquid")
+                warn("Liquid tag \(shown(i, tag.end)) is left out of the page: feedgen does not run Liquid")
             }
             skip(tag.end - i)
             return true
         }
         if next == 0x3A {  // {:
             guard !raw, !inCode, let end = find([0x7D], from: i + 2, sameLine: true) else { return false }
-            warn("kramdown attribute list '\(shown(i, end))' is left out of the page: feedgen does not apply kramdown attributes")
+            warn("kramdown attribute list \(shown(i, end)) is left out of the page: feedgen does not apply kramdown attributes")
             skip(end - i)
             return true
         }
@@ -55,13 +55,13 @@ extension ForeignSyntaxPass {
             var j = i + 3
             while j < end, b[j] == 0x20 { j += 1 }
             if j >= end || b[j] != 0x2F {  // a closing `{{< /x >}}`: its opening tag was reported
-                warn("Hugo shortcode '\(shown(i, end))' is left out of the page: feedgen does not run shortcodes")
+                warn("Hugo shortcode \(shown(i, end)) is left out of the page: feedgen does not run shortcodes")
             }
             skip(end - i)
             return true
         }
         guard !inCode, let end = find([0x7D, 0x7D], from: i + 2, sameLine: false) else { return false }
-        warn("Liquid output '\(shown(i, end))' is left out of the page: feedgen does not run Liquid")
+        warn("Liquid output \(shown(i, end)) is left out of the page: feedgen does not run Liquid")
         skip(end - i)
         return true
     }
@@ -118,7 +118,7 @@ extension ForeignSyntaxPass {
             search = brace
         }
         guard let closing else {
-            warn("'\(shown(i, tag.end))' has no '{% endhighlight %}': the tag is left out of the page")
+            warn("\(shown(i, tag.end)) has no '{% endhighlight %}': the tag is left out of the page")
             skip(tag.end - i)
             return
         }

@@ -2,8 +2,8 @@
 /// occurrences left out, so that a long list of problems can be summed up by kind.
 extension Diagnostic {
     /// `warning: Liquid output '…' is left out of the page: feedgen does not run Liquid` for every
-    /// Liquid output: the message with each quoted value (`'…'`, `"…"`), each word holding a `/`
-    /// (a path or URL) and each number replaced by `…`, after the severity. Stable across runs and
+    /// Liquid output: the message with each quoted value (in `'` or `"`) replaced by `'…'`, and
+    /// each word holding a `/` (a path or URL) and each number by `…`, after the severity. Stable across runs and
     /// machines (it depends on the message only).
     public var kind: String { severity.rawValue + ": " + Self.kind(of: message) }
 
@@ -20,13 +20,12 @@ extension Diagnostic {
             // A quote opens a value after a space, bracket or line start (not an apostrophe).
             if c == "'" || c == "\"", i == 0 || !isWordScalar(scalars[i - 1]) {
                 var j = i + 1
-                while j < scalars.count, !(scalars[j] == c && (j + 1 == scalars.count || !isWordScalar(scalars[j + 1]))) {
+                // It closes at the same quote before the end, a space or punctuation.
+                while j < scalars.count, !(scalars[j] == c && (j + 1 == scalars.count || " ),;:.?!]".unicodeScalars.contains(scalars[j + 1]))) {
                     j += 1
                 }
                 if j < scalars.count {
-                    out.append(c)
-                    out.append("…")
-                    out.append(c)
+                    out.append(contentsOf: "'…'".unicodeScalars)  // either quote: one kind
                     i = j + 1
                     continue
                 }

@@ -11,7 +11,7 @@ import Testing
          "Liquid output '…' is left out of the page: feedgen does not run Liquid"),
         ("duplicate item id 's/c' (also used by content/s/2020-01-01-c.md:1:1)", "duplicate item id '…' (also used by …)"),
         ("param 'x' is already defined at line 12; this one is ignored", "param '…' is already defined at line …; this one is ignored"),
-        ("the feed's title isn't \"A\" or 'B'", "the feed's title isn't \"…\" or '…'"),
+        ("the feed's title isn't \"A\" or 'B'", "the feed's title isn't '…' or '…'"),
         ("an unclosed 'quote stays", "an unclosed 'quote stays"),
         ("image 3.5 MiB over https://example.org/a.png, see docs/limits.md.", "image … MiB over …, see ….")
     ])
