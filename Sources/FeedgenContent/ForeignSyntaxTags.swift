@@ -54,6 +54,10 @@ extension ForeignSyntaxPass {
             guard !inCode, let end = find(closer, from: i + 3, sameLine: false) else { return false }
             var j = i + 3
             while j < end, b[j] == 0x20 { j += 1 }
+            var k = j
+            while k < end - 3, b[k] != 0x20, b[k] != 0x0A, b[k] != 0x09 { k += 1 }
+            let name = String(decoding: b[j..<k], as: UTF8.self)
+            if shortcodeCodeBlock(name: name, mark: mark, argsStart: k, end: end) { return true }
             if j >= end || b[j] != 0x2F {  // a closing `{{< /x >}}`: its opening tag was reported
                 warn("Hugo shortcode \(shown(i, end)) is left out of the page: feedgen does not run shortcodes")
             }
@@ -126,8 +130,14 @@ extension ForeignSyntaxPass {
         var language = String(decoding: b[tag.argsStart..<(tag.end - 2)], as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
         while language.hasSuffix("-") { language.removeLast() }  // `-%}` trims white space in Liquid
+        openCodeBlock(tagEnd: tag.end, closing: closing, language: language)
+    }
+
+    /// Replaces the tag at `i` (up to `tagEnd`) with an opening fence of `language` (longer than
+    /// any backtick run of the code), on a line of its own; the text up to `closing` is code.
+    mutating func openCodeBlock(tagEnd: Int, closing: (start: Int, end: Int), language: String) {
         var longest = 0
-        var j = tag.end
+        var j = tagEnd
         while j < closing.start {
             if b[j] == 0x60 {
                 let n = run(of: 0x60, at: j)
@@ -139,7 +149,7 @@ extension ForeignSyntaxPass {
         }
         let fence = [UInt8](repeating: 0x60, count: max(3, longest + 1))
         if outLineHasText { emit([0x0A]) }
-        skip(tag.end - i)
+        skip(tagEnd - i)
         emit(fence + Array(language.utf8))
         if i < b.count, b[i] != 0x0A {
             if restIsBlank(i) {
@@ -149,6 +159,44 @@ extension ForeignSyntaxPass {
             }
         }
         highlight = (closing.start, closing.end - closing.start, fence)
+    }
+
+    /// Hugo's `{{< highlight go >}}` (built in) and the `{{< code … >}}` / `{{< code-toggle … >}}`
+    /// shortcodes of Hugo's documentation theme, with their closing tag: their text is code, shown
+    /// as a fenced code block (of the first argument, the `lang` argument, or the `file` argument's
+    /// extension). Nil when `name` is none of them or has no closing tag.
+    mutating func shortcodeCodeBlock(name: String, mark: UInt8, argsStart: Int, end: Int) -> Bool {
+        guard name == "highlight" || name == "code" || name.hasPrefix("code-") else { return false }
+        let closer: [UInt8] = [mark == 0x3C ? 0x3E : 0x25, 0x7D, 0x7D]
+        let closingTags = [[0x7B, 0x7B, mark, 0x20, 0x2F], [0x7B, 0x7B, mark, 0x2F]].map { $0 + Array(name.utf8) }
+        var closing: (start: Int, end: Int)?
+        for tag in closingTags {
+            var search = end
+            // `{{< /code >}}`, not `{{< /code-toggle >}}`: the name ends at a space or the closer.
+            while let found = findAcrossBlankLines(tag, from: search) {
+                search = found
+                guard found < b.count, b[found] == 0x20 || b[found] == closer[0],
+                    let close = find(closer, from: found, sameLine: true)
+                else { continue }
+                if closing == nil || found - tag.count < closing!.start { closing = (found - tag.count, close) }
+                break
+            }
+        }
+        guard let closing else { return false }
+        let args = String(decoding: b[argsStart..<(end - 3)], as: UTF8.self)
+            .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+        func argument(_ key: String) -> String? {
+            args.first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)).trimmingQuotes }
+        }
+        var language = name == "highlight" ? (args.first?.trimmingQuotes ?? "") : (argument("lang") ?? "")
+        if language.isEmpty, let file = argument("file"), let dot = file.lastIndex(of: "."), !file[dot...].contains("/") {
+            language = String(file[file.index(after: dot)...])
+        }
+        if name != "highlight" {
+            warn("Hugo shortcode \(shown(i, end)) is not run: its text is shown as a code block")
+        }
+        openCodeBlock(tagEnd: end, closing: closing, language: language)
+        return true
     }
 
     /// The fence closing a `highlight`, on a line of its own.
@@ -170,5 +218,13 @@ extension ForeignSyntaxPass {
             j += 1
         }
         return nil
+    }
+}
+
+extension String {
+    /// Without one pair of surrounding `"` or `'` (a shortcode argument's quotes).
+    fileprivate var trimmingQuotes: String {
+        guard count >= 2, let first, first == last, first == "\"" || first == "'" else { return self }
+        return String(dropFirst().dropLast())
     }
 }

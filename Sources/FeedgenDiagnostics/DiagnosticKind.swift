@@ -54,8 +54,9 @@ extension Diagnostic {
                 }
             }
             if ("0"..."9").contains(c) {
-                while i < scalars.count, ("0"..."9").contains(scalars[i]) || scalars[i] == "." && i + 1 < scalars.count
-                    && ("0"..."9").contains(scalars[i + 1])
+                // One number, date or time: digits joined by `.`, `-`, `:`, `T` (3.5, 2026-11-29T10:00).
+                while i < scalars.count, ("0"..."9").contains(scalars[i]) || ".-:T".unicodeScalars.contains(scalars[i])
+                    && i + 1 < scalars.count && ("0"..."9").contains(scalars[i + 1])
                 {
                     i += 1
                 }

@@ -100,4 +100,32 @@ import Testing
         #expect(map.original(line: 1, column: 7) == (1, 14))
         #expect(map.original(line: 3, column: 2) == (3, 2))
     }
+
+    @Test func hugoCodeShortcodesAreCodeBlocks() {
+        let r = render(
+            """
+            {{< highlight go "linenos=true" >}}
+            x := "{{ .Title }}"
+            {{< /highlight >}}
+            {{< code-toggle file=hugo.toml >}}
+            title = '{{ .Date }}'
+            {{< /code-toggle >}}
+            {{< code lang="html" >}}<p>{{ . }}</p>{{< /code >}}
+            """)
+        #expect(
+            r.html == """
+                <pre><code class="language-go">x := &quot;{{ .Title }}&quot;
+                </code></pre>
+                <pre><code class="language-toml">title = '{{ .Date }}'
+                </code></pre>
+                <pre><code class="language-html">&lt;p&gt;{{ . }}&lt;/p&gt;
+                </code></pre>
+
+                """)
+        #expect(
+            r.warnings == [
+                "content/s/a.md:7:1: warning: Hugo shortcode '{{< code-toggle file=hugo.toml >}}' is not run: its text is shown as a code block",
+                "content/s/a.md:10:1: warning: Hugo shortcode '{{< code lang=\"html\" >}}' is not run: its text is shown as a code block",
+            ])
+    }
 }
