@@ -7,8 +7,8 @@ struct ForeignSyntaxPass {
     var warnings: [ForeignSyntax.Warning] = []
     var anchors: [PositionMap.Anchor] = [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1)]
     var inLine = 1, inColumn = 1, outLine = 1, outColumn = 1
-    /// Input offset of the current line's start (for scalar columns in warnings).
-    var inLineStart = 0
+    /// The input column of `i` in Unicode scalars (for warnings), kept as bytes are read.
+    var scalarColumn = 1
 
     // Block context.
     var fence: (char: UInt8, count: Int)?
@@ -23,6 +23,8 @@ struct ForeignSyntaxPass {
     var raw = false
     /// Where the open `{% raw %}` is (line, column in scalars), for an unclosed one's warning.
     var rawAt = (line: 0, column: 0)
+    /// Searches already made, by what they looked for (``remembered(_:from:)``).
+    var searches: [SearchKey: SearchResult] = [:]
     /// Inside `{% highlight %}`: the input offset and length of its `{% endhighlight %}`, and the fence.
     var highlight: (end: Int, length: Int, fence: [UInt8])?
 
@@ -81,10 +83,11 @@ struct ForeignSyntaxPass {
                 outLine += 1
                 inColumn = 1
                 outColumn = 1
-                inLineStart = i
+                scalarColumn = 1
             } else {
                 inColumn += 1
                 outColumn += 1
+                if c & 0xC0 != 0x80 { scalarColumn += 1 }
             }
         }
     }
@@ -94,9 +97,10 @@ struct ForeignSyntaxPass {
             if b[i] == 0x0A {
                 inLine += 1
                 inColumn = 1
-                inLineStart = i + 1
+                scalarColumn = 1
             } else {
                 inColumn += 1
+                if b[i] & 0xC0 != 0x80 { scalarColumn += 1 }
             }
             i += 1
         }
@@ -128,9 +132,6 @@ struct ForeignSyntaxPass {
     mutating func warn(_ message: String) {
         warnings.append(.init(line: inLine, column: scalarColumn, message: message))
     }
-
-    /// The input column of `i` in Unicode scalars.
-    var scalarColumn: Int { b[inLineStart..<i].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 } }
 
     /// The source of `start..<end` on one line, white space runs as one space, cut to 60 scalars,
     /// in quotes: `'…'`, or `"…"` when it holds a `'` (so that the value's end stays clear).
@@ -256,12 +257,21 @@ struct ForeignSyntaxPass {
         copy(count)
     }
 
-    func closingRun(_ count: Int, from start: Int) -> Bool {
+    mutating func closingRun(_ count: Int, from start: Int) -> Bool {
+        let key = SearchKey(needle: Array(String(count).utf8), mode: 4)
+        if let r = remembered(key, from: start) { return r.found != nil }
+        let r = scanClosingRun(count, from: start)
+        searches[key] = r
+        return r.found != nil
+    }
+
+    /// ``closingRun(_:from:)`` without the memory: the run's start, or where the paragraph ends.
+    func scanClosingRun(_ count: Int, from start: Int) -> SearchResult {
         var j = start
         var lineBlank = false
         while j < b.count {
             if b[j] == 0x0A {
-                if lineBlank { return false }
+                if lineBlank { return SearchResult(from: start, stop: j, found: nil) }
                 lineBlank = true
                 j += 1
                 continue
@@ -269,12 +279,12 @@ struct ForeignSyntaxPass {
             if b[j] != 0x20, b[j] != 0x09 { lineBlank = false }
             if b[j] == 0x60 {
                 let n = run(of: 0x60, at: j)
-                if n == count { return true }
+                if n == count { return SearchResult(from: start, stop: j, found: j) }
                 j += n
             } else {
                 j += 1
             }
         }
-        return false
+        return SearchResult(from: start, stop: b.count, found: nil)
     }
 }

@@ -72,7 +72,7 @@ extension ForeignSyntaxPass {
 
     /// The Liquid tag `{%-? name … -?%}` at `start`: its name and the offset after its `%}`;
     /// nil when no `%}` closes it before a blank line.
-    func liquidTag(at start: Int) -> (name: String, end: Int, argsStart: Int)? {
+    mutating func liquidTag(at start: Int) -> (name: String, end: Int, argsStart: Int)? {
         var j = start + 2
         if j < b.count, b[j] == 0x2D { j += 1 }
         while j < b.count, b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0A { j += 1 }
@@ -83,21 +83,42 @@ extension ForeignSyntaxPass {
     }
 
     /// The offset after the first `needle` from `start`, nil when a blank line (or, with
-    /// `sameLine`, a line break) comes first.
-    func find(_ needle: [UInt8], from start: Int, sameLine: Bool) -> Int? {
+    /// `sameLine`, a line break) comes first. Remembered (``remembered(_:from:)``).
+    mutating func find(_ needle: [UInt8], from start: Int, sameLine: Bool) -> Int? {
+        let key = SearchKey(needle: needle, mode: sameLine ? 1 : 0)
+        if let found = remembered(key, from: start) { return found.found }
+        let result = scan(needle, from: start, sameLine: sameLine)
+        searches[key] = result
+        return result.found
+    }
+
+    /// ``find(_:from:sameLine:)`` without the memory: where the scan stopped (the match, or the
+    /// line break that ends the search) and the offset after the match.
+    func scan(_ needle: [UInt8], from start: Int, sameLine: Bool, blankLines: Bool = false) -> SearchResult {
         var j = start
         var lineBlank = false
         while j + needle.count <= b.count {
-            if b[j] == 0x0A {
-                if sameLine || lineBlank { return nil }
+            if b[j] == 0x0A, !blankLines {
+                if sameLine || lineBlank { return SearchResult(from: start, stop: j, found: nil) }
                 lineBlank = true
             } else if b[j] != 0x20, b[j] != 0x09 {
                 lineBlank = false
             }
-            if b[j] == needle[0], b[j..<(j + needle.count)].elementsEqual(needle) { return j + needle.count }
+            if b[j] == needle[0], b[j..<(j + needle.count)].elementsEqual(needle) {
+                return SearchResult(from: start, stop: j, found: j + needle.count)
+            }
             j += 1
         }
-        return nil
+        return SearchResult(from: start, stop: b.count, found: nil)
+    }
+
+    /// The remembered search for `key` whose answer holds for a search from `start`: one that
+    /// began at or before `start` and stopped at or after it (found nothing up to its stop, or its
+    /// match is the first one from `start` too). Searches from later starts thus reuse earlier
+    /// scans, so that many unclosed `{{` in one paragraph cost one scan, not one each.
+    func remembered(_ key: SearchKey, from start: Int) -> SearchResult? {
+        guard let r = searches[key], r.from <= start, start <= r.stop else { return nil }
+        return r
     }
 
     /// Whether the output's current line holds anything but white space.
@@ -112,16 +133,27 @@ extension ForeignSyntaxPass {
     /// `{% highlight lang … %}`: a fence of `lang` (longer than any backtick run of the code),
     /// on a line of its own; its text up to `{% endhighlight %}` is code, kept as written.
     mutating func openHighlight(_ tag: (name: String, end: Int, argsStart: Int)) {
-        var search = tag.end
-        var closing: (start: Int, end: Int)?
-        while let brace = findAcrossBlankLines([0x7B, 0x25], from: search) {
-            if let t = liquidTag(at: brace - 2), t.name == "endhighlight" {
-                closing = (brace - 2, t.end)
+        let key = SearchKey(needle: Array("endhighlight".utf8), mode: 2)
+        var result = remembered(key, from: tag.end)
+        if result == nil {
+            var search = tag.end
+            var found = SearchResult(from: tag.end, stop: b.count, found: nil)
+            while let brace = scan([0x7B, 0x25], from: search, sameLine: false, blankLines: true).found {
+                search = brace
+                var j = brace
+                if j < b.count, b[j] == 0x2D { j += 1 }
+                while j < b.count, b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0A { j += 1 }
+                let name = Array("endhighlight".utf8)
+                guard j + name.count <= b.count, b[j..<(j + name.count)].elementsEqual(name),
+                    let end = scan([0x25, 0x7D], from: j + name.count, sameLine: false).found
+                else { continue }
+                found = SearchResult(from: tag.end, stop: brace - 2, found: brace - 2, extra: end)
                 break
             }
-            search = brace
+            searches[key] = found
+            result = found
         }
-        guard let closing else {
+        guard let start = result?.found, let end = result?.extra else {
             warn("\(shown(i, tag.end)) has no '{% endhighlight %}': the tag is left out of the page")
             skip(tag.end - i)
             return
@@ -130,7 +162,7 @@ extension ForeignSyntaxPass {
         var language = String(decoding: b[tag.argsStart..<(tag.end - 2)], as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
         while language.hasSuffix("-") { language.removeLast() }  // `-%}` trims white space in Liquid
-        openCodeBlock(tagEnd: tag.end, closing: closing, language: language)
+        openCodeBlock(tagEnd: tag.end, closing: (start, end), language: language)
     }
 
     /// Replaces the tag at `i` (up to `tagEnd`) with an opening fence of `language` (longer than
@@ -169,20 +201,30 @@ extension ForeignSyntaxPass {
         guard name == "highlight" || name == "code" || name.hasPrefix("code-") else { return false }
         let closer: [UInt8] = [mark == 0x3C ? 0x3E : 0x25, 0x7D, 0x7D]
         let closingTags = [[0x7B, 0x7B, mark, 0x20, 0x2F], [0x7B, 0x7B, mark, 0x2F]].map { $0 + Array(name.utf8) }
-        var closing: (start: Int, end: Int)?
+        // The first closing tag of either spelling, each search remembered on its own.
+        var result: SearchResult?
         for tag in closingTags {
-            var search = end
-            // `{{< /code >}}`, not `{{< /code-toggle >}}`: the name ends at a space or the closer.
-            while let found = findAcrossBlankLines(tag, from: search) {
-                search = found
-                guard found < b.count, b[found] == 0x20 || b[found] == closer[0],
-                    let close = find(closer, from: found, sameLine: true)
-                else { continue }
-                if closing == nil || found - tag.count < closing!.start { closing = (found - tag.count, close) }
-                break
+            let key = SearchKey(needle: tag, mode: 3)
+            var found = remembered(key, from: end)
+            if found == nil {
+                var search = end
+                var first = SearchResult(from: end, stop: b.count, found: nil)
+                // `{{< /code >}}`, not `{{< /code-toggle >}}`: the name ends at a space or the closer.
+                while let at = scan(tag, from: search, sameLine: false, blankLines: true).found {
+                    search = at
+                    guard at < b.count, b[at] == 0x20 || b[at] == closer[0],
+                        let close = scan(closer, from: at, sameLine: true).found
+                    else { continue }
+                    first = SearchResult(from: end, stop: at - tag.count, found: at - tag.count, extra: close)
+                    break
+                }
+                searches[key] = first
+                found = first
             }
+            if let start = found?.found, result?.found.map({ start < $0 }) ?? true { result = found }
         }
-        guard let closing else { return false }
+        guard let start = result?.found, let close = result?.extra else { return false }
+        let closing = (start: start, end: close)
         let args = String(decoding: b[argsStart..<(end - 3)], as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
         func argument(_ key: String) -> String? {
@@ -210,15 +252,23 @@ extension ForeignSyntaxPass {
         highlight = nil
     }
 
-    /// The offset after the first `needle` from `start`, blank lines or not.
-    func findAcrossBlankLines(_ needle: [UInt8], from start: Int) -> Int? {
-        var j = start
-        while j + needle.count <= b.count {
-            if b[j] == needle[0], b[j..<(j + needle.count)].elementsEqual(needle) { return j + needle.count }
-            j += 1
-        }
-        return nil
-    }
+}
+
+/// What a remembered search looked for: the bytes and how (see ``ForeignSyntaxPass/searches``).
+struct SearchKey: Hashable {
+    var needle: [UInt8]
+    /// 0: up to a blank line; 1: on the same line; 2: a `highlight`'s end; 3: a shortcode's end;
+    /// 4: a closing backtick run of the length written (in digits) in `needle`.
+    var mode: Int
+}
+
+/// A forward search: where it began and stopped (at its match, or where it gave up), the offset
+/// it found (nil: none) and one more offset (the end of a closing tag).
+struct SearchResult {
+    var from: Int
+    var stop: Int
+    var found: Int?
+    var extra = 0
 }
 
 extension String {

@@ -128,4 +128,35 @@ import Testing
                 "content/s/a.md:10:1: warning: Hugo shortcode '{{< code lang=\"html\" >}}' is not run: its text is shown as a code block",
             ])
     }
+
+    /// Hostile bodies end quickly (every search is remembered: no scan per unclosed `{{`), and
+    /// random mixes of the syntax never trap and keep the position map ordered.
+    @Test func hostileAndRandomBodies() {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for piece in [
+                "{{ ", "{% ", "`", "{{< ", "{% highlight x %}", "{{< code >}}", "{: ", "{% highlight x %}b{% endhighlight %}",
+                "{{< code >}}b{{< /code >}}",
+            ] {
+                let body = String(repeating: piece + "a ", count: 5_000)
+                let r = ForeignSyntax.process(body)
+                #expect(r == nil || r!.text.utf8.count <= body.utf8.count + 5_000 * 8)
+            }
+        }
+        #expect(elapsed < .seconds(30), "\(elapsed)")
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let alphabet = ["{", "}", "%", "<", ">", "/", "*", "`", "~~~", "\n", "\n\n", " ", "    ", "-", ":", "raw", "endraw",
+                        "highlight", "endhighlight", "code", "> ", "- ", "1. ", "a", "\\", "é"]
+        for _ in 0..<3000 {
+            var body = ""
+            for _ in 0..<40 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                body += alphabet[Int(state >> 33) % alphabet.count]
+            }
+            guard let r = ForeignSyntax.process(body) else { continue }
+            let anchors = r.map.anchors
+            #expect(zip(anchors, anchors.dropFirst()).allSatisfy { ($0.outLine, $0.outColumn) < ($1.outLine, $1.outColumn) })
+            _ = MarkdownOptions(unsafe: false, smart: true).render(body, source: ("a.md", 1))
+        }
+    }
 }
