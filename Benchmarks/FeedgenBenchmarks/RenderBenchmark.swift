@@ -12,6 +12,7 @@ enum RenderBenchmark {
 
     static func contexts() -> [MustacheValue] {
         let feed = PreparedFeed(feed: Feed(path: "recipes", title: "Recipes"), sections: [])
+        let config = SiteConfig(title: "Recipes")
         let words = ["miso", "soup", "with", "tofu", "and", "spring", "onion", "ready", "in", "ten", "minutes"]
         return (0..<count).map { i in
             let title = "Recipe \(i): " + words[i % words.count].capitalized + " & " + words[(i * 7) % words.count]
@@ -28,7 +29,7 @@ enum RenderBenchmark {
                     outputPath: "assets/recipes/recipes/recipe-\(i).png", width: 480, height: 270,
                     alt: "A bowl of \(words[i % words.count])")
                 : nil
-            return TemplateContext.item(item, feed: feed, page: "recipes/index.html", image: image, eager: i < 4)
+            return TemplateContext.item(item, feed: feed, page: "recipes/index.html", image: image, eager: i < 4, config: config)
         }
     }
 

@@ -63,6 +63,7 @@ public struct Terminal: Sendable {
         for var d in all {
             if shown == Self.diagnosticLimit {
                 text += "feedgen: \(all.count - shown) more problems not shown (\(Self.count(diagnostics.errorCount, "error")) and \(Self.count(diagnostics.warningCount, "warning")) in all)\n"
+                text += Self.kindSummary(all, strict: strict)
                 break
             }
             shown += 1
@@ -78,6 +79,21 @@ public struct Terminal: Sendable {
                 text += d.githubAnnotation + "\n"
             }
         }
+        return text
+    }
+
+    /// One line per kind of problem (``Diagnostic/kind``) with its count, most frequent first
+    /// (then by kind): printed after the first `diagnosticLimit` problems, so that no kind hides
+    /// behind the ones that sort first by path.
+    static func kindSummary(_ diagnostics: [Diagnostic], strict: Bool) -> String {
+        var counts: [String: Int] = [:]
+        for var d in diagnostics {
+            if strict, d.severity == .warning { d.severity = .error }
+            counts[d.kind, default: 0] += 1
+        }
+        let kinds = counts.sorted { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+        var text = "feedgen: problems by kind (\(count(kinds.count, "kind"))):\n"
+        for (kind, n) in kinds { text += "feedgen: \(n) × \(kind)\n" }
         return text
     }
 

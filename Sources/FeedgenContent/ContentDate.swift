@@ -97,86 +97,6 @@ public struct ContentDate: Sendable, Hashable, Comparable, CustomStringConvertib
         "November", "December",
     ]
 
-    // MARK: Parsing
-
-    /// Parses `YYYY-MM-DD`, or a date-time `YYYY-MM-DD(T|t| +)hh:mm(:ss(.fraction)?)?` followed by
-    /// ` *(Z|z|±hh(:?mm)?)?` (RFC 3339 and YAML's timestamp forms; no offset means UTC).
-    public static func parse(_ text: String) -> ContentDate? {
-        let b = Array(text.utf8)
-        var i = 0
-        func number(_ count: Int) -> Int? {
-            guard i + count <= b.count else { return nil }
-            var n = 0
-            for k in i..<(i + count) {
-                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
-                n = n * 10 + Int(b[k] - 0x30)
-            }
-            i += count
-            return n
-        }
-        func take(_ c: Character) -> Bool {
-            guard i < b.count, b[i] == c.asciiValue! else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), take("-"), let month = number(2), take("-"), let day = number(2),
-            isValid(year: year, month: month, day: day)
-        else { return nil }
-        if i == b.count { return ContentDate(year: year, month: month, day: day) }
-
-        // Separator: T, t, or one or more spaces.
-        if take("T") || take("t") {
-        } else {
-            guard take(" ") else { return nil }
-            while take(" ") {}
-        }
-        guard let hour = number(2), take(":"), let minute = number(2), hour < 24, minute < 60 else { return nil }
-        var second = 0
-        var nanos: Int32 = 0
-        if take(":") {
-            guard let s = number(2), s <= 60 else { return nil }
-            second = s
-            if take(".") {
-                var digits = 0
-                var value = 0
-                while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
-                    if digits < 9 { value = value * 10 + Int(b[i] - 0x30) }
-                    digits += 1
-                    i += 1
-                }
-                guard digits > 0 else { return nil }
-                for _ in min(digits, 9)..<9 { value *= 10 }
-                nanos = Int32(value)
-            }
-        }
-        while take(" ") {}
-        var offset = 0
-        if i < b.count {
-            if take("Z") || take("z") {
-            } else {
-                let negative: Bool
-                if take("+") {
-                    negative = false
-                } else if take("-") {
-                    negative = true
-                } else {
-                    return nil
-                }
-                guard let oh = number(2), oh < 24 else { return nil }
-                var om = 0
-                if i < b.count {
-                    _ = take(":")
-                    guard let m = number(2), m < 60 else { return nil }
-                    om = m
-                }
-                offset = (oh * 60 + om) * 60 * (negative ? -1 : 1)
-            }
-        }
-        guard i == b.count else { return nil }
-        let local = daysFromCivil(year, month, day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        return ContentDate(secondsSinceEpoch: local - Int64(offset), nanoseconds: nanos, utcOffset: Int32(offset))
-    }
-
     // MARK: Calendar arithmetic (proleptic Gregorian; Howard Hinnant's algorithms)
 
     static func isValid(year: Int, month: Int, day: Int) -> Bool {
@@ -193,7 +113,7 @@ public struct ContentDate: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Days since 1970-01-01.
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
+    public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = floorDiv(y, 400)
         let yoe = y - era * 400

@@ -32,7 +32,7 @@ struct SectionPlan: Sendable {
 }
 
 /// Walks `content/`: feeds are `content/` and every folder holding `_feed.md`; sections are the
-/// other direct sub-folders of a feed; items are `.md` files of a section, recursively. Names
+/// other direct sub-folders of a feed; items are `.md` and `.markdown` files of a section, recursively. Names
 /// starting with `.` or `_` are ignored (except `_feed.md` and `_section.md`). Directory
 /// listings are sorted byte-wise, so the result does not depend on the file system's order.
 struct ContentScanner {
@@ -68,16 +68,16 @@ struct ContentScanner {
     static func isIgnored(_ name: String) -> Bool { name.hasPrefix(".") || name.hasPrefix("_") }
 
     /// A warning for a visible file that Hugo would read as Markdown but feedgen does not (it
-    /// reads `.md` only): `.markdown`, `.mdown`, `.mkd`, `.mkdn`, or `.md` in another case.
+    /// reads `.md` and `.markdown` only): `.mdown`, `.mkd`, `.mkdn`, or either in another case.
     static func otherMarkdownWarning(_ name: String, path: String) -> Diagnostic? {
-        guard !isIgnored(name), let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        guard !isIgnored(name), !ItemName.isItemFile(name), let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let suffix = name[dot...]
         guard suffix.utf8.count <= 9, [".md", ".markdown", ".mdown", ".mkd", ".mkdn"].contains(suffix.lowercased()) else {
             return nil
         }
         return .warning(
             SourceLocation(path: path),
-            "'\(name)' is not read: feedgen reads Markdown files ending in '.md' only; rename it to '\(name[..<dot]).md'")
+            "'\(name)' is not read: feedgen reads Markdown files ending in '.md' or '.markdown' only; rename it to '\(name[..<dot]).md'")
     }
 
     /// The error for a FIFO, socket or device in a site's folders (`shownAs`: site-relative):
@@ -176,7 +176,7 @@ struct ContentScanner {
                         .warning(
                             SourceLocation(path: child),
                             "'_section.md' is ignored in a feed folder; put it in a section folder below it"))
-                } else if !Self.isIgnored(entry.name), entry.name.hasSuffix(".md") {
+                } else if !Self.isIgnored(entry.name), ItemName.isItemFile(entry.name) {
                     plan.diagnostics.append(
                         .warning(
                             SourceLocation(path: child),
@@ -220,7 +220,7 @@ struct ContentScanner {
                                 SourceLocation(path: child),
                                 "sections do not nest: this '_section.md' is inside section '\(section.id)'"))
                     }
-                } else if !Self.isIgnored(entry.name), entry.name.hasSuffix(".md") {
+                } else if !Self.isIgnored(entry.name), ItemName.isItemFile(entry.name) {
                     contentFiles += 1
                     if contentFiles > Limits.maxContentFiles {
                         if contentFiles == Limits.maxContentFiles + 1 {

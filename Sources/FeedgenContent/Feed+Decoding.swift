@@ -69,26 +69,52 @@ struct MarkdownOptions: Sendable {
     var gfm = true
 
     /// The HTML of a feed intro or section body at `source`, with its links to content files
-    /// (as in item bodies); warns where safe mode dropped raw HTML.
+    /// (as in item bodies); warns where safe mode dropped raw HTML and at other generators'
+    /// template syntax (``ForeignSyntax``).
     func render(_ body: String, at source: (path: String, firstLine: Int), reader: inout FieldReader)
         -> (html: String, links: [MarkdownLink])
     {
-        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", []) }
-        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
+        let r = render(body, source: source)
+        reader.diagnostics += r.warnings
         Self.warnRawHTML(r.rawHTML, reader: &reader)
         reader.diagnostics += r.problems
         return (r.html, r.links)
     }
 
     /// The HTML and first-paragraph text of an item body, turning links to `.md` files into
-    /// `feedgen-md:` links; `("", nil)` for a blank body (cmark is not called). `problems`: a
-    /// warning per `#fragment` link that names no id of the body, a table too large to pad.
+    /// `feedgen-md:` links; `("", nil)` for a blank body (cmark is not called). `warnings` are
+    /// ``ForeignSyntax``'s (Liquid, shortcodes, kramdown attributes), at their places in the file;
+    /// `problems`: a warning per `#fragment` link that names no id of the body, a table too large
+    /// to pad. The links', raw HTML's and problems' places are those of the body as written.
     func render(_ body: String, source: (path: String, firstLine: Int)?)
-        -> (html: String, summary: String?, hasBody: Bool, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic])
+        -> (
+            html: String, summary: String?, hasBody: Bool, links: [MarkdownLink], rawHTML: [SourceLocation], warnings: [Diagnostic],
+            problems: [Diagnostic]
+        )
     {
-        guard body.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else { return ("", nil, false, [], [], []) }
-        let r = Markdown.renderWithLinks(body, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
-        return (r.html, r.summary, true, r.links, r.rawHTML, r.problems)
+        let foreign = ForeignSyntax.process(body)
+        var warnings: [Diagnostic] = []
+        if let foreign, let source {
+            warnings = foreign.warnings.map {
+                .warning(SourceLocation(path: source.path, line: source.firstLine + $0.line - 1, column: $0.column), $0.message)
+            }
+        }
+        let text = foreign?.text ?? body
+        guard text.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else {
+            return ("", nil, false, [], [], warnings, [])
+        }
+        var r = Markdown.renderWithLinks(text, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
+        if let map = foreign?.map, let source {
+            // cmark saw the processed text: its places go back to the body as written.
+            func original(_ location: SourceLocation) -> SourceLocation {
+                let (line, column) = map.original(line: location.line - source.firstLine + 1, column: location.column)
+                return SourceLocation(path: location.path, line: line + source.firstLine - 1, column: column)
+            }
+            for k in r.links.indices { r.links[k].location = original(r.links[k].location) }
+            r.rawHTML = r.rawHTML.map(original)
+            r.problems = r.problems.map { Diagnostic($0.severity, original($0.location), $0.message) }
+        }
+        return (r.html, r.summary, true, r.links, r.rawHTML, warnings, r.problems)
     }
 
     /// One warning per place where safe mode replaced raw HTML with `<!-- raw HTML omitted -->`.

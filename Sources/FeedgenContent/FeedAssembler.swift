@@ -203,7 +203,8 @@ struct FeedAssembler {
         }
         items.removeAll { item in
             guard let (key, message) = Self.hiddenReason(item, options: options, window: window) else { return false }
-            let node = item.frontMatter[key]
+            // Hugo's `published` is an alias of `publishDate`.
+            let node = item.frontMatter[key] ?? (key == "publishDate" ? item.frontMatter["published"] : nil)
             let location =
                 node.map { SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column) } ?? item.location
             notes.append(.note(location, message))
@@ -217,6 +218,10 @@ struct FeedAssembler {
         _ item: Item, options: LoadOptions, window: PublishWindow
     ) -> (key: String, message: String)? {
         if item.draft, !options.drafts {
+            // `published: false` (Jekyll) hides an item as `draft: true` does.
+            if item.frontMatter["draft"]?.bool != true, item.frontMatter["published"]?.bool == false {
+                return ("published", "skipped: 'published: false' (use --drafts to include)")
+            }
             return ("draft", "skipped draft (use --drafts to include)")
         }
         if let publish = item.publishDate, !options.future, window.isFuture(publish) {

@@ -1,4 +1,5 @@
 import FeedgenDiagnostics
+import Foundation
 
 /// Reads typed values out of YAML nodes of one file, collecting a diagnostic for each value of
 /// the wrong type (at the value's position). A null value (`key:`, `key: ~`) counts as absent.
@@ -6,6 +7,8 @@ struct FieldReader {
     /// Site-relative path of the file, for diagnostics.
     let path: String
     var diagnostics: [Diagnostic] = []
+    /// The zone of a date-time written without one (the site's `timeZone`); nil: UTC.
+    var timeZone: TimeZone?
 
     init(path: String) {
         self.path = path
@@ -82,15 +85,15 @@ struct FieldReader {
         return nil
     }
 
-    /// A YAML date or RFC 3339 date-time, quoted or not.
+    /// A date in one of ``ContentDate/parse(_:timeZone:)``'s forms, quoted or not.
     mutating func date(_ node: YAMLNode?, key: String) -> ContentDate? {
         guard let node, !node.isNull else { return nil }
         guard let text = node.string else {
             error(node, "'\(key)' must be a date, found \(node.kindDescription)")
             return nil
         }
-        if let date = ContentDate.parse(text) { return date }
-        error(node, "invalid date '\(text)'; expected YYYY-MM-DD or an RFC 3339 date-time")
+        if let date = ContentDate.parse(text, timeZone: timeZone) { return date }
+        error(node, "invalid date '\(text)': \(ContentDate.acceptedForms)")
         return nil
     }
 
@@ -115,6 +118,16 @@ struct FieldReader {
             }
         }
         return result
+    }
+
+    /// A list of strings, or one string of words separated by white space (Jekyll's
+    /// `tags: release security`): `[release, security]`.
+    mutating func words(_ node: YAMLNode?, key: String) -> [String]? {
+        guard let node, !node.isNull else { return nil }
+        if case .scalar(let text, _) = node.kind, node.tag == nil || node.tag == YAMLNode.coreTagPrefix + "str" {
+            return text.split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+        return stringList(node, key: key)
     }
 
     /// A BCP 47 language tag: 2–8 letters, then `-`-separated subtags of 1–8 letters or digits.

@@ -7,6 +7,8 @@ struct ItemOrigin {
     var defaultID: String
     var defaultTitle: String
     var fileName: String
+    /// The date of a `YYYY-MM-DD-slug` file name (``ItemName``), used when the front matter has none.
+    var defaultDate: ContentDate?
     var html: String = ""
     var summary: String?
     var hasBody = false
@@ -16,7 +18,7 @@ extension Item {
     /// The front matter keys of content-format §5.
     static let knownKeys = [
         "id", "title", "description", "date", "publishDate", "expiryDate", "draft", "weight", "image", "link",
-        "type", "tags", "lang", "params",
+        "type", "tags", "lang", "params", "published",
     ]
 
     /// Builds an item from its front matter mapping (or inline mapping). Unknown keys become
@@ -41,10 +43,22 @@ extension Item {
         if let node = fields["description"], let text = reader.string(node, key: "description") {
             item.description = text
         }
-        item.date = reader.date(fields["date"], key: "date")
+        item.date = reader.date(fields["date"], key: "date") ?? (fields["date"] == nil ? origin.defaultDate : nil)
         item.publishDate = reader.date(fields["publishDate"], key: "publishDate")
         item.expiryDate = reader.date(fields["expiryDate"], key: "expiryDate")
         item.draft = reader.bool(fields["draft"], key: "draft") ?? false
+        if let node = fields["published"], !node.isNull {
+            // Jekyll's flag (`published: false` hides a post), or Hugo's alias of publishDate.
+            if let published = node.bool {
+                if !published { item.draft = true }
+            } else if let text = node.string, fields["publishDate"] == nil,
+                let date = ContentDate.parse(text, timeZone: reader.timeZone)
+            {
+                item.publishDate = date
+            } else if fields["publishDate"] == nil {
+                reader.error(node, "'published' must be true or false (Jekyll) or a date (Hugo's alias of 'publishDate'), found \(FieldReader.found(node))")
+            }
+        }
         item.weight = reader.int(fields["weight"], key: "weight")
         item.image = decodeImage(fields["image"], reader: &reader)
         if let linkNode = fields["link"], let link = reader.string(linkNode, key: "link") {
@@ -73,7 +87,7 @@ extension Item {
                 reader.error(typeNode, "'type' must be a template name (letters, digits, '-', '_'), found '\(type)'")
             }
         }
-        item.tags = reader.stringList(fields["tags"], key: "tags") ?? []
+        item.tags = reader.words(fields["tags"], key: "tags") ?? []
         item.lang = reader.language(fields["lang"], key: "lang")
         item.params = decodeParams(fields, suggestions: suggestions, reader: &reader)
         return item
@@ -92,16 +106,7 @@ extension Item {
             }
             if segmentStart && scalar == "." { valid = false }
             segmentStart = false
-            let allowed: Bool
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": allowed = true
-            default:
-                allowed =
-                    !scalar.isASCII
-                    && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-                        || scalar.properties.generalCategory == .nonspacingMark
-                        || scalar.properties.generalCategory == .spacingMark)
-            }
+            let allowed = ItemName.isIDScalar(scalar)
             if !allowed { valid = false }
         }
         if segmentStart { valid = false }  // empty id or a trailing '/'
@@ -131,27 +136,50 @@ extension Item {
             reader.warning(node, missingAltWarning(src))
             return ItemImage(src: src, location: location)
         case .mapping:
-            reader.rejectUnknownKeys(node, known: ["src", "alt", "width", "height"], in: "'image'")
+            ignoreUnknownImageKeys(node, reader: &reader)
             let alt = reader.string(node["alt"], key: "alt")
             let width = positive(reader.int(node["width"], key: "width"), node["width"], "width", &reader)
             let height = positive(reader.int(node["height"], key: "height"), node["height"], "height", &reader)
-            guard let src = reader.string(node["src"], key: "src") else {
-                if node["src"].map(\.isNull) ?? true { reader.error(node, "'image' needs a 'src'") }
+            // `path` is Chirpy's (Jekyll theme) name for `src`.
+            let srcKey = node["src"] == nil && node["path"] != nil ? "path" : "src"
+            if srcKey == "src", let path = node["path"] {
+                reader.warning(path, "'path' is ignored: this image also has 'src'")
+            }
+            guard let src = reader.string(node[srcKey], key: srcKey) else {
+                if node[srcKey].map(\.isNull) ?? true { reader.error(node, "'image' needs a 'src' (or 'path')") }
                 return nil
             }
             guard !src.isEmpty else {
-                reader.error(node["src"]!, "'src' must not be empty")
+                reader.error(node[srcKey]!, "'\(srcKey)' must not be empty")
                 return nil
             }
-            if let problem = URLRule.problem(src, key: "src", allowed: URLRule.imageSchemes) {
-                reader.error(node["src"]!, problem)
+            if let problem = URLRule.problem(src, key: srcKey, allowed: URLRule.imageSchemes) {
+                reader.error(node[srcKey]!, problem)
                 return nil
             }
             if node["alt"] == nil { reader.warning(node, missingAltWarning(src)) }
             return ItemImage(src: src, alt: alt, width: width, height: height, location: location)
         case .sequence:
-            reader.error(node, "'image' must be a path or a mapping with 'src', 'alt', 'width', 'height', found a list")
+            reader.error(node, "'image' must be a path or a mapping with 'src' (or 'path'), 'alt', 'width', 'height', found a list")
             return nil
+        }
+    }
+
+    /// The keys an `image` mapping may have: feedgen's, and Chirpy's `path`.
+    static let imageKeys = ["src", "path", "alt", "width", "height"]
+
+    /// An unknown key in an `image` mapping is a warning, not an error: themes add their own
+    /// (Chirpy's `lqip`, a blurred placeholder), and the image is still shown.
+    private static func ignoreUnknownImageKeys(_ node: YAMLNode, reader: inout FieldReader) {
+        for pair in node.pairs ?? [] {
+            guard let key = pair.key.string else {
+                reader.error(pair.key, "keys in 'image' must be strings, found \(pair.key.kindDescription)")
+                continue
+            }
+            if imageKeys.contains(key) { continue }
+            let hint = Suggestion.didYouMean(key, in: imageKeys)
+            reader.warning(
+                pair.key, "unknown key '\(key)' in 'image' is ignored" + (hint.isEmpty ? " (known keys: \(imageKeys.joined(separator: ", ")))" : hint))
         }
     }
 
@@ -162,6 +190,16 @@ extension Item {
             return nil
         }
         return value
+    }
+
+    /// `categories: release security` (Jekyll's space-separated form) as the list
+    /// `[release, security]`, so that templates see a list either way; any other value as written.
+    static func wordList(_ pair: YAMLPair) -> YAMLPair {
+        guard case .scalar(let text, _) = pair.value.kind, !pair.value.isNull, pair.value.tag == nil else { return pair }
+        let words = text.split(whereSeparator: \.isWhitespace).map {
+            YAMLNode(.scalar(String($0), plain: true), line: pair.value.line, column: pair.value.column)
+        }
+        return YAMLPair(key: pair.key, value: YAMLNode(.sequence(words), line: pair.value.line, column: pair.value.column))
     }
 
     /// The `params` mapping merged with the unknown keys, in source order; the first of two
@@ -196,7 +234,7 @@ extension Item {
                 if let hit = suggestions.closest(to: key) {
                     reader.warning(pair.key, "unknown key '\(key)' is kept as a param (did you mean '\(hit)'?)")
                 }
-                add(pair, reader: &reader)
+                add(key == "categories" ? wordList(pair) : pair, reader: &reader)
             }
         }
         return params

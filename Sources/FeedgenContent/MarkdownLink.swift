@@ -13,7 +13,7 @@ public struct MarkdownLink: Sendable, Hashable {
     /// The destination as written.
     public var destination: String
 
-    /// A link to a `.md` file by a path without a scheme, resolved against `directory`
+    /// A link to a `.md` (or `.markdown`) file by a path without a scheme, resolved against `directory`
     /// (site-relative), or against `content/` when it starts with `/` (as in Hugo, where `/`
     /// is the content root). With `folders` (body links), also a relative path that ends in `/`
     /// (`../posts/`) and stays inside `content/`: its target ends in `/` (`content/posts/`) and
@@ -29,7 +29,7 @@ public struct MarkdownLink: Sendable, Hashable {
             fragment = String(path[path.index(after: hash)...])
             path = path[..<hash]
         }
-        guard isFolder ? !path.hasPrefix("/") : path.lowercased().hasSuffix(".md"),
+        guard isFolder ? !path.hasPrefix("/") : path.lowercased().hasSuffix(".md") || path.lowercased().hasSuffix(".markdown"),
             !path.hasPrefix("//"), !path.contains(":"), !path.contains("?")
         else { return nil }
         let decoded = Self.percentDecode(String(path))
@@ -58,7 +58,8 @@ public struct MarkdownLink: Sendable, Hashable {
         return copy
     }
 
-    /// False when neither `destination` nor its part before `#` can end in `.md` (any case):
+    /// False when neither `destination` nor its part before `#` can end in `.md` or `.markdown`
+    /// (any case; Jekyll's extension):
     /// a fast byte check that only rejects. (No non-ASCII character lower-cases to `.`, `m`
     /// or `d`, so a destination whose bytes do not end so cannot lower-case to such an end.)
     static func mayEndInMarkdownSuffix(_ destination: String) -> Bool {
@@ -67,6 +68,7 @@ public struct MarkdownLink: Sendable, Hashable {
         if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) { end = hash }
         let path = utf8[utf8.startIndex..<end]
         guard path.count >= 3 else { return false }
+        if path.count >= 9, path.suffix(9).elementsEqual(".markdown".utf8, by: { $0 | 0x20 == $1 | 0x20 }) { return true }
         var i = path.endIndex
         i = path.index(before: i)
         let d = path[i] | 0x20

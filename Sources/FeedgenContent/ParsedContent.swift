@@ -5,6 +5,7 @@
 #endif
 import FeedgenDiagnostics
 import FeedgenStorage
+import Foundation
 
 /// Every `_feed.md`, `_section.md` and item file of a ``ContentPlan``, read and decoded on all
 /// cores. Results are indexed like the plan: `feeds[f]`, `sections[f][s]`, `items[f][s][i]`.
@@ -32,7 +33,11 @@ struct ParsedContent: Sendable {
         case failed
     }
 
-    static func parse(_ plan: ContentPlan, root: String, markdown: MarkdownOptions, cache: ItemCache? = nil) -> ParsedContent {
+    /// - Parameter timeZone: the site's `timeZone` (a known IANA name): the zone of date-times
+    ///   written without one.
+    static func parse(
+        _ plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: String = "UTC", cache: ItemCache? = nil
+    ) -> ParsedContent {
         let itemCount = plan.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.itemFiles.count } }
         var jobs: [Job] = []
         var files: [SourceStats.File] = []
@@ -51,8 +56,9 @@ struct ParsedContent: Sendable {
         cache?.sources?.match(files)
         let allJobs = jobs
         let suggestions = KeySuggestions(candidates: Item.knownKeys)
+        let zone = TimeZone(identifier: timeZone)
         var pending = parallelMap(allJobs.count) { index in
-            run(allJobs[index], plan: plan, root: root, markdown: markdown, suggestions: suggestions, cache: cache)
+            run(allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, suggestions: suggestions, cache: cache)
         }
 
         var result = ParsedContent(
@@ -82,11 +88,12 @@ struct ParsedContent: Sendable {
     }
 
     private static func run(
-        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, suggestions: KeySuggestions,
-        cache: ItemCache?
+        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: TimeZone?,
+        suggestions: KeySuggestions, cache: ItemCache?
     ) -> (Output, [Diagnostic]) {
         // The key of a cached item: its bytes (their hash), its place (folder, section, name
-        // below the section: a new `_feed.md` can change the last two) and the Markdown options.
+        // below the section: a new `_feed.md` can change the last two), the Markdown options and
+        // the time zone of its zone-less date-times.
         func cacheKey(_ bytesHash: UInt64) -> UInt64? {
             guard case .item(let f, let s, let i, _) = job else { return nil }
             let section = plan.feeds[f].sections[s]
@@ -95,6 +102,7 @@ struct ParsedContent: Sendable {
             key.combine(markdown.unsafe)
             key.combine(markdown.smart)
             key.combine(markdown.gfm)
+            key.combine(timeZone?.identifier ?? "")
             return key.value
         }
         // An item file whose stat (taken while its folder was listed) is unchanged is not read.
@@ -131,6 +139,7 @@ struct ParsedContent: Sendable {
         guard let frontMatter else { return (.failed, parseDiagnostics) }
         var reader = FieldReader(path: path)
         reader.diagnostics = parseDiagnostics
+        reader.timeZone = timeZone
         let output: Output
         switch job {
         case .feed:
@@ -144,15 +153,17 @@ struct ParsedContent: Sendable {
         case .item(let f, let s, let i, _):
             let section = plan.feeds[f].sections[s]
             let fileName = section.itemFiles[i]
-            let stem = String(fileName.dropLast(".md".count))
+            let name = ItemName(sectionID: section.id, fileName: fileName)
             let body = markdown.render(frontMatter.body, source: (path, frontMatter.bodyLine))
-            let origin = ItemOrigin(
+            var origin = ItemOrigin(
                 sourcePath: path, location: SourceLocation(path: path, line: 1, column: 1),
-                defaultID: section.id + "/" + stem, defaultTitle: String(stem.split(separator: "/").last ?? ""),
+                defaultID: name.id, defaultTitle: name.title,
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
+            origin.defaultDate = name.date
             var item = Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader)
             item.markdownLinks = body.links
             item.html = MarkdownHeadings.prefixFootnoteIDs(item.html, itemID: item.id)
+            reader.diagnostics += body.warnings
             MarkdownOptions.warnRawHTML(body.rawHTML, reader: &reader)
             reader.diagnostics += body.problems
             if let cache, let itemKey { item.remember(fingerprint: cache.store(itemKey, item: item, diagnostics: reader.diagnostics)) }

@@ -116,7 +116,7 @@ public enum SiteLoader {
         if let plan = listing.plan {
             diagnostics += plan.diagnostics
             let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart, gfm: config.markdownGFM)
-            let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, cache: cache)
+            let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, timeZone: config.timeZone, cache: cache)
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(
                 config: config, options: options, window: window, plan: plan, parsed: parsed)

@@ -6,7 +6,7 @@ public struct FeedPageMap: Sendable, Equatable {
     /// page, with the line feed written after a card that does not end in one.
     public var cards: [[Range<Int>]]
     /// Per section, per item: whether the card's image loads eagerly (`loading="eager"`) and
-    /// whether with high priority (``TemplateContext/item(_:feed:page:image:eager:priority:detail:)``).
+    /// whether with high priority (``TemplateContext/item(_:feed:page:image:eager:priority:detail:config:)``).
     public var eager: [[Bool]]
     public var priority: [[Bool]]
     /// Whether the cards have height estimates (some section of the page defers cards,

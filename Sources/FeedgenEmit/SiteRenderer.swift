@@ -414,7 +414,8 @@ public struct SiteRenderer: Sendable {
                 .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(type)'")
             ])
         }
-        let context = TemplateContext.item(item, feed: feed, page: page, image: image, eager: eager, priority: priority)
+        let context = TemplateContext.item(
+            item, feed: feed, page: page, image: image, eager: eager, priority: priority, config: site.site.config)
         return try Self.render(template, context, partials: templates)
     }
 
@@ -438,7 +439,7 @@ public struct SiteRenderer: Sendable {
     }
 
     /// The key of a card fragment (``CardFragmentStore``): everything the card's template is
-    /// given (``TemplateContext/item(_:feed:page:image:eager:priority:detail:)``: every field of
+    /// given (``TemplateContext/item(_:feed:page:image:eager:priority:detail:config:)``: every field of
     /// the item, its detail page's path, the feed page's path, its image with its variants and
     /// sizes, whether the image loads eagerly and with high priority), the card type it is drawn
     /// with, and for its estimate whether one is made and the section's preset; seeded with
@@ -453,6 +454,7 @@ public struct SiteRenderer: Sendable {
         h.combine(page)
         h.combine(feed.detailPath(item))
         h.combine(ItemCache.fingerprint(item))
+        h.combine(feed.feed.lang ?? "")  // the language of its date, unless the item has one
         Self.combine(image, into: &h)
         h.combine(eager)
         h.combine(priority)
@@ -656,7 +658,8 @@ public struct SiteRenderer: Sendable {
                 image: image),
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
-            "item": TemplateContext.item(item, feed: feed, page: page, image: image, eager: true, priority: true, detail: true),
+            "item": TemplateContext.item(
+                item, feed: feed, page: page, image: image, eager: true, priority: true, detail: true, config: site.site.config),
         ]
     }
 

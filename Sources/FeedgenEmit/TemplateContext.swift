@@ -40,9 +40,11 @@ public enum TemplateContext {
         ["count": .int(count), "one": .bool(count == 1)]
     }
 
-    static func date(_ d: ContentDate?) -> MustacheValue {
+    /// `iso`: the date as written (RFC 3339 or `YYYY-MM-DD`, for `datetime`); `display`: the
+    /// date for readers (``DateDisplay``) in `language` and the site's zone.
+    static func date(_ d: ContentDate?, language: String, config: SiteConfig) -> MustacheValue {
         guard let d else { return .null }
-        return ["iso": .string(d.iso), "display": .string(d.display)]
+        return ["iso": .string(d.iso), "display": .string(DateDisplay.text(d, language: language, timeZone: config.timeZone))]
     }
 
     /// The card context for `item` (the `item` of an item page), with URLs relative to the page
@@ -53,9 +55,11 @@ public enum TemplateContext {
     ///   - eager: `image.loading` is `eager` (images above the fold) rather than `lazy`.
     ///   - priority: `image.fetchpriority` is `high` (the page's first image), else null.
     ///   - detail: the image is drawn on the item page (its `sizes` is the page column's), not in a card.
+    ///   - config: the site's configuration: its `language` (unless the item or feed has a
+    ///     `lang`) and `timeZone` show the date.
     public static func item(
         _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool = false,
-        detail: Bool = false
+        detail: Bool = false, config: SiteConfig
     ) -> MustacheValue {
         let url = itemURL(item, feed: feed, page: page)
         var imageValue: MustacheValue = .null
@@ -80,7 +84,7 @@ public enum TemplateContext {
                 ("html", .string(item.html)),
                 ("hasBody", .bool(item.hasBody)),
                 ("url", url.map { .string($0) } ?? .null),
-                ("date", date(item.date)),
+                ("date", date(item.date, language: item.lang ?? feed.feed.lang ?? config.language, config: config)),
                 ("image", imageValue),
                 ("type", .string(item.type)),
                 ("lang", nonEmpty(item.lang)),

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
+import FeedgenContent
+import FeedgenDiagnostics
 
 /// Real input written by others: Hugo's documentation (~990 Markdown files with YAML front
 /// matter) as one section. Unknown front-matter keys become params; `_index.md` files are
@@ -34,5 +36,82 @@ import Testing
         #expect(report.cards + skipped.count == expected)
         #expect(skipped.count == 2)
         print("hugodocs: \(report.cards) cards, \(report.pages) pages, \(report.diagnostics.warningCount) warnings, built in \(String(format: "%.2f", report.seconds)) s (debug build)")
+    }
+
+    /// The text of `html` outside `<pre>` and `<code>` elements (where Liquid in a code example is
+    /// code, as Jekyll shows it after `{% raw %}`).
+    static func outsideCode(_ html: String) -> String {
+        var text = html
+        for element in ["pre", "code"] {
+            while let open = text.range(of: "<\(element)"), let close = text.range(of: "</\(element)>", range: open.upperBound..<text.endIndex) {
+                text.removeSubrange(open.lowerBound..<close.upperBound)
+            }
+        }
+        return text
+    }
+
+    /// Jekyll's own release posts (102 files: `.markdown` and `.md`, dated by file name and front
+    /// matter, with Liquid tags, outputs, `highlight` and `raw`), copied unchanged into one section.
+    /// One post's date has a stray year (`2023-01-29 18:30:22 2023 -0800`): exactly that error;
+    /// with it fixed in a copy, every post is a dated card and no page holds Liquid text.
+    @Test(
+        .enabled(if: sharedFolder != nil, "../shared/corpus/jekyll-posts not found (the Jekyll posts corpus lives beside the repository)")
+    )
+    func jekyllPostsBuildUnchanged() throws {
+        let corpus = try #require(sharedFolder) + "/corpus/jekyll-posts"
+        let root = temporaryFolder("feedgen-jekyll")
+        let posts = try FileManager.default.contentsOfDirectory(atPath: corpus).filter { $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
+        #expect(posts.count == 102)
+        try FileManager.default.createDirectory(atPath: root + "/content/posts", withIntermediateDirectories: true)
+        for name in posts { try FileManager.default.copyItem(atPath: corpus + "/" + name, toPath: root + "/content/posts/" + name) }
+        writeSite(root, [
+            "content/_feed.md": "---\ntitle: Jekyll releases\n---\n",
+            "content/posts/_section.md": "---\ntitle: Posts\nlayout: list\n---\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        let broken = build(root, output: out)
+        #expect(broken.exitStatus == 1)
+        #expect(
+            broken.diagnostics.items.filter { $0.severity == .error }.map(\.description) == [
+                "content/posts/2023-01-29-jekyll-3-9-3-released.markdown:3:7: error: invalid date '2023-01-29 18:30:22 2023 -0800': \(ContentDate.acceptedForms)"
+            ])
+
+        let stray = root + "/content/posts/2023-01-29-jekyll-3-9-3-released.markdown"
+        let text = try String(contentsOfFile: stray, encoding: .utf8)
+        try text.replacingOccurrences(of: "18:30:22 2023 -0800", with: "18:30:22 -0800").write(toFile: stray, atomically: true, encoding: .utf8)
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(report.diagnostics.errorCount == 0)
+        #expect(report.cards == 102)
+        let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        let dated = index.components(separatedBy: "<p class=\"card-date\"><time datetime=\"").count - 1
+        #expect(dated == 102)
+        var pagesWithLiquid: [String] = []
+        for name in posts {
+            let stem = name.hasSuffix(".md") ? name.dropLast(3) : name.dropLast(".markdown".count)
+            let slug = stem.split(separator: "-", maxSplits: 3).last!
+            let page = try String(contentsOfFile: out + "/posts/\(slug).html", encoding: .utf8)
+            let prose = Self.outsideCode(page)
+            if ["{%", "{{", "%}", "}}", "{:"].contains(where: prose.contains) { pagesWithLiquid.append(name) }
+        }
+        #expect(pagesWithLiquid == [])
+        // `{% highlight %}` blocks are code blocks of their language.
+        let ruby = try String(contentsOfFile: out + "/posts/jekyll-1-5-1-released.html", encoding: .utf8)
+        #expect(ruby.components(separatedBy: "<pre tabindex=\"0\"><code class=\"language-ruby\">").count - 1 == 2)
+        let raw = try String(contentsOfFile: out + "/posts/jekyll-3-5-0-released.html", encoding: .utf8)
+        #expect(raw.contains("<code>{{ layout }}</code>"))
+
+        var kinds: [String: Int] = [:]
+        for d in report.diagnostics.items where d.severity == .warning { kinds[d.kind, default: 0] += 1 }
+        let byKind = kinds.sorted { $0.value > $1.value }.map { "\($0.value) × \($0.key)" }
+        #expect(
+            byKind == [
+                "47 × warning: Liquid output '…' is left out of the page: feedgen does not run Liquid",
+                "18 × warning: Liquid tag '…' is left out of the page: feedgen does not run Liquid",
+                "4 × warning: raw HTML omitted (Markdown safe mode); set '…' in feedgen.yaml to keep it",
+                // Same-page #anchor links whose heading is not in the post (GFM heading ids, §5.1).
+                "3 × warning: link '…' leads to no heading or anchor with the id '…' on this page; fix the link or the heading",
+            ])
+        print("jekyll-posts: \(report.cards) cards, \(dated) dated, \(report.diagnostics.warningCount) warnings: \(byKind.joined(separator: "; "))")
     }
 }

@@ -49,7 +49,7 @@ import FeedgenMustache
                 paths(TemplateContext.itemCount(s.section.items.count), into: &keys[.itemCount, default: []])
                 for item in s.section.items {
                     let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
-                    paths(TemplateContext.item(item, feed: feed, page: feed.pagePath, image: image, eager: false),
+                    paths(TemplateContext.item(item, feed: feed, page: feed.pagePath, image: image, eager: false, config: site.site.config),
                           into: &keys[.card, default: []])
                     if item.hasBody { paths(renderer.detailContext(item, feed: feed), into: &keys[.item, default: []]) }
                 }

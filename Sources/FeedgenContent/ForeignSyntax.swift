@@ -1,0 +1,74 @@
+/// The template syntax of other generators in a Markdown body (Liquid, Hugo shortcodes, kramdown
+/// attribute lists), taken out or translated before cmark reads the body (content-format §5.2).
+///
+/// feedgen runs no template language in bodies, so a Liquid tag `{% … %}` or output `{{ … }}`, a
+/// Hugo shortcode `{{< … >}}` / `{{% … %}}` and a kramdown attribute list `{: … }` are left out
+/// of the page, each with a warning at its place. Two Liquid tags mean something feedgen can give
+/// without running Liquid: `{% highlight lang %}…{% endhighlight %}` becomes a fenced code block
+/// of that language and `{% raw %}…{% endraw %}` its text as written; Hugo's escaped shortcode
+/// `{{</* x */>}}` becomes the text `{{< x >}}`, as Hugo shows it. Code is respected: in fenced and
+/// indented code blocks and in code spans everything is kept as written (`{{ .Title }}` in a code
+/// example is code), except the `raw` markers and shortcode escapes, which Jekyll and Hugo remove
+/// there too.
+///
+/// The pass keeps every line of the body where it was (it only adds a line break where a
+/// `highlight` tag shares its line with other text), and ``PositionMap`` maps a place in its
+/// output back to the body, so that later diagnostics (links, raw HTML) point at the source.
+struct ForeignSyntax {
+    /// A warning at a place of the body: 1-based line, 1-based column in Unicode scalars.
+    struct Warning: Equatable {
+        var line: Int
+        var column: Int
+        var message: String
+    }
+
+    var text: String
+    var warnings: [Warning]
+    var map: PositionMap
+
+    /// The body with foreign syntax handled; nil when it holds none (no `{%`, `{{` or `{:`: the
+    /// common case costs one scan of the bytes).
+    static func process(_ body: String) -> ForeignSyntax? {
+        var found = false
+        var previous: UInt8 = 0
+        for byte in body.utf8 {
+            if previous == 0x7B, byte == 0x25 || byte == 0x7B || byte == 0x3A {
+                found = true
+                break
+            }
+            previous = byte
+        }
+        guard found else { return nil }
+        var pass = ForeignSyntaxPass(Array(body.utf8))
+        pass.run()
+        return ForeignSyntax(
+            text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors))
+    }
+}
+
+/// Maps a (line, byte column) of the text ``ForeignSyntax`` produced to the same place in the
+/// body it read (cmark counts columns in bytes; so does this map).
+struct PositionMap: Sendable, Equatable {
+    /// Where copying resumed after each edit: the output position and the input position there,
+    /// in increasing order.
+    struct Anchor: Sendable, Equatable {
+        var outLine: Int, outColumn: Int, inLine: Int, inColumn: Int
+    }
+    var anchors: [Anchor]
+
+    /// The body's line and byte column of output position `line`:`column` (both 1-based).
+    func original(line: Int, column: Int) -> (line: Int, column: Int) {
+        // The last anchor at or before the position: text after it was copied as it is.
+        var low = 0
+        var high = anchors.count
+        while low < high {
+            let mid = (low + high) / 2
+            let a = anchors[mid]
+            if (a.outLine, a.outColumn) <= (line, column) { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return (line, column) }
+        let a = anchors[low - 1]
+        if a.outLine == line { return (a.inLine, a.inColumn + column - a.outColumn) }
+        return (a.inLine + line - a.outLine, column)
+    }
+}

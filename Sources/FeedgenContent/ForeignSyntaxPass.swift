@@ -1,0 +1,290 @@
+/// The byte-level scan behind ``ForeignSyntax``: block context (fences, indented code, code
+/// spans) tracked line by line as CommonMark reads it, and the edits with their position anchors.
+struct ForeignSyntaxPass {
+    let b: [UInt8]
+    var i = 0
+    var out: [UInt8] = []
+    var warnings: [ForeignSyntax.Warning] = []
+    var anchors: [PositionMap.Anchor] = [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1)]
+    var inLine = 1, inColumn = 1, outLine = 1, outColumn = 1
+    /// The input column of `i` in Unicode scalars (for warnings), kept as bytes are read.
+    var scalarColumn = 1
+
+    // Block context.
+    var fence: (char: UInt8, count: Int)?
+    var indentedCode = false
+    var previousBlank = true
+    var inList = false
+    /// The current line is code (a fence line, inside a fence, or indented code).
+    var lineIsCode = false
+    /// The backtick count of the open code span, 0 for none.
+    var codeSpan = 0
+    /// Inside `{% raw %}`: everything is text until `{% endraw %}`.
+    var raw = false
+    /// Where the open `{% raw %}` is (line, column in scalars), for an unclosed one's warning.
+    var rawAt = (line: 0, column: 0)
+    /// Searches already made, by what they looked for (``remembered(_:from:)``).
+    var searches: [SearchKey: SearchResult] = [:]
+    /// Inside `{% highlight %}`: the input offset and length of its `{% endhighlight %}`, and the fence.
+    var highlight: (end: Int, length: Int, fence: [UInt8])?
+
+    init(_ bytes: [UInt8]) {
+        b = bytes
+        out.reserveCapacity(bytes.count)
+    }
+
+    mutating func run() {
+        var lineStart = true
+        while i < b.count {
+            if lineStart, highlight == nil { classifyLine() }
+            lineStart = false
+            let c = b[i]
+            if let h = highlight, i == h.end {
+                closeHighlight(h)
+                continue
+            }
+            if c == 0x0A {
+                copy(1)
+                lineStart = true
+                continue
+            }
+            if highlight != nil {
+                copy(1)
+                continue
+            }
+            if c == 0x7B, i + 1 < b.count {
+                if brace() { continue }
+            } else if c == 0x60, !lineIsCode {
+                backticks()
+                continue
+            } else if c == 0x5C, !lineIsCode, codeSpan == 0, i + 1 < b.count, b[i + 1] == 0x60 {
+                copy(2)  // an escaped backtick opens no code span
+                continue
+            }
+            copy(1)
+        }
+        if raw {
+            warnings.append(
+                .init(
+                    line: rawAt.line, column: rawAt.column,
+                    message: "'{% raw %}' has no '{% endraw %}': the rest of the body is kept as written"))
+        }
+    }
+
+    // MARK: Output and positions
+
+    mutating func copy(_ count: Int) {
+        for _ in 0..<count where i < b.count {
+            let c = b[i]
+            out.append(c)
+            i += 1
+            if c == 0x0A {
+                inLine += 1
+                outLine += 1
+                inColumn = 1
+                outColumn = 1
+                scalarColumn = 1
+            } else {
+                inColumn += 1
+                outColumn += 1
+                if c & 0xC0 != 0x80 { scalarColumn += 1 }
+            }
+        }
+    }
+
+    mutating func skip(_ count: Int) {
+        for _ in 0..<count where i < b.count {
+            if b[i] == 0x0A {
+                inLine += 1
+                inColumn = 1
+                scalarColumn = 1
+            } else {
+                inColumn += 1
+                if b[i] & 0xC0 != 0x80 { scalarColumn += 1 }
+            }
+            i += 1
+        }
+        anchor()
+    }
+
+    mutating func emit(_ bytes: [UInt8]) {
+        for c in bytes {
+            out.append(c)
+            if c == 0x0A {
+                outLine += 1
+                outColumn = 1
+            } else {
+                outColumn += 1
+            }
+        }
+        anchor()
+    }
+
+    mutating func anchor() {
+        let a = PositionMap.Anchor(outLine: outLine, outColumn: outColumn, inLine: inLine, inColumn: inColumn)
+        if let last = anchors.last, (last.outLine, last.outColumn) == (a.outLine, a.outColumn) {
+            anchors[anchors.count - 1] = a
+        } else {
+            anchors.append(a)
+        }
+    }
+
+    mutating func warn(_ message: String) {
+        warnings.append(.init(line: inLine, column: scalarColumn, message: message))
+    }
+
+    /// The source of `start..<end` on one line, white space runs as one space, cut to 60 scalars,
+    /// in quotes: `'…'`, or `"…"` when it holds a `'` (so that the value's end stays clear).
+    func shown(_ start: Int, _ end: Int) -> String {
+        var text = ""
+        var space = false
+        for scalar in String(decoding: b[start..<end], as: UTF8.self).unicodeScalars {
+            if scalar == " " || scalar == "\n" || scalar == "\t" {
+                space = true
+                continue
+            }
+            if space { text += " " }
+            space = false
+            text.unicodeScalars.append(scalar)
+        }
+        if text.unicodeScalars.count > 60 { text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(59))) + "…" }
+        return text.contains("'") ? "\"" + text + "\"" : "'" + text + "'"
+    }
+
+    // MARK: Block context
+
+    /// Reads the line starting at `i` as CommonMark would for code: fences (also inside block
+    /// quotes and list items), indented code after a blank line outside lists, blank lines.
+    mutating func classifyLine() {
+        var j = i
+        var indent = 0
+        while true {
+            indent = 0
+            while j < b.count, b[j] == 0x20 || b[j] == 0x09 {
+                indent += b[j] == 0x09 ? 4 : 1
+                j += 1
+            }
+            guard indent < 4, j < b.count, b[j] == 0x3E else { break }  // `>`
+            j += 1
+            if j < b.count, b[j] == 0x20 { j += 1 }
+        }
+        let blank = j >= b.count || b[j] == 0x0A
+        if let f = fence {
+            lineIsCode = true
+            previousBlank = false
+            if run(of: f.char, at: j) >= f.count, restIsBlank(j + run(of: f.char, at: j)) { fence = nil }
+            return
+        }
+        if blank {
+            lineIsCode = indentedCode
+            previousBlank = true
+            codeSpan = 0
+            return
+        }
+        if indent >= 4, previousBlank || indentedCode, !inList {
+            lineIsCode = true
+            indentedCode = true
+            previousBlank = false
+            codeSpan = 0
+            return
+        }
+        indentedCode = false
+        var k = j
+        var listItem = false
+        if k + 1 < b.count, b[k] == 0x2D || b[k] == 0x2A || b[k] == 0x2B, b[k + 1] == 0x20 || b[k + 1] == 0x09 {
+            k += 2
+            listItem = true
+        } else {
+            var digits = 0
+            while k < b.count, b[k] >= 0x30, b[k] <= 0x39, digits < 9 {
+                k += 1
+                digits += 1
+            }
+            if digits > 0, k + 1 < b.count, b[k] == 0x2E || b[k] == 0x29, b[k + 1] == 0x20 {
+                k += 2
+                listItem = true
+            } else {
+                k = j
+            }
+        }
+        if listItem {
+            inList = true
+            while k < b.count, b[k] == 0x20 { k += 1 }
+        } else if indent == 0, previousBlank {
+            inList = false
+        }
+        previousBlank = false
+        lineIsCode = false
+        guard indent < 4 || inList, k < b.count, b[k] == 0x60 || b[k] == 0x7E else { return }
+        let count = run(of: b[k], at: k)
+        guard count >= 3 else { return }
+        if b[k] == 0x60 {
+            var m = k + count
+            while m < b.count, b[m] != 0x0A {
+                if b[m] == 0x60 { return }  // a backtick in the info string: not a fence
+                m += 1
+            }
+        }
+        fence = (b[k], count)
+        lineIsCode = true
+        codeSpan = 0
+    }
+
+    func run(of char: UInt8, at start: Int) -> Int {
+        var j = start
+        while j < b.count, b[j] == char { j += 1 }
+        return j - start
+    }
+
+    func restIsBlank(_ start: Int) -> Bool {
+        var j = start
+        while j < b.count, b[j] != 0x0A {
+            if b[j] != 0x20, b[j] != 0x09 { return false }
+            j += 1
+        }
+        return true
+    }
+
+    /// A code span opens at a run of backticks that a run of the same length closes later in
+    /// the paragraph (CommonMark 6.1), and closes at that run.
+    mutating func backticks() {
+        let count = run(of: 0x60, at: i)
+        if codeSpan == count {
+            codeSpan = 0
+        } else if codeSpan == 0, closingRun(count, from: i + count) {
+            codeSpan = count
+        }
+        copy(count)
+    }
+
+    mutating func closingRun(_ count: Int, from start: Int) -> Bool {
+        let key = SearchKey(needle: Array(String(count).utf8), mode: 4)
+        if let r = remembered(key, from: start) { return r.found != nil }
+        let r = scanClosingRun(count, from: start)
+        searches[key] = r
+        return r.found != nil
+    }
+
+    /// ``closingRun(_:from:)`` without the memory: the run's start, or where the paragraph ends.
+    func scanClosingRun(_ count: Int, from start: Int) -> SearchResult {
+        var j = start
+        var lineBlank = false
+        while j < b.count {
+            if b[j] == 0x0A {
+                if lineBlank { return SearchResult(from: start, stop: j, found: nil) }
+                lineBlank = true
+                j += 1
+                continue
+            }
+            if b[j] != 0x20, b[j] != 0x09 { lineBlank = false }
+            if b[j] == 0x60 {
+                let n = run(of: 0x60, at: j)
+                if n == count { return SearchResult(from: start, stop: j, found: j) }
+                j += n
+            } else {
+                j += 1
+            }
+        }
+        return SearchResult(from: start, stop: b.count, found: nil)
+    }
+}

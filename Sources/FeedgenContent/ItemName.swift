@@ -1,0 +1,82 @@
+/// What an item file's name gives the item when its front matter is silent: its default id and
+/// title (URL-safe, from the name), and Jekyll's file-name date (`2024-03-05-title.md`).
+struct ItemName: Equatable {
+    /// The Markdown extensions read as items: `.md`, and `.markdown` (Jekyll's default).
+    static let extensions = [".md", ".markdown"]
+
+    /// `<section>/<path below the section>`, each segment made URL-safe (``urlSafe(_:)``), the
+    /// dated file's date prefix left out.
+    var id: String
+    /// The last segment of the path without its extension and date prefix, as written.
+    var title: String
+    /// The date of a `YYYY-MM-DD-slug` (or `YYYY-M-D-slug`) file name, a calendar date.
+    var date: ContentDate?
+
+    /// - Parameters:
+    ///   - sectionID: the section folder's name.
+    ///   - fileName: the path below the section folder (`a.md`, `sub/2024-03-05-b.markdown`).
+    init(sectionID: String, fileName: String) {
+        var stem = Substring(fileName)
+        if let ext = Self.extensions.first(where: { fileName.hasSuffix($0) }) { stem = stem.dropLast(ext.count) }
+        var segments = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var last = segments.popLast() ?? ""
+        if let (date, slug) = Self.datePrefix(last) {
+            self.date = date
+            last = slug
+        }
+        title = last
+        segments.append(last)
+        id = ([sectionID] + segments).map(Self.urlSafe).joined(separator: "/")
+    }
+
+    /// Whether `name` is read as an item file.
+    static func isItemFile(_ name: String) -> Bool { extensions.contains { name.hasSuffix($0) } }
+
+    /// `2024-03-05-slug` → (2024-03-05, `slug`): Jekyll's post name (`YYYY-MM-DD-title`, one-digit
+    /// month and day allowed); nil when the name does not start with a valid date and a `-` and a
+    /// non-empty slug.
+    static func datePrefix(_ name: String) -> (ContentDate, String)? {
+        let parts = name.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].utf8.count == 4, (1...2).contains(parts[1].utf8.count),
+            (1...2).contains(parts[2].utf8.count), !parts[3].isEmpty,
+            parts[0...2].allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            let date = ContentDate(year: year, month: month, day: day)
+        else { return nil }
+        return (date, String(parts[3]))
+    }
+
+    /// `segment` with every run of characters an item id may not hold (see
+    /// ``Item/idProblem(_:)``: anything but letters, digits, marks, `-`, `_`, `.`) replaced by one
+    /// `-`, and such a `-` at either end dropped, as are leading dots: `my post` → `my-post`,
+    /// `@media` → `media`, `Q&A (draft)` → `Q-A-draft`. A segment that is left empty stays as
+    /// written (the id is then reported as unusable).
+    static func urlSafe(_ segment: String) -> String {
+        guard segment.unicodeScalars.contains(where: { !isIDScalar($0) }) || segment.hasPrefix(".") else { return segment }
+        var out = String.UnicodeScalarView()
+        var replaced = false  // a run of replaced characters is pending
+        for scalar in segment.unicodeScalars {
+            if isIDScalar(scalar) {
+                if replaced, !out.isEmpty { out.append("-") }
+                replaced = false
+                if scalar == ".", out.isEmpty { continue }
+                out.append(scalar)
+            } else {
+                replaced = true
+            }
+        }
+        return out.isEmpty ? segment : String(out)
+    }
+
+    /// A scalar an id segment may hold (the rule of ``Item/idProblem(_:)``).
+    static func isIDScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return true
+        default:
+            return !scalar.isASCII
+                && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                    || scalar.properties.generalCategory == .nonspacingMark
+                    || scalar.properties.generalCategory == .spacingMark)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import FeedgenCLI
+@testable import FeedgenDiagnostics
+
+/// More than 200 problems: the first 200 are printed, then one line per kind with its count,
+/// so that no kind hides behind the ones that sort first by path.
+@Suite struct DiagnosticKindTests {
+    @Test(arguments: [
+        ("Liquid output '{{ site.repository }}' is left out of the page: feedgen does not run Liquid",
+         "Liquid output '…' is left out of the page: feedgen does not run Liquid"),
+        ("duplicate item id 's/c' (also used by content/s/2020-01-01-c.md:1:1)", "duplicate item id '…' (also used by …)"),
+        ("param 'x' is already defined at line 12; this one is ignored", "param '…' is already defined at line …; this one is ignored"),
+        ("the feed's title isn't \"A\" or 'B'", "the feed's title isn't '…' or '…'"),
+        ("an unclosed 'quote stays", "an unclosed 'quote stays"),
+        ("skipped: expired on 2026-11-29T10:00 (use --expired to include)", "skipped: expired on … (use --expired to include)"),
+        ("image 3.5 MiB over https://example.org/a.png, see docs/limits.md.", "image … MiB over …, see ….")
+    ])
+    func kindLeavesOutTheValues(message: String, kind: String) {
+        #expect(Diagnostic.kind(of: message) == kind)
+        #expect(Diagnostic.warning(SourceLocation(path: "a.md", line: 1), message).kind == "warning: " + kind)
+    }
+
+    @Test func longListsEndWithACountPerKind() {
+        var diagnostics = Diagnostics()
+        for n in 0..<230 {
+            diagnostics.warning(SourceLocation(path: "content/a/\(1000 + n).md", line: 3, column: 1), "Liquid output '{{ x\(n) }}' is left out of the page")
+        }
+        for n in 0..<4 { diagnostics.error(SourceLocation(path: "content/z/\(n).md", line: 2, column: 7), "invalid date '2023-\(n)'") }
+        diagnostics.warning(SourceLocation(path: "content/z/last.md", line: 9, column: 1), "raw HTML omitted")
+        var terminal = Terminal(environment: ["NO_COLOR": "1"])
+        terminal.color = false
+        let text = terminal.text(of: diagnostics)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 200 + 5)
+        #expect(
+            Array(lines.suffix(5)) == [
+                "feedgen: 35 more problems not shown (4 errors and 231 warnings in all)",
+                "feedgen: problems by kind (3 kinds):",
+                "feedgen: 230 × warning: Liquid output '…' is left out of the page",
+                "feedgen: 4 × error: invalid date '…'",
+                "feedgen: 1 × warning: raw HTML omitted",
+            ])
+        // --strict counts warnings as errors; 200 problems or fewer get no summary.
+        #expect(terminal.text(of: diagnostics, strict: true).contains("feedgen: 230 × error: Liquid output '…' is left out of the page\n"))
+        var few = Diagnostics()
+        for n in 0..<200 { few.warning(SourceLocation(path: "p\(n).md", line: 1), "w '\(n)'") }
+        #expect(!terminal.text(of: few).contains("by kind"))
+    }
+}

@@ -1,0 +1,174 @@
+import Testing
+
+@testable import FeedgenContent
+
+/// Liquid, Hugo shortcodes and kramdown attribute lists in bodies (content-format §5.2): left
+/// out with a warning at their place, `highlight` and `raw` translated, code kept as written.
+@Suite struct ForeignSyntaxTests {
+    private func render(_ body: String) -> (html: String, summary: String?, warnings: [String], links: [String]) {
+        let r = MarkdownOptions(unsafe: false, smart: true).render(body, source: ("content/s/a.md", 4))
+        return (r.html, r.summary, r.warnings.map(\.description), r.links.map { "\($0.location) \($0.destination)" })
+    }
+
+    @Test func tagsOutputsShortcodesAndAttributeListsAreLeftOut() {
+        let r = render(
+            """
+            Hello {{ site.title }} and {% link _posts/x.md %} here.
+            {{< youtube id="w7Ft2ymGmfc" >}}
+            > A tip.
+            {: .prompt-tip }
+
+            {{% note %}}Inner text{{% /note %}}
+            """)
+        #expect(
+            r.html
+                == "<p>Hello  and  here.</p>\n<blockquote>\n<p>A tip.</p>\n</blockquote>\n<p>Inner text</p>\n")
+        #expect(r.summary == "Hello and here.")
+        #expect(
+            r.warnings == [
+                "content/s/a.md:4:7: warning: Liquid output '{{ site.title }}' is left out of the page: feedgen does not run Liquid",
+                "content/s/a.md:4:28: warning: Liquid tag '{% link _posts/x.md %}' is left out of the page: feedgen does not run Liquid",
+                "content/s/a.md:5:1: warning: Hugo shortcode '{{< youtube id=\"w7Ft2ymGmfc\" >}}' is left out of the page: feedgen does not run shortcodes",
+                "content/s/a.md:7:1: warning: kramdown attribute list '{: .prompt-tip }' is left out of the page: feedgen does not apply kramdown attributes",
+                "content/s/a.md:9:1: warning: Hugo shortcode '{{% note %}}' is left out of the page: feedgen does not run shortcodes",
+            ])
+    }
+
+    @Test func highlightBecomesAFencedCodeBlock() {
+        let r = render(
+            """
+            Before:
+            {% highlight ruby linenos %}
+            puts "{{ not liquid }}"
+            ```
+            {% endhighlight %}
+            After.
+            """)
+        #expect(
+            r.html
+                == "<p>Before:</p>\n<pre tabindex=\"0\"><code class=\"language-ruby\">puts &quot;{{ not liquid }}&quot;\n```\n</code></pre>\n<p>After.</p>\n")
+        #expect(r.warnings == [])
+    }
+
+    @Test func rawIsLiteralTextAndCodeIsKept() {
+        let r = render(
+            """
+            Use `{% raw %}{{ layout }}{% endraw %}` or {% raw %}{{ page }}{% endraw %}; `{{ kept }}`.
+
+            ```liquid
+            {% for x in y %}{{ x }}{% endfor %}
+            ```
+
+                {{ indented code }}
+            """)
+        #expect(
+            r.html == """
+                <p>Use <code>{{ layout }}</code> or {{ page }}; <code>{{ kept }}</code>.</p>
+                <pre tabindex=\"0\"><code class="language-liquid">{% for x in y %}{{ x }}{% endfor %}
+                </code></pre>
+                <pre tabindex=\"0\"><code>{{ indented code }}
+                </code></pre>
+
+                """)
+        #expect(r.warnings == [])
+    }
+
+    @Test func hugoEscapedShortcodesShowAsHugoShowsThem() {
+        let r = render("```\n{{</* ref \"a.md\" */>}}\n```\nText {{%/* x */%}}.\n")
+        #expect(r.html == "<pre tabindex=\"0\"><code>{{&lt; ref &quot;a.md&quot; &gt;}}\n</code></pre>\n<p>Text {{% x %}}.</p>\n")
+        #expect(r.warnings == [])
+    }
+
+    @Test func positionsOfLaterDiagnosticsPointAtTheSource() {
+        // The link's column is counted after the removed Liquid output, in the body as written.
+        let r = render("{{ site.url }} then [b](b.md) and <span>x</span>\n")
+        #expect(r.links == ["content/s/a.md:4:21 b.md"])
+        let raw = MarkdownOptions(unsafe: false, smart: true).render("{{ a }}{{ b }} <i>x</i>\n", source: ("p.md", 2)).rawHTML
+        #expect(raw.map(\.description) == ["p.md:2:16", "p.md:2:20"])
+    }
+
+    @Test func unclosedConstructsAreText() {
+        let r = render("A {{ never closed\n\nand {% raw %} to the end {{ x }}\n")
+        #expect(r.html == "<p>A {{ never closed</p>\n<p>and  to the end {{ x }}</p>\n")
+        #expect(r.warnings == ["content/s/a.md:6:5: warning: '{% raw %}' has no '{% endraw %}': the rest of the body is kept as written"])
+    }
+
+    @Test func bodiesWithoutForeignSyntaxAreUntouched() {
+        #expect(ForeignSyntax.process("Plain {text} with `code` and { % spaced }") == nil)
+        let map = PositionMap(anchors: [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1), .init(outLine: 1, outColumn: 5, inLine: 1, inColumn: 12)])
+        #expect(map.original(line: 1, column: 3) == (1, 3))
+        #expect(map.original(line: 1, column: 7) == (1, 14))
+        #expect(map.original(line: 3, column: 2) == (3, 2))
+    }
+
+    @Test func hugoCodeShortcodesAreCodeBlocks() {
+        let r = render(
+            """
+            {{< highlight go "linenos=true" >}}
+            x := "{{ .Title }}"
+            {{< /highlight >}}
+            {{< code-toggle file=hugo.toml >}}
+            title = '{{ .Date }}'
+            {{< /code-toggle >}}
+            {{< code lang="html" >}}<p>{{ . }}</p>{{< /code >}}
+            """)
+        #expect(
+            r.html == """
+                <pre tabindex=\"0\"><code class="language-go">x := &quot;{{ .Title }}&quot;
+                </code></pre>
+                <pre tabindex=\"0\"><code class="language-toml">title = '{{ .Date }}'
+                </code></pre>
+                <pre tabindex=\"0\"><code class="language-html">&lt;p&gt;{{ . }}&lt;/p&gt;
+                </code></pre>
+
+                """)
+        #expect(
+            r.warnings == [
+                "content/s/a.md:7:1: warning: Hugo shortcode '{{< code-toggle file=hugo.toml >}}' is not run: its text is shown as a code block",
+                "content/s/a.md:10:1: warning: Hugo shortcode '{{< code lang=\"html\" >}}' is not run: its text is shown as a code block",
+            ])
+    }
+
+    /// Hostile bodies end quickly (every search is remembered: no scan per unclosed `{{`), and
+    /// random mixes of the syntax never trap and keep the position map ordered.
+    @Test func hostileAndRandomBodies() {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for piece in [
+                "{{ ", "{% ", "`", "{{< ", "{% highlight x %}", "{{< code >}}", "{: ", "{% highlight x %}b{% endhighlight %}",
+                "{{< code >}}b{{< /code >}}",
+            ] {
+                let body = String(repeating: piece + "a ", count: 5_000)
+                let r = ForeignSyntax.process(body)
+                #expect(r == nil || r!.text.utf8.count <= body.utf8.count + 5_000 * 8)
+            }
+        }
+        #expect(elapsed < .seconds(30), "\(elapsed)")
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let alphabet = ["{", "}", "%", "<", ">", "/", "*", "`", "~~~", "\n", "\n\n", " ", "    ", "-", ":", "raw", "endraw",
+                        "highlight", "endhighlight", "code", "> ", "- ", "1. ", "a", "\\", "é"]
+        for _ in 0..<3000 {
+            var body = ""
+            for _ in 0..<40 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                body += alphabet[Int(state >> 33) % alphabet.count]
+            }
+            guard let r = ForeignSyntax.process(body) else { continue }
+            let anchors = r.map.anchors
+            #expect(zip(anchors, anchors.dropFirst()).allSatisfy { ($0.outLine, $0.outColumn) < ($1.outLine, $1.outColumn) })
+            _ = MarkdownOptions(unsafe: false, smart: true).render(body, source: ("a.md", 1))
+        }
+    }
+
+    /// A self-closing code shortcode opens no code block: the Markdown after it stays Markdown
+    /// (Hugo docs' deployment.md: a table 130 lines below `{{< code-toggle … />}}`).
+    @Test func aSelfClosingCodeShortcodeOpensNoBlock() {
+        let r = MarkdownOptions(unsafe: false, smart: true, gfm: true).render(
+            "{{< code-toggle file=hugo config=deployment />}}\n\nA|B\n-|-\n1|2\n\n{{< code-toggle file=hugo >}}\nx = 1\n{{</ code-toggle >}}\n\nC|D\n-|-\n3|4\n",
+            source: ("content/a.md", 4))
+        // Both tables, the one after a `{{</ code-toggle >}}` closing tag (Hugo's spelling) too.
+        #expect(r.html.components(separatedBy: "<table>").count == 3)
+        #expect(r.html.contains("x = 1\n</code></pre>"))
+        #expect(r.warnings.count == 2)
+    }
+}
