@@ -42,9 +42,12 @@ import FeedgenLayout
         let e = CardHeightEstimate(html: Self.card("Hello", image: (800, 600)), preset: "list")
         #expect(abs(e.height(width: 374) - (280.5 + 53.84)) < 1e-9)
         #expect(abs(e.height(width: 1264) - (320 + 53.84)) < 1e-9)
-        // In a carousel or hero the image is not capped (the card's size is fixed anyway).
+        // In a carousel or hero the height is not capped (the card's size is fixed anyway); the
+        // width never exceeds the source's 800 px, in any preset.
         let hero = CardHeightEstimate(html: Self.card("Hello", image: (800, 600)), preset: "hero")
-        #expect(abs(hero.height(width: 1264) - (948 + 53.84)) < 1e-9)
+        #expect(abs(hero.height(width: 1264) - (600 + 53.84)) < 1e-9)
+        let small = CardHeightEstimate(html: Self.card("Hello", image: (480, 270)), preset: "list")
+        #expect(abs(small.height(width: 672) - (270 + 53.84)) < 1e-9)
     }
 
     @Test func bodyBlocksCollapseMarginsAndPreKeepsItsLines() {

@@ -240,3 +240,30 @@ def test_pinned_header_stays_below_the_top_inset_when_scrolled(browser, look_sit
         assert abs(top - 47) < 0.5
     finally:
         close_page(opened)
+
+
+# Every card image's drawn width and its largest variant (the widest srcset candidate; the
+# source's own width without a srcset).
+_IMAGES_JS = """
+() => [...document.querySelectorAll('img.card-image, img.detail-image')].map(img => {
+  const widths = (img.getAttribute('srcset') || '').split(',').map(c => parseInt(c.trim().split(/\\s+/)[1])).filter(n => n > 0);
+  return {src: img.getAttribute('src'), drawn: img.getBoundingClientRect().width,
+          largest: widths.length ? Math.max(...widths) : img.naturalWidth};
+})
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_images_are_never_drawn_wider_than_their_largest_variant(browser, site, width):
+    """Before: the sample's 480 px list images were drawn 1,264 px wide at 1280 px."""
+    wide = []
+    for rel in ["recipes/index.html", "recipes/recipes/miso-soup.html"]:
+        opened = open_page(browser, page_url(site / rel), width)
+        try:
+            opened.page.evaluate("() => Promise.all([...document.images].map(i => { i.loading = 'eager'; return i.decode().catch(() => {}); }))")
+            for img in opened.page.evaluate(_IMAGES_JS):
+                if img["drawn"] > img["largest"] + 0.5:
+                    wide.append(f"{rel}: {img['src']} drawn {img['drawn']} px wide, largest variant {img['largest']} px")
+        finally:
+            close_page(opened)
+    assert not wide, "\n".join(wide)
