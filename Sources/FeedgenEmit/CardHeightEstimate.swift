@@ -14,9 +14,9 @@
 ///   `wrapSlack` the room lost at the end of a wrapped line (whole words move down);
 /// - preformatted text: one line per source line;
 /// - vertical margins (collapsed as CSS collapses sibling margins) and paddings: fixed px;
-/// - an image with `width`/`height` attributes: its width (the card's width for the card image,
-///   else `min(width attribute, available width)`) × height/width, at most 320 px for the card
-///   image of a self-sizing list or grid card (`theme.css`).
+/// - an image with `width`/`height` attributes: its width, `min(width attribute, available
+///   width)` (the card image is never drawn wider than its source), × height/width, at most
+///   320 px for the card image of a self-sizing list or grid card (`theme.css`).
 ///
 /// Line heights are `1.4 ×` the font size (`html { line-height: 1.4 }`), `1.3 ×` for the card
 /// title. Glyph widths were measured in Debian's Chromium 156 with the theme's font stack over
@@ -278,7 +278,8 @@ extension CardHeightEstimate {
                 pendingMargin = 0
                 if classes.contains("card-image") {
                     let capped = ["list", "grid", "insetGrouped"].contains(preset)
-                    pieces.append(.image(ratio: h / w, intrinsicWidth: nil, inset: 0, maxHeight: capped ? CardHeightEstimate.cardImageMaxHeight : nil))
+                    // Never drawn wider than its source (card.mustache's max-inline-size).
+                    pieces.append(.image(ratio: h / w, intrinsicWidth: w, inset: 0, maxHeight: capped ? CardHeightEstimate.cardImageMaxHeight : nil))
                 } else {
                     pieces.append(.image(ratio: h / w, intrinsicWidth: w, inset: top.inset, maxHeight: nil))
                 }

@@ -276,10 +276,16 @@ public enum LayoutCSS {
             }
             if sup?.pinToVisibleBounds == true {
                 b.set("position", "sticky")
-                b.set(edge, "0px")
+                // Pinned below a notch or a home indicator: the safe area of that edge (the
+                // pages set viewport-fit=cover, so env() is the device's inset).
+                b.set(edge, "env(safe-area-inset-\(edge), 0px)")
                 b.set("z-index", "2")
-                // Cards scroll under a pinned header: it needs the page's background.
-                b.set("background-color", "var(--background, Canvas)")
+                // Cards scroll under a pinned header: it needs the background it sits on, the
+                // section's decoration when the rule has one, else the page's.
+                b.set(
+                    "background-color",
+                    s.background
+                        ? "var(--section-background, var(--card-background, Canvas))" : "var(--background, Canvas)")
             }
             out += b.css
         }

@@ -146,8 +146,9 @@ import FeedgenDiagnostics
         ])
         let report = build(root, output: temporaryFolder() + "/public")
         #expect(report.exitStatus == 0)
+        // 400 px of insets inside the list preset's readable guide (16 px margins on narrow pages).
         #expect(messages(report, .warning) == [
-            "content/s/_section.md:3:3: warning: below a container width of 400 px the insets and spacing are wider than the container, so items get a negative size (drawn 0 px wide); reduce contentInsets or spacing, or use an adaptive rule for narrow widths"
+            "content/s/_section.md:3:3: warning: below a container width of 432 px the insets and spacing are wider than the container, so items get a negative size (drawn 0 px wide); reduce contentInsets or spacing, or use an adaptive rule for narrow widths"
         ])
     }
 

@@ -42,9 +42,12 @@ import FeedgenLayout
         let e = CardHeightEstimate(html: Self.card("Hello", image: (800, 600)), preset: "list")
         #expect(abs(e.height(width: 374) - (280.5 + 53.84)) < 1e-9)
         #expect(abs(e.height(width: 1264) - (320 + 53.84)) < 1e-9)
-        // In a carousel or hero the image is not capped (the card's size is fixed anyway).
+        // In a carousel or hero the height is not capped (the card's size is fixed anyway); the
+        // width never exceeds the source's 800 px, in any preset.
         let hero = CardHeightEstimate(html: Self.card("Hello", image: (800, 600)), preset: "hero")
-        #expect(abs(hero.height(width: 1264) - (948 + 53.84)) < 1e-9)
+        #expect(abs(hero.height(width: 1264) - (600 + 53.84)) < 1e-9)
+        let small = CardHeightEstimate(html: Self.card("Hello", image: (480, 270)), preset: "list")
+        #expect(abs(small.height(width: 672) - (270 + 53.84)) < 1e-9)
     }
 
     @Test func bodyBlocksCollapseMarginsAndPreKeepsItsLines() {
@@ -70,11 +73,11 @@ import FeedgenLayout
         let out = temporaryFolder() + "/public"
         #expect(build(Self.longSite(40), output: out).exitStatus == 0)
         let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
-        // Header 16 + 26 px, inset 8, cards 53.84 px + 8 spacing: card 14 is the first to start
+        // Header 16 + 26 px, inset 8, cards 53.84 px + 12 spacing: card 13 is the first to start
         // below 900 px (at 390 and at 1280 px alike: one-line cards).
-        #expect(page.components(separatedBy: "cl-cv").count - 1 == 26)
-        #expect(page.contains("<div class=\"cl-item\" role=\"listitem\"><div class=\"cl-cell\" data-item-id=\"many/c013\">"))
-        #expect(page.contains("<div class=\"cl-item cl-cv\" role=\"listitem\" style=\"--cl-est:54px\"><div class=\"cl-cell\" data-item-id=\"many/c014\">"))
+        #expect(page.components(separatedBy: "cl-cv").count - 1 == 27)
+        #expect(page.contains("<div class=\"cl-item\" role=\"listitem\"><div class=\"cl-cell\" data-item-id=\"many/c012\">"))
+        #expect(page.contains("<div class=\"cl-item cl-cv\" role=\"listitem\" style=\"--cl-est:54px\"><div class=\"cl-cell\" data-item-id=\"many/c013\">"))
         let css = try String(contentsOfFile: out + "/assets/layout.css", encoding: .utf8)
         #expect(css.contains(".cl-cv { content-visibility: auto; contain-intrinsic-block-size: auto var(--cl-est); overflow-clip-margin: 8px; }"))
     }
@@ -148,11 +151,11 @@ import FeedgenLayout
         let env = site.layoutEnvironment(feed, width: 390, viewportHeight: 844)
         let m = try SiteRenderer(site: site, templates: try #require(templates)).textEstimates(feed: feed, environment: env)
         // 16 px padding + 26 px (one 20 px line at line height 1.3); the long title wraps to
-        // three lines (78 px), and its text adds 4 px and one 15.2 px line at 1.4 (21.28 px).
-        // Keyed by section id, both headers were 119.28 px.
-        #expect(m.indexedHeaders.mapValues { ($0 * 1000).rounded() / 1000 } == [0: 42, 1: 119.28])
+        // four lines (104 px) in the 358 px header, and its text adds 4 px and one 15.2 px line
+        // at 1.4 (21.28 px). Keyed by section id, both headers were 145.28 px.
+        #expect(m.indexedHeaders.mapValues { ($0 * 1000).rounded() / 1000 } == [0: 42, 1: 145.28])
         #expect(m.headers.isEmpty)
         let solved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: m)
-        #expect(solved.sections.map { $0.headerFrame.map { ($0.height * 1000).rounded() / 1000 } } == [42, 119.28])
+        #expect(solved.sections.map { $0.headerFrame.map { ($0.height * 1000).rounded() / 1000 } } == [42, 145.28])
     }
 }

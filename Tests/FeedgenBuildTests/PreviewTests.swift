@@ -81,12 +81,12 @@ import FeedgenEmit
         #expect(buildWithPreviews(repositoryRoot, out) == 0)
         let index = try String(contentsOfFile: out + "/_previews/index.html", encoding: .utf8)
         let expected =
-            Self.expected(feed: "Today", label: "Today", page: "today", heights: [376, 376, 376, 376])
+            Self.expected(feed: "Today", label: "Today", page: "today", heights: [384, 384, 384, 384])
             + Self.expected(feed: "Today", label: "Weather", page: "weather", heights: [160, 160, 160, 160])
             + Self.expected(feed: "Today", label: "Picks", page: "picks", heights: [300, 300, 300, 300])
-            + Self.expected(feed: "Recipes", label: "Today&#39;s pick", page: "recipes/featured", heights: [220, 255, 444, 700])
-            + Self.expected(feed: "Recipes", label: "Popular searches", page: "recipes/popular", heights: [228, 184, 140, 96])
-            + Self.expected(feed: "Recipes", label: "Recipes", page: "recipes/recipes", heights: [484, 484, 484, 484])
+            + Self.expected(feed: "Recipes", label: "Today&#39;s pick", page: "recipes/featured", heights: [220, 255, 444, 396])
+            + Self.expected(feed: "Recipes", label: "Popular searches", page: "recipes/popular", heights: [228, 184, 140, 140])
+            + Self.expected(feed: "Recipes", label: "Recipes", page: "recipes/recipes", heights: [496, 496, 496, 496])
         let found = try Self.frames(index)
         #expect(found.count == 48)
         #expect(found == expected, "\(found.map(\.description).joined(separator: "\n"))")
@@ -152,7 +152,7 @@ import FeedgenEmit
         }
         let preferred = try declarations(after: ":root:where(:not([data-color-scheme=\"light\"])) {")
         let forced = try declarations(after: ":root:where([data-color-scheme=\"dark\"]) {")
-        #expect(preferred.count == 7)  // background, card, text, secondary text, tint, separator, fill
+        #expect(preferred.count == 9)  // background, card, section, shadow, text, secondary text, tint, separator, fill
         #expect(preferred == forced)
     }
 

@@ -65,19 +65,23 @@ enum TestPNG {
     }
 
     @Test func listGridCarouselHeroWidthsFromTheModel() {
-        #expect(ranges(.list) == [WidthRange(minWidth: 320, maxWidth: nil, slope: 1, offset: -16)])
-        #expect(ImageSizes.sizes(ranges(.list)) == "calc(100vw - 16px)")
+        // The one-column presets sit in the readable guide: W − 32 up to 704 px, then 672 px.
+        #expect(ranges(.list) == [
+            WidthRange(minWidth: 320, maxWidth: 704, slope: 1, offset: -32),
+            WidthRange(minWidth: 704, maxWidth: nil, slope: 0, offset: 672),
+        ])
+        #expect(ImageSizes.sizes(ranges(.list)) == "(min-width: 704px) 672px, calc(100vw - 32px)")
         #expect(ImageSizes.sizes(ranges(.carousel)) == "160px")
-        #expect(ImageSizes.sizes(ranges(.hero)) == "85vw")
-        #expect(ImageSizes.sizes(ranges(.insetGrouped)) == "calc(100vw - 32px)")
-        // The adaptive grid: 2 columns, 3 from 700 px, 4 from 1000 px (insets 8, spacing 8).
+        #expect(ImageSizes.sizes(ranges(.hero)) == "(min-width: 791px) 672px, 85vw")
+        #expect(ImageSizes.sizes(ranges(.insetGrouped)) == "(min-width: 704px) 672px, calc(100vw - 32px)")
+        // The adaptive grid: 2 columns, 3 from 700 px, 4 from 1000 px (16 px layout margins, spacing 12).
         let grid = ranges(.grid)
         #expect(grid.map(\.minWidth) == [320, 700, 1000])
         #expect(grid.map(\.maxWidth) == [700, 1000, nil])
-        #expect(grid[0].width(at: 390) == 183)
-        #expect(abs(grid[1].width(at: 768) - 245.3333) < 0.001)
-        #expect(grid[2].width(at: 1280) == 310)
-        #expect(ImageSizes.sizes(grid) == "(min-width: 1000px) calc((100vw - 40px) / 4), (min-width: 700px) calc((100vw - 32px) / 3), calc((100vw - 24px) / 2)")
+        #expect(grid[0].width(at: 390) == 173)
+        #expect(abs(grid[1].width(at: 768) - 237.3333) < 0.001)
+        #expect(grid[2].width(at: 1280) == 303)
+        #expect(ImageSizes.sizes(grid) == "(min-width: 1000px) calc((100vw - 68px) / 4), (min-width: 700px) calc((100vw - 56px) / 3), calc((100vw - 44px) / 2)")
         // The solver agrees at every width of the ranges.
         for w in stride(from: 320.0, through: 1600, by: 37) {
             let solved = CompositionalLayout.solve([section(.grid)], environment: LayoutEnvironment(containerWidth: w))
@@ -106,8 +110,8 @@ enum TestPNG {
         #expect(ImageVariants.widths(for: [ranges(.grid)], sourceWidth: 500) == [160, 240, 320, 480, 500])
         // Carousel: 160 CSS px at 1× and 2×.
         #expect(ImageVariants.widths(for: [ranges(.carousel)], sourceWidth: 4000) == [160, 320])
-        // List: 304…1904 CSS px; 2× is capped by the widest step.
-        #expect(ImageVariants.widths(for: [ranges(.list)], sourceWidth: 4000) == [320, 480, 640, 800, 960, 1280, 1600, 1920, 2560])
+        // List: 288…672 CSS px (the readable column), so 1× and 2× need 320…1600.
+        #expect(ImageVariants.widths(for: [ranges(.list)], sourceWidth: 4000) == [320, 480, 640, 800, 960, 1280, 1600])
         #expect(ImageVariants.widths(for: [ranges(.list)], sourceWidth: 480) == [320, 480])
         // A card and the item page together.
         #expect(ImageVariants.widths(for: [ranges(.carousel), ImageSizes.detail(readableWidth: 672)], sourceWidth: 4000)
@@ -146,9 +150,9 @@ enum TestPNG {
         let widths = [160, 240, 320, 480, 640, 800, 960]
         let webp = widths.map { "images/dusk-sky-\(h)-\($0).webp \($0)w" }.joined(separator: ", ")
         let png = widths.map { "images/dusk-sky-\(h)-\($0).png \($0)w" }.joined(separator: ", ")
-        let sizes = "(min-width: 1000px) calc((100vw - 40px) / 4), (min-width: 700px) calc((100vw - 32px) / 3), calc((100vw - 24px) / 2)"
+        let sizes = "(min-width: 1000px) calc((100vw - 68px) / 4), (min-width: 700px) calc((100vw - 56px) / 3), calc((100vw - 44px) / 2)"
         #expect(html.contains(
-            #"  <picture><source type="image/webp" srcset="\#(webp)" sizes="\#(sizes)"><img class="card-image" src="assets/gallery/dusk%20sky.png" srcset="\#(png)" sizes="\#(sizes)" width="1200" height="600" alt="A gradient from green to red" loading="eager" fetchpriority="high" decoding="async"></picture>"#
+            #"  <picture><source type="image/webp" srcset="\#(webp)" sizes="\#(sizes)"><img class="card-image" src="assets/gallery/dusk%20sky.png" srcset="\#(png)" sizes="\#(sizes)" width="1200" height="600" alt="A gradient from green to red" style="max-inline-size: 1200px; --cl-image-height: 600px" loading="eager" fetchpriority="high" decoding="async"></picture>"#
                 + "\n"), "\(html)")
         for w in widths {
             for ext in ["webp", "png"] {

@@ -75,7 +75,7 @@ import Testing
         #expect(block(css(.continuous), "\(scope) > .cl-groups")?.contains("scroll-snap-type: none;") == true)
         let lead = css(.continuousGroupLeadingBoundary)
         #expect(block(lead, marker)?.contains("scroll-snap-align: start; scroll-snap-stop: normal;") == true)
-        #expect(block(lead, "\(scope) > .cl-groups")?.contains("scroll-padding-inline: calc(env(safe-area-inset-left, 0px) + 8px) calc(env(safe-area-inset-right, 0px) + 8px);") == true)
+        #expect(block(lead, "\(scope) > .cl-groups")?.contains("scroll-padding-inline: calc(max(env(safe-area-inset-left, 0px) + var(--layout-margin, 16px), (100cqw - var(--readable-width, 672px)) / 2) + 0px) calc(max(env(safe-area-inset-right, 0px) + var(--layout-margin, 16px), (100cqw - var(--readable-width, 672px)) / 2) + 0px);") == true)
         #expect(block(css(.groupPaging), marker)?.contains("scroll-snap-align: start; scroll-snap-stop: always;") == true)
         let paging = css(.paging)
         #expect(block(paging, marker) == nil)
@@ -110,9 +110,12 @@ import Testing
         s.footer = BoundarySupplementaryItem(height: .fractionalWidth(0.125))
         s.background = true
         let css = LayoutCSS.rules(AdaptiveSection(s), scope: scope)
-        #expect(block(css, "\(scope) > .cl-header")?.contains("height: 64px; position: sticky; top: 0px;") == true)
+        #expect(block(css, "\(scope) > .cl-header")?.contains("height: 64px; position: sticky; top: env(safe-area-inset-top, 0px);") == true)
         #expect(block(css, "\(scope) > .cl-footer")?.contains(
-            "height: calc(0.125 * (100cqw - calc(env(safe-area-inset-left, 0px) + 8px) - calc(env(safe-area-inset-right, 0px) + 8px)));") == true)
+            "height: calc(0.125 * (100cqw - calc(max(env(safe-area-inset-left, 0px) + var(--layout-margin, 16px), (100cqw - var(--readable-width, 672px)) / 2) + 0px) - calc(max(env(safe-area-inset-right, 0px) + var(--layout-margin, 16px), (100cqw - var(--readable-width, 672px)) / 2) + 0px)));") == true)
+        // Pinned over a background decoration, the header takes the decoration's colour.
+        #expect(block(css, "\(scope) > .cl-header")?.contains(
+            "background-color: var(--section-background, var(--card-background, Canvas));") == true)
         #expect(block(css, "\(scope) > .cl-background") == "\(scope) > .cl-background { display: block; }")
         #expect(block(LayoutCSS.rules(LayoutPreset.list.expansion, scope: scope), "\(scope) > .cl-footer") == nil)
     }
@@ -125,9 +128,9 @@ import Testing
         half.group.size = LayoutSize(width: .fractionalWidth(0.5), height: .fractionalWidth(0.25))
         let css = LayoutCSS.rules(AdaptiveSection(half), scope: scope)
         // Tracks in % of the grid's content box; rows in terms of the section's content width.
-        #expect(block(css, "\(scope) > .cl-groups")?.contains("grid-template-columns: repeat(2, calc(25% - 4px));") == true)
+        #expect(block(css, "\(scope) > .cl-groups")?.contains("grid-template-columns: repeat(2, calc(25% - 6px));") == true)
         #expect(block(css, "\(scope) > .cl-groups")?.contains(
-            "grid-auto-rows: calc(0.25 * (100cqw - calc(env(safe-area-inset-left, 0px) + 8px) - calc(env(safe-area-inset-right, 0px) + 8px)));") == true)
+            "grid-auto-rows: calc(0.25 * (100cqw - calc(env(safe-area-inset-left, 0px) + var(--layout-margin, 16px) + 0px) - calc(env(safe-area-inset-right, 0px) + var(--layout-margin, 16px) + 0px)));") == true)
     }
 
     @Test func lengthsAreWrittenWithoutExponents() {

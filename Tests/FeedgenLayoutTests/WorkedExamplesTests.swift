@@ -6,7 +6,34 @@ import Testing
 @Suite struct WorkedExamplesTests {
     let W = 390.0
 
-    func list() -> AdaptiveSection { LayoutPreset.list.expansion }
+    /// §7.1's list and §7.2's carousel, and the chips row, as the seed screen draws them:
+    /// contentInsets 8 on every side, spacing 8, no reference insets. (The presets of the same
+    /// names now sit in the readable content guide: `PresetTests`.)
+    func list() -> AdaptiveSection {
+        let size = LayoutSize(width: .fractionalWidth(1), height: .estimated(100))
+        return AdaptiveSection(
+            LayoutSection(
+                group: .horizontal(size, repeating: LayoutItem(size: size), count: 1),
+                contentInsets: DirectionalEdgeInsets(all: 8), interGroupSpacing: 8))
+    }
+
+    func carousel() -> AdaptiveSection {
+        let size = LayoutSize(width: .absolute(160), height: .absolute(240))
+        return AdaptiveSection(
+            LayoutSection(
+                group: .horizontal(size, repeating: LayoutItem(size: size), count: 1),
+                contentInsets: DirectionalEdgeInsets(all: 8), interGroupSpacing: 8, orthogonalScrollingBehavior: .continuous))
+    }
+
+    func chips() -> AdaptiveSection {
+        AdaptiveSection(
+            LayoutSection(
+                group: LayoutGroup(
+                    direction: .horizontal, size: LayoutSize(width: .fractionalWidth(1), height: .absolute(36)),
+                    content: .subitems([.item(LayoutItem(size: LayoutSize(width: .estimated(80), height: .absolute(36))))]),
+                    interItemSpacing: .fixed(8)),
+                contentInsets: DirectionalEdgeInsets(all: 8), interGroupSpacing: 8))
+    }
 
     @Test func selfSizingListProvisionalPass() {
         let input = SectionInput(id: "s1", layout: list(), itemIDs: ["a", "b", "c"])
@@ -41,7 +68,7 @@ import Testing
         let r = CompositionalLayout.solve(
             [
                 SectionInput(id: "s1", layout: list(), itemIDs: ["a", "b", "c"]),
-                SectionInput(id: "s2", layout: LayoutPreset.carousel.expansion, itemIDs: ids),
+                SectionInput(id: "s2", layout: carousel(), itemIDs: ids),
             ],
             environment: LayoutEnvironment(containerWidth: W), measurements: measured)
         let s2 = r.sections[1]
@@ -175,8 +202,8 @@ import Testing
 
     @Test func interSectionSpacingOnlyBetweenSections() {
         let sections = [
-            SectionInput(id: "a", layout: LayoutPreset.carousel.expansion, itemIDs: ["1"]),
-            SectionInput(id: "b", layout: LayoutPreset.carousel.expansion, itemIDs: ["2"]),
+            SectionInput(id: "a", layout: carousel(), itemIDs: ["1"]),
+            SectionInput(id: "b", layout: carousel(), itemIDs: ["2"]),
         ]
         let r = CompositionalLayout.solve(sections, environment: LayoutEnvironment(containerWidth: W, interSectionSpacing: 20))
         #expect(r.sections[1].frame.y == 276)
@@ -190,7 +217,7 @@ import Testing
             "c": Size(width: 100, height: 36), "d": Size(width: 60, height: 36),
         ])
         let r = CompositionalLayout.solve(
-            [SectionInput(id: "c", layout: LayoutPreset.chips.expansion, itemIDs: ids)], environment: LayoutEnvironment(containerWidth: 390), measurements: m)
+            [SectionInput(id: "c", layout: chips(), itemIDs: ids)], environment: LayoutEnvironment(containerWidth: 390), measurements: m)
         // Content width 374: 150 + 8 + 150 = 308 fits, + 8 + 100 = 416 does not.
         #expect(r.sections[0].items.map(\.frame) == [
             Rect(x: 8, y: 8, width: 150, height: 36), Rect(x: 166, y: 8, width: 150, height: 36),

@@ -1,4 +1,4 @@
-"""Accessibility of the sample site: axe-core on every page at four widths in light and dark, and
+"""Accessibility of the sample site: axe-core on every page at five widths (320, 390, 768, 1280, 1600) in light and dark, and
 a keyboard walk through the home feed (web-output §1–2, issue 8 §1).
 
 Every page means both feed pages and every detail page the build wrote (every `*.html` in the
@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from browser_support import page_url
 
-WIDTHS = [320, 390, 768, 1280]
+WIDTHS = [320, 390, 768, 1280, 1600]
 SCHEMES = ["light", "dark"]
 
 _axe = Axe()

@@ -177,8 +177,18 @@ def test_buttons_appear_only_when_the_section_overflows(browser, site, feedgen, 
         assert state["visible"] and not state["hidden"] and state["max"] > 0
         assert state["prev"] == "true" and state["next"] == "false"
         assert _ax_buttons(page) == ["Next: Picks", "Previous: Picks"]
-        # 1280 px: five 160 px cards fit; the buttons go away, and come back when it narrows
-        # (ResizeObserver).
+        assert problems == []
+    finally:
+        context.close()
+    # Three picks (504 px) fit the readable column of a wide page (672 px; five do not, and
+    # scroll there too): at 1280 px the buttons go away, and come back when it narrows
+    # (ResizeObserver).
+    root = _copy_sample(repo_root, tmp_path / "three")
+    for extra in ("tea.md", "dinner.md"):
+        (root / "content/picks" / extra).unlink()
+    context, page, problems = _open(browser, _build(feedgen, root) / "index.html", 390)
+    try:
+        page.wait_for_function("() => !document.querySelector('[data-controls]').hidden")
         page.set_viewport_size({"width": 1280, "height": 844})
         page.wait_for_function("() => document.querySelector('[data-controls]').hidden")
         assert page.evaluate(_STATE_JS, "scroller-picks")["max"] <= 1
@@ -189,7 +199,7 @@ def test_buttons_appear_only_when_the_section_overflows(browser, site, feedgen, 
     finally:
         context.close()
     # A hero of one slide has nothing to scroll: no buttons.
-    root = _copy_sample(repo_root, tmp_path)
+    root = _copy_sample(repo_root, tmp_path / "one")
     for extra in ("soup-season.md", "slow-sunday.md"):
         (root / "content/recipes/featured" / extra).unlink()
     one = _build(feedgen, root)

@@ -19,7 +19,7 @@ import pytest
 
 from browser_support import broken_images, close, close_page, open_page, page_url
 
-WIDTHS = [320, 390, 768, 1280]
+WIDTHS = [320, 390, 768, 1280, 1600]
 VIEWPORT_HEIGHT = 844  # the model's default --viewport-height
 FEEDS = {"/": "index.html", "recipes": "recipes/index.html"}
 SNAP_TOLERANCE = 1.0
