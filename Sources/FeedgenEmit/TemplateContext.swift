@@ -204,6 +204,7 @@ extension TemplateContext {
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
+                "feed.hasScrollers",
                 "sections", "sections.id", "sections.html",
             ])
         case .section:

@@ -202,7 +202,7 @@ public enum LayoutCSS {
         ("align-content", "normal"), ("justify-content", "normal"), ("justify-items", "normal"),
         ("padding-block", "0px"), ("padding-inline", "0px"), ("container-type", "normal"), ("overflow-x", "visible"),
         ("overflow-y", "visible"), ("overscroll-behavior-x", "auto"), ("scroll-snap-type", "none"),
-        ("scroll-padding-inline", "auto"),
+        ("scroll-padding-inline", "auto"), ("--cl-snap", "none"),
     ]
 
     static let boxDefaults: [(String, String)] = [
@@ -311,6 +311,10 @@ public enum LayoutCSS {
             groups.set("overflow-x", "auto")
             groups.set("overflow-y", "hidden")
             groups.set("overscroll-behavior-x", "contain")
+            // `--cl-snap` names the behaviour in force at this width for the inline script
+            // (partials/scroll-paging-script.mustache), which moves one page or group per wheel
+            // gesture and brings a focused card fully into view at a resting offset.
+            groups.set("--cl-snap", snapKeyword(behavior))
             switch behavior {
             case .none, .continuous:
                 break
@@ -407,6 +411,20 @@ public enum LayoutCSS {
             ).css
         }
         return out
+    }
+
+    /// The value of `--cl-snap` on an orthogonal scroller: `free` (`continuous`), `leading`
+    /// (`continuousGroupLeadingBoundary`), `group` (`groupPaging`), `page` (`paging`), `center`
+    /// (`groupPagingCentered`); `none` on a section that does not scroll sideways.
+    public static func snapKeyword(_ behavior: OrthogonalScrollingBehavior) -> String {
+        switch behavior {
+        case .none: "none"
+        case .continuous: "free"
+        case .continuousGroupLeadingBoundary: "leading"
+        case .groupPaging: "group"
+        case .paging: "page"
+        case .groupPagingCentered: "center"
+        }
     }
 
     /// The snap area of a top-level group (layout-semantics §8): a 2 px marker at the group's
