@@ -22,6 +22,12 @@ extension LayoutCSS {
             return false
         }
 
+        /// An explicit length: the box's size does not depend on its content or its siblings.
+        var isDefinite: Bool {
+            if case .expr = self { return true }
+            return false
+        }
+
         var isContent: Bool {
             if case .content = self { return true }
             return false
@@ -234,6 +240,16 @@ extension LayoutCSS {
         }
         b.set("margin", margins.joined(separator: " "))
         if isItem, estimatedAxes.width.isEstimated, parent.kind == .wrap { b.set("max-width", "100%") }
+
+        // A cell of fixed size on both axes (absolute, or a fraction of a definite box) is a size
+        // container: the card inside clamps its text to the whole lines that fit (issue 21;
+        // LayoutStylesheet.base). Self-sizing and stretched cells are not: size containment
+        // would take their content's size away.
+        if isItem {
+            let fixed = !w.contain && !h.contain && w.extent.isDefinite && h.extent.isDefinite
+            b.set("container-type", fixed ? "size" : "normal")
+            b.set("--cl-fixed", fixed ? "1" : "0")
+        }
 
         var out: [Block] = []
         switch sub {
