@@ -481,6 +481,7 @@ public struct SiteRenderer: Sendable {
             h.combine(variant.outputPath)
         }
         h.combine(image.cardSizes)
+        h.combine(image.cardCovers)
         h.combine(image.detailSizes)
     }
 
