@@ -58,7 +58,9 @@ def _offsets(feedgen: Path, root: Path, width: int) -> dict[str, list[float]]:
     r = subprocess.run([str(feedgen), "layout", str(root), "--width", str(width), "--json"], capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    return {s["id"]: s["orthogonal"]["snapOffsets"] for s in json.loads(r.stdout)["sections"]}
+    # Distances from the start edge: a right-to-left section's offsets are negative scrollLeft
+    # values (docs/layout-json.md), and the tests read |scrollLeft|.
+    return {s["id"]: [abs(o) for o in s["orthogonal"]["snapOffsets"]] for s in json.loads(r.stdout)["sections"]}
 
 
 # Waits until a scroll that may start on the next frame has come to rest (6 frames unchanged);
