@@ -2,7 +2,7 @@
 
 Each folder in `layout_cases/` is a small site exercising one feature of the compositional
 layout (content-format §6.1) alone or combined with others. Every case is built once per session,
-then opened from file:// in Chromium at container widths 320, 390, 768 and 1280 (one test id per
+then opened from file:// in Chromium at container widths 320, 390, 768, 1280 and 1600 (one test id per
 case and width). For each:
 
 1. the page's boxes are read: every `data-item-id` cell, every section, header, footer and
@@ -38,7 +38,7 @@ from browser_support import TOLERANCE, evaluate_with_frames, page_url
 
 CASES_DIR = Path(__file__).resolve().parent / "layout_cases"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "content").is_dir())
-WIDTHS = [320, 390, 768, 1280]
+WIDTHS = [320, 390, 768, 1280, 1600]
 VIEWPORT_HEIGHT = 844  # passed to the model as --viewport-height
 # Chromium keeps scroll offsets on whole device pixels (DPR 1 here): a snap offset of 341.5 rests
 # at 341 or 342. Half a pixel, plus one LayoutUnit (1/64 px) for the rounding of the snap area.
