@@ -413,20 +413,6 @@ public enum LayoutCSS {
         return out
     }
 
-    /// The value of `--cl-snap` on an orthogonal scroller: `free` (`continuous`), `leading`
-    /// (`continuousGroupLeadingBoundary`), `group` (`groupPaging`), `page` (`paging`), `center`
-    /// (`groupPagingCentered`); `none` on a section that does not scroll sideways.
-    public static func snapKeyword(_ behavior: OrthogonalScrollingBehavior) -> String {
-        switch behavior {
-        case .none: "none"
-        case .continuous: "free"
-        case .continuousGroupLeadingBoundary: "leading"
-        case .groupPaging: "group"
-        case .paging: "page"
-        case .groupPagingCentered: "center"
-        }
-    }
-
     /// The snap area of a top-level group (layout-semantics §8): a 2 px marker at the group's
     /// leading edge (`start`) or centre (`center`). A marker rather than the group itself, because
     /// a snap area larger than the snapport may rest anywhere inside it (CSS Scroll Snap 1 §6.2),
