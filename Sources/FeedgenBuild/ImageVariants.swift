@@ -134,7 +134,7 @@ public enum ImageVariants {
         var stats = Stats()
         // 1. Where each image is drawn, and the sources' bytes.
         var sources: [String: Source?] = [:]
-        var plans: [(key: String, source: String, widths: [Int], card: String, detail: String?)] = []
+        var plans: [(key: String, source: String, widths: [Int], card: String, covers: Bool, detail: String?)] = []
         var locations: [String: [SourceLocation]] = [:]
         let theme = site.site.config.theme
         let readable = theme.first { $0.0 == "readableWidth" }.flatMap { PreparedSite.pixels($0.1) } ?? 672
@@ -146,7 +146,11 @@ public enum ImageVariants {
                 guard keyed.contains(where: { site.images[$0.0].map { !$0.source.isEmpty } ?? false }) else { continue }
                 let cards = ImageSizes.card(section, environment: env)
                 for (key, item) in keyed {
-                    guard let asset = site.images[key], !asset.source.isEmpty, let card = cards[item.id] else { continue }
+                    guard let asset = site.images[key], !asset.source.isEmpty, let box = cards[item.id] else { continue }
+                    var card = box
+                    if let w = asset.width, let h = asset.height, h > 0 {
+                        card = ImageSizes.drawn(box, item: item.id, aspect: Double(w) / Double(h), section: section, environment: env)
+                    }
                     if sources.index(forKey: asset.source) == nil {
                         sources.updateValue(readSource(asset.source), forKey: asset.source)
                     }
@@ -155,7 +159,9 @@ public enum ImageVariants {
                     let places = item.hasBody ? [card, detail] : [card]
                     let widths = Self.widths(for: places, sourceWidth: source.width)
                     sources[asset.source]??.widths.formUnion(widths)
-                    plans.append((key, asset.source, widths, ImageSizes.sizes(card), item.hasBody ? ImageSizes.sizes(detail) : nil))
+                    plans.append((
+                        key, asset.source, widths, ImageSizes.sizes(card), card != box,
+                        item.hasBody ? ImageSizes.sizes(detail) : nil))
                 }
             }
         }
@@ -308,6 +314,7 @@ public enum ImageVariants {
                 }
             }
             asset.cardSizes = plan.card
+            asset.cardCovers = plan.covers
             asset.detailSizes = plan.detail
             site.images[plan.key] = asset
         }

@@ -90,7 +90,12 @@ enum LayoutCommand {
         }
         let resolved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: measurements)
         if args.flags.contains("--json") {
-            terminal.out(LayoutJSON.encode(resolved, feed: feed.key) + "\n")
+            // A section is drawn right to left when its own language is, or else the page's
+            // (section.mustache sets `dir` only for a right-to-left section language).
+            let rtl = feed.sections.map {
+                SiteRenderer.isRightToLeft($0.section.lang) || SiteRenderer.isRightToLeft(feed.feed.lang)
+            }
+            terminal.out(LayoutJSON.encode(resolved, feed: feed.key, rightToLeft: rtl) + "\n")
         } else {
             terminal.out(LayoutJSON.table(resolved))
         }
@@ -187,20 +192,31 @@ enum LayoutJSON {
         return out + "\""
     }
 
-    static func encode(_ layout: ResolvedLayout, feed: String) -> String {
+    /// `rightToLeft[i]`: section `i` is drawn right to left. Its frames are then mirrored about
+    /// the container (`x' = W − x − width`, as the page draws them) and its snap offsets are the
+    /// `scrollLeft` values of a right-to-left scroller (`−offset`: 0 at the start, negative
+    /// towards the end); `maxOffset` stays the distance. docs/layout-json.md.
+    static func encode(_ layout: ResolvedLayout, feed: String, rightToLeft: [Bool] = []) -> String {
+        let W = layout.environment.containerWidth
         var out = "{\n  \"feed\": \(string(feed)),\n  \"width\": \(number(layout.environment.containerWidth)),\n"
         out += "  \"viewportHeight\": \(number(layout.environment.viewportHeight)),\n"
         out += "  \"contentHeight\": \(number(layout.contentHeight)),\n  \"sections\": ["
         for (i, s) in layout.sections.enumerated() {
+            let rtl = i < rightToLeft.count && rightToLeft[i]
+            func rect(_ r: Rect?) -> String {
+                guard rtl, let r else { return Self.rect(r) }
+                return Self.rect(Rect(x: W - r.x - r.width, y: r.y, width: r.width, height: r.height))
+            }
             out += i == 0 ? "\n" : ",\n"
-            out += "    {\n      \"id\": \(string(s.id)),\n      \"frame\": \(rect(s.frame)),\n"
+            out += "    {\n      \"id\": \(string(s.id)),\n      \"direction\": \"\(rtl ? "rtl" : "ltr")\",\n"
+            out += "      \"frame\": \(rect(s.frame)),\n"
             out += "      \"header\": \(rect(s.headerFrame)),\n      \"footer\": \(rect(s.footerFrame)),\n"
             out += "      \"background\": \(rect(s.backgroundFrame)),\n"
             out += "      \"orthogonalScrollingBehavior\": \(string(s.layout.orthogonalScrollingBehavior.rawValue)),\n"
             if let o = s.orthogonal {
                 out += "      \"orthogonal\": {\"behavior\": \(string(o.behavior.rawValue)), \"scroller\": \(rect(o.scrollerFrame)), "
                 out += "\"contentWidth\": \(number(o.contentWidth)), "
-                out += "\"maxOffset\": \(number(o.maxOffset)), \"snapOffsets\": [\(o.snapOffsets.map(number).joined(separator: ", "))]},\n"
+                out += "\"maxOffset\": \(number(o.maxOffset)), \"snapOffsets\": [\(o.snapOffsets.map { number(rtl ? -$0 : $0) }.joined(separator: ", "))]},\n"
             } else {
                 out += "      \"orthogonal\": null,\n"
             }

@@ -24,6 +24,49 @@ public enum ImageSizes {
         ItemWidths.ranges(section.input, environment: environment, minimumWidth: minimumWidth)
     }
 
+    /// The width an image of aspect `aspect` (width / height) is drawn at in the cards of
+    /// `section`, over the container-width ranges of `ranges` (the cards' widths): in a
+    /// fixed-size card (LayoutCSS makes its cell a size container) the image is
+    /// `object-fit: cover` in a box of the card's width × `share` of its height (40 %: the
+    /// image's share in LayoutStylesheet's fixed-card rules; the whole card in a `hero`, whose
+    /// image fills the card), so it is drawn `max(card width, share × card height × aspect)`
+    /// wide. Elsewhere the image is as wide as the card and `ranges` is returned as it is.
+    /// Each range is split where the two lines cross; both are affine in `W` within a range.
+    public static func drawn(
+        _ ranges: [WidthRange], item: String, aspect: Double, section: PreparedSection, environment: LayoutEnvironment
+    ) -> [WidthRange] {
+        guard aspect.isFinite, aspect > 0,
+            LayoutCSS.rules(section.layout, scope: "").contains("--cl-fixed: 1")
+        else { return ranges }
+        let share = section.preset == .hero ? 1.0 : 0.4
+        var env = environment
+        func height(_ w: Double) -> Double {
+            env.containerWidth = w
+            let solved = CompositionalLayout.solve([section.input], environment: env)
+            return solved.sections.first?.items.first { $0.id == item }?.frame.height ?? 0
+        }
+        var out: [WidthRange] = []
+        for r in ranges {
+            let a = r.minWidth, b = r.maxWidth.map { $0 - 1 } ?? max(a + 1000, 2560)
+            let (ha, hb) = (share * aspect * height(a), share * aspect * height(b))
+            let slope = b > a ? (hb - ha) / (b - a) : 0
+            let cover = WidthRange(minWidth: a, maxWidth: r.maxWidth, slope: slope, offset: ha - slope * a)
+            let (wa, wb) = (r.width(at: a), r.width(at: b))
+            switch (ha > wa + 1e-6, hb > wb + 1e-6) {
+            case (false, false): out.append(r)
+            case (true, true): out.append(cover)
+            case (let first, _):
+                // The lines cross inside the range: split at the first whole px past the crossing.
+                let x = ((r.offset - cover.offset) / (cover.slope - r.slope)).rounded(.up)
+                var left = first ? cover : r, right = first ? r : cover
+                left.maxWidth = x
+                right.minWidth = x
+                out += [left, right]
+            }
+        }
+        return out
+    }
+
     /// The item page's image width: `W − 32` up to `readableWidth + 32`, then `readableWidth`.
     public static func detail(readableWidth: Double) -> [WidthRange] {
         let knee = readableWidth + 2 * detailPadding

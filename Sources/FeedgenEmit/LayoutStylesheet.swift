@@ -26,7 +26,29 @@ public enum LayoutStylesheet {
         .cl-pages > span { position: absolute; top: 0; inset-inline-start: calc(var(--k) * 100cqw); width: 100cqw; height: 1px; scroll-snap-align: start; scroll-snap-stop: always; }
         .cl-cv { content-visibility: auto; contain-intrinsic-block-size: auto var(--cl-est); overflow-clip-margin: 8px; }
         @container cl-section (min-width: \(Int(DeferredCards.wideFrom))px) { .cl-cv { contain-intrinsic-block-size: auto var(--cl-est-wide, var(--cl-est)); } }
+        \(fixedCards)
 
+        """
+
+    /// Text in fixed-size cards (issue 21 item 2): a cell whose size is fixed on both axes is a
+    /// size container with `--cl-fixed: 1` (``LayoutCSS``). In it the built-in card's body fills
+    /// what the image leaves (an image keeps 40 % of the card: the text is cut first), as a grid
+    /// of the title, the text and the date: the date row (the card's last line) always shows; the
+    /// title is clamped to the lines the card holds without the date; the text (`.card-text`,
+    /// itself a size container filling the rest) to the whole lines of its height, with an
+    /// ellipsis (`-webkit-line-clamp` from `100cqh / 1lh`; CSS typed arithmetic, Chromium 140+,
+    /// with a 2-line fallback elsewhere). Line counts follow the card's real size at every width,
+    /// in any language: they are counted in lines of the element's own line height.
+    static let fixedCards = """
+        @container style(--cl-fixed: 1) {
+          .cl-item .card-with-image > .card-image, .cl-item .card-with-image > picture > .card-image { flex: 0 0 40%; min-height: 0; }
+          .cl-item .card > .card-body { flex: 1 1 0; min-height: 0; overflow: hidden; display: grid; grid-template-rows: auto minmax(0, 1fr) auto; align-content: start; }
+          .cl-item .card .card-body > .card-title { --cl-body: 100cqh; min-height: 0; overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; -webkit-line-clamp: max(1, round(down, (var(--cl-body) - 2 * var(--card-padding, 16px) - 3lh) / 1lh, 1)); }
+          .cl-item .card-with-image .card-body > .card-title { --cl-body: 60cqh; }
+          .cl-item .card .card-body > .card-text { grid-row: 2; container-type: size; min-height: 0; overflow: hidden; }
+          .cl-item .card .card-text > .card-description { max-height: round(down, 100cqh - 6px, 1lh); overflow: hidden; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; -webkit-line-clamp: max(1, round(down, (100cqh - 6px) / 1lh, 1)); }
+          .cl-item .card .card-body > .card-date { grid-row: 3; align-self: end; }
+        }
         """
 
     /// The whole stylesheet for `feeds`, in feed and section order (deterministic).

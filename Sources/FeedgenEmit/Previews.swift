@@ -19,15 +19,20 @@ import Foundation
 ///
 /// The index shows each section page in `<iframe>`s of the nominal widths (320, 390, 768 and
 /// 1280 CSS px): a frame is a viewport of its own, so media queries, container queries and the
-/// adaptive layout rules apply exactly as on a device of that width. No script: iframes of
-/// sibling files work from `file://`.
+/// adaptive layout rules apply exactly as on a device of that width. Iframes of sibling files
+/// work from `file://`; the one script, a `postMessage` from each frame, only corrects heights.
 ///
-/// Frame heights (no script can measure from `file://`): the layout model's estimate of the
-/// section's height at that width (layout-semantics §5.4: "the approximate frame table …
-/// previews"), at most one screen of a device of that width (``Preview/widths``); a section that
-/// is taller than its frame scrolls inside it. A section whose layout uses a viewport-relative
-/// height (`fractionalHeight` of the collection, CSS `svh`) gets exactly one screen, because
-/// inside a frame `100svh` is the frame's height.
+/// Frame heights (no script can measure from `file://`): the section's height in the layout
+/// model at that width, with each card's and the header's text estimate as its measured size
+/// (``CardHeightEstimate``, the heights deferred cards reserve), so the frame shows the whole
+/// section. A section whose layout uses a viewport-relative height (`fractionalHeight` of the
+/// collection, CSS `svh`) depends on the frame's own height, because inside a frame `100svh` is
+/// the frame's height: its frame is the height `H` at which the section is `H` tall (the section
+/// grows linearly with `H`; when it grows as fast as `H` or faster, one screen). Text
+/// estimates are off by whole lines where a word wraps differently, so each preview page also
+/// posts its section's measured height to the index (`postMessage` works between `file://`
+/// documents, which are of different origins), which sets the frame's height to it; frames of
+/// viewport-relative sections keep the model's height. Without JavaScript the model's heights stay.
 public enum Preview {
     /// The folder of the previews, relative to the output folder. Reserved: no static file
     /// may be written below it, whether or not `--previews` is given.
@@ -51,12 +56,23 @@ public enum Preview {
         folder + "/" + (feed.feed.path.isEmpty ? "" : feed.feed.path + "/") + section + "." + scheme.rawValue + ".html"
     }
 
-    /// The frame height (CSS px) for a section at one preview width: the model's height
-    /// estimate rounded up, at most `screenHeight`; exactly `screenHeight` when the section's
-    /// layout uses viewport-relative heights.
-    public static func frameHeight(estimate: Double, usesViewportHeight: Bool, screenHeight: Int) -> Int {
-        if usesViewportHeight || !estimate.isFinite { return screenHeight }
-        return min(screenHeight, max(1, Int(estimate.rounded(.up))))
+    /// The frame height (CSS px) for a section whose height at frame height `H` is
+    /// `estimate(H)`: `estimate(screenHeight)` rounded up when the layout does not use
+    /// viewport-relative heights; otherwise the fixed point `H = a + b·H` of the line through
+    /// `estimate(screenHeight)` and `estimate(2 × screenHeight)`, rounded up, or `screenHeight`
+    /// when `b ≥ 1` (no fixed point) or an estimate is not finite. At least 1.
+    public static func frameHeight(
+        usesViewportHeight: Bool, screenHeight: Int, estimate: (Double) -> Double
+    ) -> Int {
+        let screen = Double(screenHeight)
+        let h1 = estimate(screen)
+        guard h1.isFinite else { return screenHeight }
+        guard usesViewportHeight else { return max(1, Int(h1.rounded(.up))) }
+        let h2 = estimate(2 * screen)
+        let b = (h2 - h1) / screen
+        guard h2.isFinite, b < 1 - 1e-9 else { return screenHeight }
+        let fixed = (h1 - b * screen) / (1 - b)
+        return max(1, Int((fixed - 1e-6).rounded(.up)))
     }
 }
 
@@ -126,7 +142,7 @@ extension SiteRenderer {
             case .failure(let error): throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
             }
         }
-        files.append(OutputFile(path: Preview.indexPath, contents: .text(previewIndex())))
+        files.append(OutputFile(path: Preview.indexPath, contents: .text(try previewIndex())))
         return files.sorted { $0.path < $1.path }
     }
 
@@ -144,6 +160,11 @@ extension SiteRenderer {
         {{{html}}}
           </div>
         </main>
+        <script>
+        /* feedgen previews: the frame fits the section (the index sets its height) */
+        new ResizeObserver(function(){var s=document.querySelector("[data-section-id]");
+        if(s)parent.postMessage({feedgenPreviewHeight:s.getBoundingClientRect().height},"*")}).observe(document.documentElement);
+        </script>
         {{/content}}
         {{/base}}
 
@@ -177,18 +198,27 @@ extension SiteRenderer {
         return html
     }
 
-    /// The height estimates of every section of `feed` at every preview width, CSS px, in
-    /// section order: `[section][width index]`.
-    func previewFrameHeights(_ feed: PreparedFeed) -> [[Int]] {
+    /// The frame heights of every section of `feed` at every preview width, CSS px, in section
+    /// order: `[section][width index]` (``Preview/frameHeight(usesViewportHeight:screenHeight:estimate:)``).
+    ///
+    /// - Throws: ``TemplateErrors`` when a card does not render (its text estimate needs it).
+    func previewFrameHeights(_ feed: PreparedFeed) throws(TemplateErrors) -> [[Int]] {
+        var profiles: [[CardHeightEstimate]] = []
+        for s in feed.sections {
+            let cards = try renderCards(s, feed: feed, page: feed.pagePath).cards.map(\.text)
+            profiles += DeferredCards.profiles(sections: [s], cards: [cards])
+        }
         let css = feed.sections.map { LayoutCSS.rules($0.layout, scope: "").contains("svh") }
         var heights = Array(repeating: [Int](), count: feed.sections.count)
         for (width, screen) in Preview.widths {
-            let env = site.layoutEnvironment(feed, width: Double(width), viewportHeight: Double(screen))
             for (i, s) in feed.sections.enumerated() {
-                // One section alone, as on its preview page.
-                let resolved = CompositionalLayout.solve([s.input], environment: env, measurements: Measurements())
-                let estimate = resolved.sections.first.map { $0.frame.maxY } ?? 0
-                heights[i].append(Preview.frameHeight(estimate: estimate, usesViewportHeight: css[i], screenHeight: screen))
+                // One section alone, as on its preview page, at the frame's viewport height.
+                heights[i].append(Preview.frameHeight(usesViewportHeight: css[i], screenHeight: screen) { viewport in
+                    let env = site.layoutEnvironment(feed, width: Double(width), viewportHeight: viewport)
+                    let measured = DeferredCards.measurements(sections: [s], profiles: [profiles[i]], environment: env)
+                    let resolved = CompositionalLayout.solve([s.input], environment: env, measurements: measured)
+                    return resolved.sections.first.map { $0.frame.maxY } ?? 0
+                })
             }
         }
         return heights
@@ -197,7 +227,7 @@ extension SiteRenderer {
     /// `_previews/index.html`: per feed, per section, a grid of frames, the light ones in the
     /// first row and the dark ones below, each labelled with its width and scheme. Self-contained
     /// (inline stylesheet, system colours), so it looks the same whatever the site's theme.
-    func previewIndex() -> String {
+    func previewIndex() throws(TemplateErrors) -> String {
         let config = site.site.config
         let here = Preview.indexPath
         let widthList = Preview.widths.map { "\($0.width)" }
@@ -232,7 +262,7 @@ extension SiteRenderer {
             <body>
             <header>
               <h1>Previews</h1>
-              <p>Every section of every feed at \(widthsText), in light and dark. Each frame is as wide as its label says, so the section lays out as on a screen of that width; a section taller than its frame scrolls inside it. Written by <code>feedgen build --previews</code>; the site does not link here.</p>
+              <p>Every section of every feed at \(widthsText), in light and dark. Each frame is as wide as its label says, so the section lays out as on a screen of that width, and as tall as the section. Written by <code>feedgen build --previews</code>; the site does not link here.</p>
 
             """
         if site.feeds.count > 1 {
@@ -242,13 +272,22 @@ extension SiteRenderer {
             }
             out += "    </ul>\n  </nav>\n"
         }
+        // The frames' own measurements correct the model's estimates (text estimates are off
+        // by whole lines where a word wraps differently): each preview page posts its section's
+        // height; frames of viewport-relative sections keep theirs (their height is their svh).
+        // Written before the first frame, so no message comes before the listener.
+        out += "<script>\n"
+        out += "addEventListener(\"message\",function(e){var h=e.data&&e.data.feedgenPreviewHeight;if(typeof h!=\"number\")return;\n"
+        out += "document.querySelectorAll(\"iframe[data-fit]\").forEach(function(f){if(f.contentWindow===e.source)f.height=Math.max(1,Math.ceil(h-.01))})});\n"
+        out += "</script>\n"
         out += "</header>\n<main>\n"
         for (f, feed) in site.feeds.enumerated() {
             let feedPage = RelativeURL.relative(from: here, to: feed.pagePath)
             out += "<section aria-labelledby=\"pv-feed-\(f)\">\n"
             out += "  <h2 id=\"pv-feed-\(f)\">\(HTML.escape(feed.feed.title)) <small>(<a href=\"\(HTML.escape(feedPage))\">\(HTML.escape(feed.pagePath))</a>)</small></h2>\n"
             if feed.sections.isEmpty { out += "  <p>This feed has no sections.</p>\n" }
-            let heights = previewFrameHeights(feed)
+            let heights = try previewFrameHeights(feed)
+            let css = feed.sections.map { LayoutCSS.rules($0.layout, scope: "").contains("svh") }
             for (i, s) in feed.sections.enumerated() {
                 let label = s.section.title ?? s.section.id
                 let headingID = "pv-feed-\(f)-s\(i)"
@@ -258,11 +297,12 @@ extension SiteRenderer {
                 out += "    <div class=\"pv-strip\" role=\"group\" aria-labelledby=\"\(headingID)\" tabindex=\"0\">\n      <div class=\"pv-grid\">\n"
                 for scheme in Preview.Scheme.allCases {
                     let src = RelativeURL.relative(from: here, to: Preview.sectionPath(feed: feed, section: s.section.id, scheme: scheme))
+                    let fit = css[i] ? "" : " data-fit"
                     for (w, (width, _)) in Preview.widths.enumerated() {
                         let caption = "\(width) px, \(scheme.rawValue)"
                         let title = "\(feed.feed.title) › \(label): \(caption)"
                         out += "        <figure class=\"pv-frame\"><figcaption>\(caption)</figcaption>"
-                        out += "<iframe src=\"\(HTML.escape(src))\" width=\"\(width)\" height=\"\(heights[i][w])\" title=\"\(HTML.escape(title))\" loading=\"lazy\"></iframe></figure>\n"
+                        out += "<iframe src=\"\(HTML.escape(src))\" width=\"\(width)\" height=\"\(heights[i][w])\"\(fit) title=\"\(HTML.escape(title))\" loading=\"lazy\"></iframe></figure>\n"
                     }
                 }
                 out += "      </div>\n    </div>\n  </section>\n"

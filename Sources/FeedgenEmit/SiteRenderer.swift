@@ -289,6 +289,7 @@ public struct SiteRenderer: Sendable {
                 "introHTML": TemplateContext.nonEmpty(feed.feed.introHTML), "url": .string("index.html"),
                 "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
                 "hasControls": .bool(feed.sections.contains { Self.scrolling($0).controls }),
+                "hasScrollers": .bool(feed.sections.contains { Self.scrolling($0).scrollerID != nil }),
             ],
             "sections": .array(sections),
         ]
@@ -482,6 +483,7 @@ public struct SiteRenderer: Sendable {
             h.combine(variant.outputPath)
         }
         h.combine(image.cardSizes)
+        h.combine(image.cardCovers)
         h.combine(image.detailSizes)
     }
 

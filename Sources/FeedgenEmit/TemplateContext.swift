@@ -97,7 +97,8 @@ public enum TemplateContext {
 
     /// `srcset` (variants in the original format), `sizes` and `sources` (WebP variants, for a
     /// `<source>` in a `<picture>`); null and empty without variants. A lazy image's `sizes`
-    /// starts with `auto` (HTML: the laid-out width, in browsers that know it; the list otherwise).
+    /// starts with `auto` (HTML: the laid-out width, in browsers that know it; the list otherwise),
+    /// except in a card that draws it wider than its box (``ImageAsset/cardCovers``).
     static func responsive(_ image: ImageAsset, page: String, eager: Bool, detail: Bool) -> [(String, MustacheValue)] {
         let original = originalMimeType(image.outputPath)
         func srcset(_ type: String) -> String {
@@ -108,7 +109,7 @@ public enum TemplateContext {
         guard !image.variants.isEmpty, let list = detail ? image.detailSizes : image.cardSizes else {
             return [("srcset", .null), ("sizes", .null), ("sources", .array([]))]
         }
-        let sizes = eager ? list : "auto, " + list
+        let sizes = eager || (!detail && image.cardCovers) ? list : "auto, " + list
         let own = srcset(original)
         let sources: [MustacheValue] = original == "image/webp" ? [] : [["type": "image/webp", "srcset": .string(srcset("image/webp"))]]
         return [("srcset", nonEmpty(own)), ("sizes", .string(sizes)), ("sources", .array(sources))]
@@ -208,6 +209,7 @@ extension TemplateContext {
                 "feed", "feed.key", "feed.title", "feed.description", "feed.introHTML", "feed.url",
                 "feed.parent", "feed.parent.title", "feed.parent.url",
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
+                "feed.hasScrollers",
                 "sections", "sections.id", "sections.html",
             ])
         case .section:

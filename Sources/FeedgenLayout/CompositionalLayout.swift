@@ -92,7 +92,10 @@ public enum CompositionalLayout {
             var instances = InstanceSequence(
                 group: layout.group, container: container, ids: ids, measurements: measurements,
                 indexed: indexed,
-                uniformHeight: layout.group.size.height.isUniform)
+                uniformHeight: layout.group.size.height.isUniform,
+                // A wrapping row's lines are the browser's (by measured widths): each shares its
+                // own leftover, the last one too.
+                keepsFullPositions: LayoutCSS.mode(of: layout) != .wrapFlow)
             groups.reserveCapacity(ids.count / max(instances.capacity, 1) + 1)
             items.reserveCapacity(ids.count)
 
@@ -191,7 +194,7 @@ struct InstanceSequence {
 
     init(
         group: LayoutGroup, container: Size, ids: [String], measurements: Measurements, indexed: [Size?]? = nil,
-        uniformHeight: Bool
+        uniformHeight: Bool, keepsFullPositions: Bool = true
     ) {
         self.group = group
         self.container = container
@@ -214,12 +217,15 @@ struct InstanceSequence {
             if !any { sizes = [] }
         }
         self.sizes = sizes
-        let plain = GroupSolver(measured: nil)
+        var plain = GroupSolver(measured: nil)
+        plain.keepsFullPositions = keepsFullPositions
         if sizes.isEmpty {
             solver = plain
         } else {
             let table = sizes
-            solver = GroupSolver(measured: { table[$0] })
+            var measured = GroupSolver(measured: { table[$0] })
+            measured.keepsFullPositions = keepsFullPositions
+            solver = measured
         }
         template = plain.fill(group, container: container, start: 0, available: n)
         if uniformHeight, template.consumed > 0 {

@@ -23,6 +23,9 @@ struct GroupSolver {
     let measured: ((Int) -> Size?)?
     /// Records the element tree of each instance (for the emitter's plan).
     var recordsTree = false
+    /// A partial instance of a `subitems` group keeps a full one's positions (§2.6); false for
+    /// a wrapping row (`LayoutCSS` wrap flow), whose lines each share their own leftover.
+    var keepsFullPositions = true
 
     init(measured: ((Int) -> Size?)?, recordsTree: Bool = false) {
         self.measured = measured
@@ -128,6 +131,9 @@ struct GroupSolver {
         defer { stack.children.removeLast(stack.children.count - base) }
         var consumed = 0
         var nestedTrees: [[GroupPlan.Node]] = []
+        // The subitems a full instance would still hold after the last item (a partial last
+        // group keeps the positions of a full one, §2.6): their extents and flexible edges.
+        var missing = (count: 0, extent: 0.0, flexibleEdges: 0)
 
         switch group.content {
         case .count(let n, let sub):
@@ -143,6 +149,9 @@ struct GroupSolver {
                 consumed += child.consumed
                 stack.children.append(child)
             }
+            // The empty slots of a partial instance take no leftover (flexible spacing acts as fixed).
+            let placed = stack.children.count - base
+            if placed > 0, placed < count { missing = (count - placed, Double(count - placed) * slot, 0) }
         case .subitems(let list):
             guard !list.isEmpty else { break }
             if mainFixed {
@@ -176,6 +185,10 @@ struct GroupSolver {
                     consumed += child.consumed
                     stack.children.append(child)
                     k += 1
+                }
+                if keepsFullPositions, consumed == available, stack.children.count > base {
+                    missing = Self.missingSubitems(
+                        list, from: k, used: used, gap: gap, innerMain: innerMain, axis: axis, provisional: provisional)
                 }
             } else {
                 for (d, sub) in list.enumerated() where consumed < available {
@@ -226,14 +239,17 @@ struct GroupSolver {
             if stack.children[i].trail?.isFlexible == true { flexibleEdges += 1 }
         }
 
-        // Leftover space: flexible inter-item spacing first, else flexible edges (§1.2, §2.3).
+        // Leftover space: flexible inter-item spacing first, else flexible edges (§1.2, §2.3),
+        // shared as in a full instance (`missing`: none unless this one ran out of items).
         var actualGap = gap
-        var leftover = finalMain - sumMain - minGaps
-        if spacing.isFlexible, count >= 2, leftover > 0 {
-            actualGap = gap + leftover / Double(count - 1)
+        let full = count + missing.count
+        var leftover = finalMain - sumMain - missing.extent - Double(max(full - 1, 0)) * gap
+        if spacing.isFlexible, full >= 2, leftover > 0 {
+            actualGap = gap + leftover / Double(full - 1)
             leftover = 0
         }
-        let share = flexibleEdges > 0 && leftover > 0 ? leftover / Double(flexibleEdges) : 0
+        let edges = flexibleEdges + missing.flexibleEdges
+        let share = edges > 0 && leftover > 0 ? leftover / Double(edges) : 0
 
         var cursor = horizontal ? insets.leading : insets.top
         let crossOrigin = horizontal ? insets.top : insets.leading

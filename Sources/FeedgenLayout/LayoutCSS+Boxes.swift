@@ -22,6 +22,12 @@ extension LayoutCSS {
             return false
         }
 
+        /// An explicit length: the box's size does not depend on its content or its siblings.
+        var isDefinite: Bool {
+            if case .expr = self { return true }
+            return false
+        }
+
         var isContent: Bool {
             if case .content = self { return true }
             return false
@@ -60,6 +66,9 @@ extension LayoutCSS {
         /// `count` grids: the equal slot along the parent's axis.
         var slotMain: CSSLength? = nil
         var spacingFlexible = false
+        /// `subitems` groups with flexible main-axis edges: each flexible edge's share of a full
+        /// instance's leftover (nil: `auto` margins share the instance's own).
+        var edgeShare: CSSLength? = nil
 
         var axis: Axis {
             switch kind {
@@ -210,7 +219,11 @@ extension LayoutCSS {
         let mainFlexAsMin = parent.slotMain != nil || parent.spacingFlexible
         let main = parent.axis
         func m(_ s: LayoutSpacing?, _ axis: Axis) -> String {
-            margin(s, flexibleAsMinimum: axis == main ? mainFlexAsMin : false)
+            if axis == main, !mainFlexAsMin, let share = parent.edgeShare, let s, s.isFlexible {
+                // No share when a full instance has no room left (the model's leftover ≤ 0).
+                return "calc(\(CSSLength.px(s.minimum).css) + max(0px, \(share.css)))"
+            }
+            return margin(s, flexibleAsMinimum: axis == main ? mainFlexAsMin : false)
         }
         var margins = [
             m(edges.top, .vertical), m(edges.trailing, .horizontal), m(edges.bottom, .vertical),
@@ -234,6 +247,16 @@ extension LayoutCSS {
         }
         b.set("margin", margins.joined(separator: " "))
         if isItem, estimatedAxes.width.isEstimated, parent.kind == .wrap { b.set("max-width", "100%") }
+
+        // A cell of fixed size on both axes (absolute, or a fraction of a definite box) is a size
+        // container: the card inside clamps its text to the whole lines that fit (issue 21;
+        // LayoutStylesheet.base). Self-sizing and stretched cells are not: size containment
+        // would take their content's size away.
+        if isItem {
+            let fixed = !w.contain && !h.contain && w.extent.isDefinite && h.extent.isDefinite
+            b.set("container-type", fixed ? "size" : "normal")
+            b.set("--cl-fixed", fixed ? "1" : "0")
+        }
 
         var out: [Block] = []
         switch sub {
@@ -274,8 +297,16 @@ extension LayoutCSS {
             case .subitems(let list):
                 b.set("display", "flex")
                 b.set("justify-content", spacing.isFlexible ? "space-between" : "flex-start")
-                let p = Parent(
+                // A partial last group keeps a full group's positions (§2.6): the gap a full
+                // group's space-between would give, or its flexible edges' share, written out.
+                let full = fullInstance(list, spacing: spacing, main: horizontal ? innerW : innerH, axis: g.direction)
+                if spacing.isFlexible, let full {
+                    b.set("justify-content", "flex-start")
+                    b.set(horizontal ? "column-gap" : "row-gap", full.gap.css(width: .cqw))
+                }
+                var p = Parent(
                     kind: .flex(g.direction), width: innerW, height: innerH, spacingFlexible: spacing.isFlexible)
+                if !spacing.isFlexible { p.edgeShare = full?.edgeShare }
                 for (i, child) in list.enumerated() {
                     children += box(
                         child, selector: "\(selector) > .\(GroupPlan.pathClass(path + [i]))", parent: p,
@@ -287,6 +318,51 @@ extension LayoutCSS {
             out += children
         }
         return Blocks(blocks: out)
+    }
+
+    /// A full instance of a `subitems` group (counted at a 390 × 844 container; a count that
+    /// depends on the width has its own warning): with flexible spacing the gap its
+    /// space-between gives, `(content extent − subitem extents) / (n − 1)` (nil below two
+    /// subitems); with fixed spacing each flexible main-axis edge's share of the leftover, over
+    /// all `F` flexible edges of the instance (nil without any). Nil when the extent or a
+    /// subitem's size is not a definite length (a nested group, an estimated size): `auto`
+    /// margins and space-between then stand, sharing each instance's own leftover.
+    static func fullInstance(
+        _ list: [LayoutSubitem], spacing: LayoutSpacing, main: Extent, axis: Axis
+    ) -> (gap: CSSLength, edgeShare: CSSLength?)? {
+        guard case .expr(let extent) = main, !list.isEmpty else { return nil }
+        var sizes: [(length: CSSLength, flexible: Int)] = []
+        for sub in list {
+            guard case .item(let item) = sub else { return nil }
+            let (lead, trail) = item.edgeSpacing?.edges(axis) ?? (nil, nil)
+            let own: CSSLength
+            switch item.size.dimension(axis) {
+            case .absolute(let v): own = .px(v)
+            case .fractionalWidth(let f) where axis == .horizontal: own = f * extent
+            case .fractionalHeight(let f) where axis == .vertical: own = f * extent
+            default: return nil
+            }
+            let flexible = (lead?.isFlexible == true ? 1 : 0) + (trail?.isFlexible == true ? 1 : 0)
+            sizes.append((own + .px((lead?.minimum ?? 0) + (trail?.minimum ?? 0)), flexible))
+        }
+        let gap = spacing.minimum
+        let available = extent.value(containerWidth: 390, viewportHeight: 844)
+        var used = 0.0, total = CSSLength.px(0), n = 0, flexible = 0
+        while n < 10_000 {
+            let next = sizes[n % sizes.count]
+            let v = next.length.value(containerWidth: 390, viewportHeight: 844)
+            guard n == 0 || used + gap + v <= available + GroupSolver.fitTolerance else { break }
+            used += (n == 0 ? 0 : gap) + v
+            total = total + next.length
+            flexible += next.flexible
+            n += 1
+        }
+        let leftover = extent - total - .px(Double(n - 1) * gap)
+        if spacing.isFlexible {
+            guard n >= 2 else { return nil }
+            return ((extent - total) / Double(n - 1), nil)
+        }
+        return (.px(gap), flexible > 0 ? leftover / Double(flexible) : nil)
     }
 
     /// Item contentInsets that apply: none on an estimated axis (Apple: NSCollectionLayoutItem).

@@ -202,7 +202,7 @@ public enum LayoutCSS {
         ("align-content", "normal"), ("justify-content", "normal"), ("justify-items", "normal"),
         ("padding-block", "0px"), ("padding-inline", "0px"), ("container-type", "normal"), ("overflow-x", "visible"),
         ("overflow-y", "visible"), ("overscroll-behavior-x", "auto"), ("scroll-snap-type", "none"),
-        ("scroll-padding-inline", "auto"),
+        ("scroll-padding-inline", "auto"), ("--cl-snap", "none"),
     ]
 
     static let boxDefaults: [(String, String)] = [
@@ -317,6 +317,10 @@ public enum LayoutCSS {
             groups.set("overflow-x", "auto")
             groups.set("overflow-y", "hidden")
             groups.set("overscroll-behavior-x", "contain")
+            // `--cl-snap` names the behaviour in force at this width for the inline script
+            // (partials/scroll-paging-script.mustache), which moves one page or group per wheel
+            // gesture and brings a focused card fully into view at a resting offset.
+            groups.set("--cl-snap", snapKeyword(behavior))
             switch behavior {
             case .none, .continuous:
                 break

@@ -47,3 +47,19 @@ enum OrthogonalSnapping {
             snapOffsets: unique)
     }
 }
+
+extension LayoutCSS {
+    /// The value of `--cl-snap` on an orthogonal scroller: `free` (`continuous`), `leading`
+    /// (`continuousGroupLeadingBoundary`), `group` (`groupPaging`), `page` (`paging`), `center`
+    /// (`groupPagingCentered`); `none` on a section that does not scroll sideways.
+    public static func snapKeyword(_ behavior: OrthogonalScrollingBehavior) -> String {
+        switch behavior {
+        case .none: "none"
+        case .continuous: "free"
+        case .continuousGroupLeadingBoundary: "leading"
+        case .groupPaging: "group"
+        case .paging: "page"
+        case .groupPagingCentered: "center"
+        }
+    }
+}

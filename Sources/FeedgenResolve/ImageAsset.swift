@@ -33,6 +33,10 @@ public struct ImageAsset: Sendable, Hashable {
     public var variants: [ImageVariant] = []
     /// The `sizes` value of the image in its card (``ImageSizes/sizes(_:)``); nil without variants.
     public var cardSizes: String?
+    /// Whether the card draws the image wider than its box (`object-fit: cover` in a fixed-size
+    /// card, ``ImageSizes/drawn(_:item:aspect:section:environment:)``): its `sizes` then has no
+    /// `auto`, which would name the box's width.
+    public var cardCovers = false
     /// The `sizes` value of the image on the item page; nil without variants.
     public var detailSizes: String?
 

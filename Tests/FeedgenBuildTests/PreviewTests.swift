@@ -20,7 +20,7 @@ import FeedgenEmit
 
     /// The figures of the index, in document order.
     static func frames(_ html: String) throws -> [Frame] {
-        let pattern = try NSRegularExpression(pattern: #"<figure class="pv-frame"><figcaption>([^<]*)</figcaption><iframe src="([^"]*)" width="(\d+)" height="(\d+)" title="([^"]*)" loading="lazy"></iframe></figure>"#)
+        let pattern = try NSRegularExpression(pattern: #"<figure class="pv-frame"><figcaption>([^<]*)</figcaption><iframe src="([^"]*)" width="(\d+)" height="(\d+)"(?: data-fit)? title="([^"]*)" loading="lazy"></iframe></figure>"#)
         let ns = html as NSString
         return pattern.matches(in: html, range: NSRange(location: 0, length: ns.length)).map { m in
             Frame(
@@ -81,18 +81,21 @@ import FeedgenEmit
         #expect(buildWithPreviews(repositoryRoot, out) == 0)
         let index = try String(contentsOfFile: out + "/_previews/index.html", encoding: .utf8)
         let expected =
-            Self.expected(feed: "Today", label: "Today", page: "today", heights: [384, 384, 384, 384])
-            + Self.expected(feed: "Today", label: "Weather", page: "weather", heights: [160, 160, 160, 160])
-            + Self.expected(feed: "Today", label: "Picks", page: "picks", heights: [300, 300, 300, 300])
-            + Self.expected(feed: "Recipes", label: "Today&#39;s pick", page: "recipes/featured", heights: [220, 255, 444, 396])
-            + Self.expected(feed: "Recipes", label: "Popular searches", page: "recipes/popular", heights: [228, 184, 140, 140])
-            + Self.expected(feed: "Recipes", label: "Recipes", page: "recipes/recipes", heights: [496, 496, 496, 496])
+            Self.expected(feed: "Today", label: "Today", page: "today", heights: [629, 561, 472, 472])
+            + Self.expected(feed: "Today", label: "Weather", page: "weather", heights: [191, 191, 191, 191])
+            + Self.expected(feed: "Today", label: "Picks", page: "picks", heights: [345, 324, 324, 324])
+            + Self.expected(feed: "Recipes", label: "Today&#39;s pick", page: "recipes/featured", heights: [218, 253, 442, 394])
+            + Self.expected(feed: "Recipes", label: "Popular searches", page: "recipes/popular", heights: [226, 182, 138, 138])
+            + Self.expected(feed: "Recipes", label: "Recipes", page: "recipes/recipes", heights: [1351, 1486, 1648, 1648])
         let found = try Self.frames(index)
         #expect(found.count == 48)
         #expect(found == expected, "\(found.map(\.description).joined(separator: "\n"))")
         #expect(index.contains(#"<h3 id="pv-feed-1-s0">Today&#39;s pick <code>featured</code></h3>"#))
         #expect(index.contains(#"<h2 id="pv-feed-1">Recipes <small>(<a href="../recipes/index.html">recipes/index.html</a>)</small></h2>"#))
-        #expect(!index.contains("<script"))
+        // One script: it sets each frame's height to the height its page posts.
+        #expect(index.components(separatedBy: "<script").count == 2)
+        #expect(index.components(separatedBy: " data-fit ").count == 49)
+        #expect(index.contains("iframe[data-fit]"))
     }
 
     /// The section page holds the feed page's own section HTML (URLs made relative to the
@@ -156,9 +159,10 @@ import FeedgenEmit
         #expect(preferred == forced)
     }
 
-    /// A layout with a viewport-relative height (CSS svh) gets frames of exactly one screen,
-    /// because inside a frame 100svh is the frame's height.
-    @Test func viewportRelativeSectionsGetOneScreen() throws {
+    /// A layout with a viewport-relative height (CSS svh) gets the frame height at which the
+    /// section is as tall as its frame, because inside a frame 100svh is the frame's height:
+    /// header 42 + top inset 8 + half of (H − 16) + bottom inset 8 = H at H = 100.
+    @Test func viewportRelativeSectionsFitTheirFrame() throws {
         let root = temporaryFolder()
         writeSite(root, [
             "content/_feed.md": "---\ntitle: Home\n---\n",
@@ -177,17 +181,22 @@ import FeedgenEmit
         #expect(buildWithPreviews(root, out) == 0)
         #expect(try String(contentsOfFile: out + "/assets/layout.css", encoding: .utf8).contains("svh"))
         let index = try String(contentsOfFile: out + "/_previews/index.html", encoding: .utf8)
-        #expect(try Self.frames(index) == Self.expected(feed: "Home", label: "Tall", page: "tall", heights: [568, 844, 1024, 800]))
+        #expect(try Self.frames(index) == Self.expected(feed: "Home", label: "Tall", page: "tall", heights: [100, 100, 100, 100]))
+        #expect(!index.contains(" data-fit "))
         // One feed: no list of feeds.
         #expect(!index.contains("aria-label=\"Feeds\""))
     }
 
     @Test func frameHeightRule() {
-        #expect(Preview.frameHeight(estimate: 376, usesViewportHeight: false, screenHeight: 844) == 376)
-        #expect(Preview.frameHeight(estimate: 375.2, usesViewportHeight: false, screenHeight: 844) == 376)
-        #expect(Preview.frameHeight(estimate: 2000, usesViewportHeight: false, screenHeight: 568) == 568)
-        #expect(Preview.frameHeight(estimate: 100, usesViewportHeight: true, screenHeight: 1024) == 1024)
-        #expect(Preview.frameHeight(estimate: 0, usesViewportHeight: false, screenHeight: 800) == 1)
+        #expect(Preview.frameHeight(usesViewportHeight: false, screenHeight: 844) { _ in 376 } == 376)
+        #expect(Preview.frameHeight(usesViewportHeight: false, screenHeight: 844) { _ in 375.2 } == 376)
+        // Taller than a screen: the whole section (frames used to stop at one screen).
+        #expect(Preview.frameHeight(usesViewportHeight: false, screenHeight: 568) { _ in 2000 } == 2000)
+        // Viewport-relative: the height at which the section is as tall as its frame.
+        #expect(Preview.frameHeight(usesViewportHeight: true, screenHeight: 1024) { 60 + 0.5 * $0 } == 120)
+        #expect(Preview.frameHeight(usesViewportHeight: true, screenHeight: 1024) { 60 + $0 } == 1024)
+        #expect(Preview.frameHeight(usesViewportHeight: false, screenHeight: 800) { _ in 0 } == 1)
+        #expect(Preview.frameHeight(usesViewportHeight: false, screenHeight: 800) { _ in .infinity } == 800)
     }
 
     /// `_previews/` belongs to feedgen, with or without --previews.

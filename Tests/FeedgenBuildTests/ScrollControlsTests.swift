@@ -34,6 +34,8 @@ import FeedgenDiagnostics
 
     static let script = try! String(
         contentsOfFile: repositoryRoot + "/Templates/partials/scroll-controls-script.mustache", encoding: .utf8)
+    static let gestures = try! String(
+        contentsOfFile: repositoryRoot + "/Templates/partials/scroll-gestures-script.mustache", encoding: .utf8)
 
     let cards = ["a": "title: A\nlink: https://example.org/a\nweight: 1", "b": "title: B\nlink: https://example.org/b\nweight: 2"]
 
@@ -56,9 +58,10 @@ import FeedgenDiagnostics
                 <div class="cl-item" role="listitem"><div class="cl-cell" data-item-id="s/a">
 
             """))
-        // The script: once, after <main>, inline and classic.
-        #expect(html.components(separatedBy: "<script").count == 2)
-        #expect(html.hasSuffix("</main>\n" + Self.script + "</body>\n</html>\n"))
+        // The scripts: once each, after <main>, inline and classic: the buttons', then the
+        // gestures' (every page with a sideways scroller).
+        #expect(html.components(separatedBy: "<script").count == 3)
+        #expect(html.hasSuffix("</main>\n" + Self.script + Self.gestures + "</body>\n</html>\n"))
         #expect(Self.script.utf8.count <= 1024)
     }
 
@@ -170,13 +173,14 @@ import FeedgenDiagnostics
               </header>
               <div class="cl-groups" id="scroller-s" role="list" aria-labelledby="sec-s" data-scroller>
             """))
-        #expect(!html.contains("<script") && !html.contains("cl-control"))
+        #expect(!html.contains(Self.script) && !html.contains("cl-control"))
+        #expect(html.contains(Self.gestures))
     }
 
     @Test func untitledOrNonScrollingSectionsHaveNoButtons() throws {
         let (untitled, _) = try home("---\nlayout: carousel\n---\n", items: cards)
         #expect(try section(untitled, "s").contains(#"<div class="cl-groups" id="scroller-s" role="list" aria-label="s" data-scroller>"#))
-        #expect(!untitled.contains("<script") && !untitled.contains("cl-control"))
+        #expect(!untitled.contains(Self.script) && !untitled.contains("cl-control") && untitled.contains(Self.gestures))
         let (list, _) = try home("---\ntitle: List\nlayout: list\n---\n", items: cards)
         #expect(try section(list, "s").contains(#"<div class="cl-groups" role="list" aria-labelledby="sec-s">"#))
         #expect(!list.contains("<script") && !list.contains("cl-control") && !list.contains("scroller-"))

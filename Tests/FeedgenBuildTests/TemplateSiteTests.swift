@@ -41,7 +41,7 @@ func errors(_ report: BuildReport) -> [String] {
             "cards/card.mustache", "cards/chip.mustache", "cards/weather.mustache", "feed.mustache", "item.mustache",
             "partials/base.mustache", "partials/carousel-roledescription.mustache", "partials/head.mustache",
             "partials/item-count.mustache", "partials/scroll-controls-script.mustache",
-            "partials/scroll-controls.mustache", "partials/slide-label.mustache",
+            "partials/scroll-controls.mustache", "partials/scroll-gestures-script.mustache", "partials/slide-label.mustache",
             "partials/slide-roledescription.mustache", "section.mustache", "theme.css",
         ])
         let root = smallSite([

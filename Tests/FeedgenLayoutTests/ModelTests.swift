@@ -105,8 +105,13 @@ import Testing
     @Test func flexibleEdgesShareTheLeftoverAndMoveItemsAcross() {
         let centred = row(
             .absolute(300), .absolute(100),
-            [.item(item(.absolute(100), .absolute(40), edges: EdgeSpacing(leading: .flexible(0), top: .flexible(0), trailing: .flexible(0), bottom: .flexible(0))))])
-        #expect(solve(section(centred), 1).items[0].frame == Rect(x: 100, y: 30, width: 100, height: 40))
+            [.item(item(.absolute(120), .absolute(40), edges: EdgeSpacing(leading: .flexible(0), top: .flexible(0), trailing: .flexible(0), bottom: .flexible(0))))])
+        // Two fit; the 60 px left over goes in four shares of 15: each item centred in its half.
+        #expect(solve(section(centred), 2).items.map(\.frame) == [
+            Rect(x: 15, y: 30, width: 120, height: 40), Rect(x: 165, y: 30, width: 120, height: 40),
+        ])
+        // Alone in a partial group, an item keeps its place in a full one (§2.6; PartialGroupTests).
+        #expect(solve(section(centred), 1).items[0].frame == Rect(x: 15, y: 30, width: 120, height: 40))
         let bottom = row(.absolute(300), .absolute(100), [.item(item(.absolute(100), .absolute(40), edges: EdgeSpacing(top: .flexible(0))))])
         #expect(solve(section(bottom), 1).items[0].frame == Rect(x: 0, y: 60, width: 100, height: 40))
         let top = row(.absolute(300), .absolute(100), [.item(item(.absolute(100), .absolute(40), edges: EdgeSpacing(bottom: .flexible(0))))])

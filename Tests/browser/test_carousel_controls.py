@@ -68,6 +68,9 @@ def _continuous_page(section: dict) -> float:
     """How far one press moves a free-scrolling shelf: the whole groups that fit in the scroller's
     content box (width minus the leading and trailing insets), at least one."""
     o, groups = section["orthogonal"], section["groups"]
+    if section.get("direction") == "rtl":  # mirrored frames (docs/layout-json.md): back to start-relative
+        w = o["scroller"]["width"]
+        groups = [dict(g, x=w - g["x"] - g["width"]) for g in groups]
     lead = groups[0]["x"] - o["scroller"]["x"]
     last = groups[-1]
     trail = o["contentWidth"] - (last["x"] - o["scroller"]["x"] + last["width"])
@@ -214,13 +217,19 @@ def test_buttons_appear_only_when_the_section_overflows(browser, site, feedgen, 
 
 
 def test_the_script_is_inline_classic_and_small(site):
-    for rel, expected in [("index.html", 1), ("recipes/index.html", 1), ("today/morning.html", 0)]:
+    # Feed pages with a sideways scroller: the buttons' script and the gestures' script
+    # (docs/layout.md: one page or group per wheel gesture).
+    for rel, expected in [("index.html", 2), ("recipes/index.html", 2), ("today/morning.html", 0)]:
         html = (site / rel).read_text(encoding="utf-8")
         assert html.count("<script>") == expected, rel
         assert "type=\"module\"" not in html and "<script src" not in html
     html = (site / "index.html").read_text(encoding="utf-8")
-    script = html[html.index("<script>"):html.index("</script>") + len("</script>")]
+    first = html.index("<script>")
+    script = html[first:html.index("</script>") + len("</script>")]
     assert len(script.encode()) <= 1024, len(script.encode())
+    second = html.index("<script>", first + 1)
+    gestures = html[second:html.index("</script>", second) + len("</script>")]
+    assert "feedgen sideways scrolling" in gestures and len(gestures.encode()) <= 2560, len(gestures.encode())
 
 
 @pytest.mark.parametrize("width", [390, 768])

@@ -126,14 +126,17 @@ async () => {
     if (scroller && getComputedStyle(scroller).overflowX !== 'visible') {
       // The content's own extent: the furthest child edge in content coordinates plus the
       // inline-end padding (scrollWidth is never less than clientWidth).
-      const sr = scroller.getBoundingClientRect();
+      // Right to left: from the right edge, and the end padding is on the left.
+      const sr = scroller.getBoundingClientRect(), rtl = getComputedStyle(scroller).direction === 'rtl';
       let right = 0;
       for (const child of scroller.children) {
         if (getComputedStyle(child).position === 'absolute') continue;
-        right = Math.max(right, child.getBoundingClientRect().right - sr.left - scroller.clientLeft + scroller.scrollLeft);
+        const c = child.getBoundingClientRect();
+        right = Math.max(right, rtl ? sr.right - scroller.clientLeft - c.left - scroller.scrollLeft
+                                    : c.right - sr.left - scroller.clientLeft + scroller.scrollLeft);
       }
-      s.scroller = {frame: box(scroller), scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth,
-                    contentExtent: right + parseFloat(getComputedStyle(scroller).paddingRight),
+      s.scroller = {frame: box(scroller), scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth, rtl,
+                    contentExtent: right + parseFloat(getComputedStyle(scroller)[rtl ? 'paddingLeft' : 'paddingRight']),
                     focusable: scroller.hasAttribute('tabindex'), links: scroller.querySelectorAll('a[href]').length};
     }
     sections[sec.dataset.sectionId] = s;
@@ -216,10 +219,14 @@ class Comparison:
             self.mismatches.append(f"{what}: model {model} vs browser {seen:.4f} (Δ {seen - model:+.4f})")
 
 
-def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Comparison) -> None:
+def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Comparison, rtl: bool = False) -> None:
+    """Right to left, the model's snap offsets are the negative `scrollLeft` values the page
+    has (docs/layout-json.md): targets are negated and ArrowLeft moves towards the end."""
+    sign = -1 if rtl else 1
     snaps = orthogonal["snapOffsets"]
     behavior = orthogonal["behavior"]
     max_offset = orthogonal["maxOffset"]
+    forward, back = ("ArrowLeft", "ArrowRight") if rtl else ("ArrowRight", "ArrowLeft")
     if max_offset <= 0:
         return
 
@@ -227,7 +234,8 @@ def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Co
         return any(abs(v - s) <= SNAP_TOLERANCE for s in snaps)
 
     # Programmatic scrolls.
-    for target in _targets(orthogonal):
+    for target in _targets(dict(orthogonal, snapOffsets=[sign * o for o in snaps])):
+        target *= sign
         page.evaluate(_SCROLL_TO_JS, [sid, target])
         final = evaluate_with_frames(page, _SETTLE_JS, sid)
         if snaps:
@@ -244,14 +252,14 @@ def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Co
         check.mismatches.append(f"{sid}: neither the scroller nor a card link in it can take focus")
         return
     if not snaps:
-        page.keyboard.press("ArrowRight")
-        after = evaluate_with_frames(page, _SETTLE_JS, sid)
+        page.keyboard.press(forward)
+        after = sign * evaluate_with_frames(page, _SETTLE_JS, sid)
         if not 0 < after <= max_offset + SNAP_TOLERANCE:
             check.mismatches.append(f"{sid} ({behavior}): ArrowRight from 0 ({focused}) rests at {after}")
         return
     position = 0
     for _ in range(min(2, len(snaps) - 1)):
-        page.keyboard.press("ArrowRight")
+        page.keyboard.press(forward)
         after = evaluate_with_frames(page, _SETTLE_JS, sid)
         expected = snaps[position + 1]
         check.largest_snap = max(check.largest_snap, abs(after - expected))
@@ -260,7 +268,7 @@ def _check_scrolling(page, sid: str, orthogonal: dict, scroller: dict, check: Co
                 f"{sid} ({behavior}): ArrowRight ({focused}) from {snaps[position]} rests at {after}, not {expected}")
             return
         position += 1
-    page.keyboard.press("ArrowLeft")
+    page.keyboard.press(back)
     after = evaluate_with_frames(page, _SETTLE_JS, sid)
     if abs(after - snaps[position - 1]) > SNAP_TOLERANCE:
         check.mismatches.append(
@@ -328,7 +336,8 @@ def test_layout_case(case_sites, page, feedgen, tmp_path, case, width):
         for section in model["sections"]:
             if section["orthogonal"] is not None:
                 _check_scrolling(page, section["id"], section["orthogonal"],
-                                 seen["sections"][section["id"]]["scroller"], check)
+                                 seen["sections"][section["id"]]["scroller"], check,
+                                 rtl=section.get("direction") == "rtl")
 
     _DEVIATIONS[f"{case}-{width}"] = {"boxes": check.largest, "snaps": check.largest_snap}
     check.mismatches.extend(page.problems)
