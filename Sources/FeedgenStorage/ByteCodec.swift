@@ -9,32 +9,32 @@
 public struct ByteWriter {
     public var bytes: [UInt8] = []
 
-    public init() {}
+    @inlinable public init() {}
 
-    public mutating func byte(_ v: UInt8) { bytes.append(v) }
-    public mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
-    public mutating func fixed<T: FixedWidthInteger>(_ v: T) {
+    @inlinable public mutating func byte(_ v: UInt8) { bytes.append(v) }
+    @inlinable public mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+    @inlinable public mutating func fixed<T: FixedWidthInteger>(_ v: T) {
         withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
     }
-    public mutating func u32(_ v: UInt32) { fixed(v) }
-    public mutating func u64(_ v: UInt64) { fixed(v) }
-    public mutating func int(_ v: Int) { fixed(Int64(v)) }
-    public mutating func int(_ v: Int64) { fixed(v) }
+    @inlinable public mutating func u32(_ v: UInt32) { fixed(v) }
+    @inlinable public mutating func u64(_ v: UInt64) { fixed(v) }
+    @inlinable public mutating func int(_ v: Int) { fixed(Int64(v)) }
+    @inlinable public mutating func int(_ v: Int64) { fixed(v) }
     /// The IEEE 754 bit pattern.
-    public mutating func double(_ v: Double) { fixed(v.bitPattern) }
-    public mutating func raw(_ v: some Sequence<UInt8>) { bytes.append(contentsOf: v) }
-    public mutating func string(_ s: String) {
+    @inlinable public mutating func double(_ v: Double) { fixed(v.bitPattern) }
+    @inlinable public mutating func raw(_ v: some Sequence<UInt8>) { bytes.append(contentsOf: v) }
+    @inlinable public mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             int(utf8.count)
             bytes.append(contentsOf: utf8)
         }
     }
-    public mutating func strings(_ list: [String]) {
+    @inlinable public mutating func strings(_ list: [String]) {
         int(list.count)
         for s in list { string(s) }
     }
-    public mutating func optional<T>(_ v: T?, _ body: (inout ByteWriter, T) -> Void) {
+    @inlinable public mutating func optional<T>(_ v: T?, _ body: (inout ByteWriter, T) -> Void) {
         if let v {
             bytes.append(1)
             body(&self, v)
@@ -53,7 +53,7 @@ public struct ByteReader {
     /// there (the item cache's bodies) rather than copy them.
     public var file: MappedFile?
 
-    public init(bytes: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil, file: MappedFile? = nil) {
+    @inlinable public init(bytes: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil, file: MappedFile? = nil) {
         self.bytes = bytes
         self.offset = offset
         self.end = min(end ?? bytes.count, bytes.count)
@@ -61,52 +61,52 @@ public struct ByteReader {
     }
 
     /// Bytes not read yet.
-    public var remaining: Int { end - offset }
+    @inlinable public var remaining: Int { end - offset }
 
-    public mutating func byte() -> UInt8? {
+    @inlinable public mutating func byte() -> UInt8? {
         guard offset < end else { return nil }
         defer { offset += 1 }
         return bytes[offset]
     }
-    public mutating func bool() -> Bool? { byte().map { $0 == 1 } }
-    public mutating func fixed<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
+    @inlinable public mutating func bool() -> Bool? { byte().map { $0 == 1 } }
+    @inlinable public mutating func fixed<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
         let size = MemoryLayout<T>.size
         guard end - offset >= size else { return nil }
         defer { offset += size }
         return T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
-    public mutating func u32() -> UInt32? { fixed() }
-    public mutating func u64() -> UInt64? { fixed() }
-    public mutating func int64() -> Int64? { fixed() }
-    public mutating func int() -> Int? { int64().map { Int($0) } }
-    public mutating func double() -> Double? { u64().map { Double(bitPattern: $0) } }
+    @inlinable public mutating func u32() -> UInt32? { fixed() }
+    @inlinable public mutating func u64() -> UInt64? { fixed() }
+    @inlinable public mutating func int64() -> Int64? { fixed() }
+    @inlinable public mutating func int() -> Int? { int64().map { Int($0) } }
+    @inlinable public mutating func double() -> Double? { u64().map { Double(bitPattern: $0) } }
     /// An index or a byte offset: not negative.
-    public mutating func index() -> Int? {
+    @inlinable public mutating func index() -> Int? {
         guard let n = int(), n >= 0 else { return nil }
         return n
     }
     /// A count of elements that take at least one byte each: at most the bytes left.
-    public mutating func count() -> Int? {
+    @inlinable public mutating func count() -> Int? {
         guard let n = int(), n >= 0, n <= end - offset else { return nil }
         return n
     }
     /// `n` bytes as they are.
-    public mutating func raw(_ n: Int) -> UnsafeRawBufferPointer? {
+    @inlinable public mutating func raw(_ n: Int) -> UnsafeRawBufferPointer? {
         guard n >= 0, n <= end - offset else { return nil }
         defer { offset += n }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
     }
     /// The range of a string's bytes, stepped over.
-    public mutating func stringRange() -> Range<Int>? {
+    @inlinable public mutating func stringRange() -> Range<Int>? {
         guard let n = count() else { return nil }
         defer { offset += n }
         return offset..<(offset + n)
     }
-    public mutating func string() -> String? {
+    @inlinable public mutating func string() -> String? {
         guard let range = stringRange() else { return nil }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
-    public mutating func strings() -> [String]? {
+    @inlinable public mutating func strings() -> [String]? {
         guard let n = count() else { return nil }
         var list: [String] = []
         list.reserveCapacity(n)
@@ -117,7 +117,7 @@ public struct ByteReader {
         return list
     }
     /// `.some(nil)` for an absent value, nil on damage.
-    public mutating func optional<T>(_ body: (inout ByteReader) -> T?) -> T?? {
+    @inlinable public mutating func optional<T>(_ body: (inout ByteReader) -> T?) -> T?? {
         guard let flag = byte() else { return nil }
         if flag == 0 { return .some(nil) }
         guard let value = body(&self) else { return nil }

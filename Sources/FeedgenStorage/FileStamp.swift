@@ -42,7 +42,7 @@ public struct FileStamp: Hashable, Sendable {
 
 extension ByteWriter {
     /// size, mtime, ctime (Int64, ns), inode, device (UInt64).
-    public mutating func stamp(_ s: FileStamp) {
+    @inlinable public mutating func stamp(_ s: FileStamp) {
         int(s.size)
         int(s.mtime)
         int(s.ctime)
@@ -53,7 +53,7 @@ extension ByteWriter {
 
 extension ByteReader {
     /// A stamp written by ``ByteWriter/stamp(_:)``.
-    public mutating func stamp() -> FileStamp? {
+    @inlinable public mutating func stamp() -> FileStamp? {
         guard let size = int64(), let mtime = int64(), let ctime = int64(), let inode = u64(), let device = u64() else { return nil }
         return FileStamp(size: size, mtime: mtime, ctime: ctime, inode: inode, device: device)
     }
