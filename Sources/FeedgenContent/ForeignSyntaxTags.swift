@@ -64,7 +64,9 @@ extension ForeignSyntaxPass {
             skip(end - i)
             return true
         }
-        guard !inCode, let end = find([0x7D, 0x7D], from: i + 2, sameLine: false) else { return false }
+        guard !inCode, var end = find([0x7D, 0x7D], from: i + 2, sameLine: false) else { return false }
+        // `{{{x}}}` (a Mustache triple, as in Handlebars-style content) is one construct.
+        if i + 2 < b.count, b[i + 2] == 0x7B, end < b.count, b[end] == 0x7D { end += 1 }
         warn("Liquid output \(shown(i, end)) is left out of the page: feedgen does not run Liquid")
         skip(end - i)
         return true

@@ -171,4 +171,11 @@ import Testing
         #expect(r.html.contains("x = 1\n</code></pre>"))
         #expect(r.warnings.count == 2)
     }
+
+    /// A Mustache triple `{{{x}}}` in a body is one construct left out, not `{{{x}}` and a `}`.
+    @Test func aTripleMustacheIsLeftOutWhole() {
+        let r = MarkdownOptions(unsafe: false, smart: true, gfm: true).render("Text: {{title}} {{{html}}} end.\n", source: ("content/a.md", 4))
+        #expect(r.html == "<p>Text:   end.</p>\n")
+        #expect(r.warnings.count == 2)
+    }
 }

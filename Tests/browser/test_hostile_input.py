@@ -70,7 +70,11 @@ def test_no_injected_script_runs_and_text_shows_escaped(hostile_site, browser):
             assert HOSTILE_TITLE in text, "the hostile title should show as text"
             assert "Section </h2>" in text
         if path.name == "raw-html.html":
-            assert "Template syntax stays text: {{title}} {{{html}}} {{> head}}" in text
+            # Template syntax in a body is never run: `{{…}}` is left out of the page with a
+            # warning (content-format §5.3, Liquid outputs), nothing of it shown or expanded.
+            assert "Template syntax stays text:" in text
+            after = text.split("Template syntax stays text:", 1)[1]
+            assert "{" not in after and "}" not in after and "Raw HTML" not in after, after
 
 
 @pytest.mark.parametrize("name", sorted(BAD_URLS))
