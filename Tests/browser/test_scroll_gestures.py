@@ -163,13 +163,24 @@ def test_one_page_or_group_per_arrow_key_and_touch_swipe(browser, feedgen, gestu
             box = page.locator(sel).bounding_box()
             # A quick 120 px swipe towards the start edge (a fling) scrolls towards the end.
             x0, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
-            for k in range(1, 11):
-                cdp.send("Input.dispatchTouchEvent",
-                         {"type": "touchMove", "touchPoints": [{"x": x0 + (12 if rtl else -12) * k, "y": y}]})
-                page.wait_for_timeout(16)
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-            got = evaluate_with_frames(page, _SETTLE_JS, sel)
+
+            def swipe():
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
+                for k in range(1, 11):
+                    cdp.send("Input.dispatchTouchEvent",
+                             {"type": "touchMove", "touchPoints": [{"x": x0 + (12 if rtl else -12) * k, "y": y}]})
+                    page.wait_for_timeout(16)
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+                return evaluate_with_frames(page, _SETTLE_JS, sel)
+
+            got = swipe()
+            if abs(got - offsets[0]) <= TOLERANCE:
+                # The swipe moved nothing at all: on a loaded machine headless Chromium can drop
+                # synthetic touch moves (seen once in a CI run, 1280 px "centered"); a dropped
+                # gesture is not a snap position, so it is swiped once more.
+                print(f"{width}px {section}: touch swipe did not move the scroller; swiping again")
+                _reset(page, sel)
+                got = swipe()
             print(f"{width}px {section}: touch swipe 120 px: {got:.1f} (model {offsets[1]:.1f})")
             if abs(got - offsets[1]) > TOLERANCE:
                 failures.append(f"{section} at {width}px: a touch swipe rests at {got:.1f}, model {offsets[1]:.1f}")
