@@ -1,0 +1,426 @@
+/// `OutputWriter.Session`: one build's writing into the back buffer and the atomic exchange with the output.
+import CFileSystem
+import Dispatch
+import FeedgenDiagnostics
+import FeedgenContent
+import FeedgenEmit
+import FeedgenStorage
+import Foundation
+
+extension OutputWriter {
+    /// One build's writing, double-buffered through the build cache (``BuildCache``).
+    ///
+    /// The cache keeps the previous build's tree as a back buffer (`<cache>/back`). A session
+    /// brings the back buffer to the new build — deleting files that are gone, writing only files
+    /// whose bytes differ, leaving unchanged files (and their inodes) alone — and then exchanges it
+    /// with the output folder in one `renameat2(RENAME_EXCHANGE)`: at every instant the output
+    /// is a complete build, the previous one or the new one. The previous output becomes the next
+    /// back buffer.
+    ///
+    /// Nothing in the cache is trusted unless it checks out: the back buffer is used only when
+    /// every file's size, modification time and inode are as its manifest records and it holds
+    /// nothing else; else it is rebuilt, by hard-linking the output when the output checks out
+    /// (files are always replaced by unlinking first, so a shared inode is never written), or
+    /// from nothing. `useCache: false` (`feedgen build --clean`) starts from nothing.
+    public final class Session: @unchecked Sendable {
+        let output: String
+        let cacheFolder: String
+        let backPath: String
+        private let statePath: String
+        private let dirtyPath: String
+        private let salt = BuildCache.salt
+        /// What the back buffer holds now.
+        private var back: [String: ManifestEntry]
+        /// The output folder's manifest (keys of the previous build), empty when unknown.
+        private let live: [String: ManifestEntry]
+        private let liveInode: UInt64?
+        /// The root names the output's build wrote (the other dot-files and `CNAME` are the
+        /// user's); nil when its manifest is unknown (no cache).
+        private let ownedByLive: Set<String>?
+        private var written: [String: ManifestEntry] = [:]
+        private var paths: Set<String> = []
+        /// The new tree's files in the order the build gave them (its state lines' order).
+        private var order: [String] = []
+        /// The output's files in the order of its state lines.
+        private let liveOrder: [String]
+        /// The output's state lines as read: the output is not changed by a build (it becomes
+        /// the next back buffer as it is), so its lines are written back as they were.
+        private let liveLines: ArraySlice<UInt8>?
+        private let lock = NSLock()
+        /// Files written (the others were already right in the back buffer).
+        public private(set) var writes = 0
+        /// How the back buffer was obtained: `kept`, `linked` (from the output) or `new`.
+        public let start: String
+
+        /// Prepares the back buffer for a build whose output files are `paths` (relative, `/`).
+        public convenience init(output: String, paths: [String], useCache: Bool) throws {
+            try self.init(output: output, useCache: useCache)
+            try begin(paths: paths)
+        }
+
+        /// Opens the cache and brings up a back buffer that checks out against its manifest (the
+        /// kept one; else one hard-linked from the output, or an empty one), without applying
+        /// the new build's changes yet: this part does not depend on the new build's files, so a
+        /// build starts it while it loads its content. ``begin(paths:)`` must follow before any
+        /// other use.
+        public init(output: String, useCache: Bool) throws {
+            let fm = FileManager.default
+            let outURL = URL(fileURLWithPath: output).standardizedFileURL
+            self.output = outURL.path
+            let parent = outURL.deletingLastPathComponent().path
+            try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            recoverAndClean(parent: parent, name: outURL.lastPathComponent)
+            cacheFolder = BuildCache.folder(forOutput: output)
+            feedgen_set_output_committed(0)
+            try fm.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+            // Temporary files of killed builds (`state.tmp-<pid>`, `items.log.tmp-<pid>`).
+            for entry in (try? fm.contentsOfDirectory(atPath: cacheFolder)) ?? [] {
+                guard let range = entry.range(of: ".tmp-"), let pid = Int32(entry[range.upperBound...]) else { continue }
+                if kill(pid, 0) != 0 { CacheFile.remove(cacheFolder + "/" + entry) }  // not this build's items.log.tmp
+            }
+            backPath = cacheFolder + "/back"
+            statePath = cacheFolder + "/state"
+
+            dirtyPath = cacheFolder + "/dirty"
+            // Read even for `--clean`: which root entries the trees' builds wrote (the others are the user's).
+            let known = CacheState.read(statePath, salt: salt)
+            var state = useCache ? known : CacheState()
+            // A tree whose changing was interrupted (see below) is not what its manifest says.
+            if let bytes = CacheFile.read(dirtyPath) {
+                let text = String(decoding: bytes, as: UTF8.self)
+                let dirty = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                state.trees[dirty] = nil
+                state.lines[dirty] = nil
+            } else if CacheFile.exists(dirtyPath) {
+                state = CacheState()  // something unreadable named `dirty` (a FIFO, a folder): no tree is trusted
+            }
+            liveInode = Self.inode(self.output)
+            let liveManifest = liveInode.flatMap { state.trees[$0] } ?? [:]
+            // The user's entries left in the back buffer (by a build killed after its exchange)
+            // go back into the output before anything of the back buffer is removed.
+            if let backInode = Self.inode(backPath), fm.fileExists(atPath: self.output) {
+                let owned = OutputWriter.rootNames(of: (known.trees[backInode] ?? [:]).keys)
+                OutputWriter.carryUserEntries(from: backPath, owned: owned, to: self.output)
+            }
+            let knownLive = liveInode.flatMap { known.trees[$0] }
+            self.ownedByLive = knownLive.map { OutputWriter.rootNames(of: $0.keys) }
+            var back: [String: ManifestEntry]?
+            var start = "new"
+            if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest) {
+                back = manifest
+                start = "kept"
+            } else {
+                _ = feedgen_remove_tree(backPath)
+                if !liveManifest.isEmpty, CacheState.matches(self.output, liveManifest, ignoringUserEntries: true) {
+                    if feedgen_link_tree(self.output, backPath) == 0 {
+                        // Links of the user's entries are not the build's: they stay in the output only.
+                        for name in OutputWriter.userEntries(in: backPath, owned: ownedByLive ?? []) {
+                            _ = feedgen_remove_tree(backPath + "/" + name)
+                        }
+                        back = liveManifest
+                        start = "linked"
+                        // Recorded at once: a build that writes nothing (a patch build with no
+                        // change, a failed build) leaves it for the next build, which keeps it
+                        // instead of linking 10,000 files again.
+                        if let backInode = Self.inode(backPath), let liveInode {
+                            var linked = CacheState()
+                            for ino in [liveInode, backInode] {
+                                linked.trees[ino] = liveManifest
+                                linked.orders[ino] = state.orders[liveInode]
+                                linked.lines[ino] = state.lines[liveInode]
+                            }
+                            try? linked.write(statePath, salt: salt)
+                        }
+                    } else {
+                        _ = feedgen_remove_tree(backPath)
+                    }
+                }
+            }
+            if back == nil {
+                guard mkdir(backPath, 0o755) == 0 else { throw WriteError(path: backPath, message: String(cString: strerror(errno))) }
+            }
+            self.back = back ?? [:]
+            self.live = liveManifest
+            self.liveOrder = liveInode.flatMap { state.orders[$0] } ?? []
+            self.liveLines = liveInode.flatMap { state.lines[$0] }
+            self.start = start
+        }
+
+        /// Starts changing the back buffer for a build whose output files are `paths` (relative,
+        /// `/`): deletes what the build does not have and creates the folders it needs.
+        public func begin(paths: [String]) throws {
+            var set = Set<String>(minimumCapacity: paths.count + 1)
+            for path in paths { set.insert(path) }
+            set.insert(markerName)
+            // A file of the build (from static/) named as one of the user's root entries would
+            // push that entry out of the output: refused, naming it.
+            if let owned = ownedByLive { try OutputWriter.refuseCollision(output: output, owned: owned, paths: set) }
+            self.paths = set
+            order = paths + [markerName]
+            written.reserveCapacity(set.count)
+            // From here until `commit` the back buffer is being changed: `dirty` names it, and a
+            // build killed meanwhile leaves it untrusted.
+            guard CacheFile.write(Array("\(Self.inode(backPath) ?? 0)\n".utf8), to: dirtyPath) else {
+                throw WriteError(path: dirtyPath, message: String(cString: strerror(errno)))
+            }
+            try removeStale()
+        }
+
+        static func inode(_ path: String) -> UInt64? {
+            var size: Int64 = 0, mtime: Int64 = 0
+            var inode: UInt64 = 0
+            return feedgen_file_identity(path, &size, &mtime, &inode) == 0 ? inode : nil
+        }
+
+        /// The hash standing for a copied file's bytes: its path, size, time and inode.
+        public static func copyHash(_ source: String) -> UInt64 {
+            var size: Int64 = 0, mtime: Int64 = 0
+            var inode: UInt64 = 0
+            var h = StableHasher()
+            h.combine(source)
+            if feedgen_file_identity(source, &size, &mtime, &inode) == 0 {
+                h.combine(Int(size))
+                h.combine(Int(mtime))
+                h.combine(inode)
+            }
+            return h.value
+        }
+
+        /// Deletes what the new build does not have, then creates the folders it needs.
+        private func removeStale() throws {
+            var emptied = Set<String>()
+            for path in back.keys where !paths.contains(path) {
+                if unlink(backPath + "/" + path) != 0, errno != ENOENT {
+                    throw WriteError(path: path, message: String(cString: strerror(errno)))
+                }
+                back[path] = nil
+                var parts = path.split(separator: "/").dropLast()
+                while !parts.isEmpty {
+                    emptied.insert(parts.joined(separator: "/"))
+                    parts = parts.dropLast()
+                }
+            }
+            for folder in emptied.sorted(by: { $0.count > $1.count }) { rmdir(backPath + "/" + folder) }
+            let folders = CacheState.folders(of: paths)
+            for folder in folders.sorted(by: { $0.count < $1.count }) {
+                if mkdir(backPath + "/" + folder, 0o755) != 0, errno != EEXIST {
+                    throw WriteError(path: folder, message: String(cString: strerror(errno)))
+                }
+            }
+        }
+
+        /// For each file (`path`, rendered from inputs whose hash is `key`; 0 for none): when it
+        /// is already in the back buffer (so it need not be rendered), its content hash, and the
+        /// file is recorded as kept; else nil. The back buffer's own key, or the output's key for
+        /// the same bytes, must match. One acquisition of the lock for all of them.
+        public func current(_ files: [(path: String, key: UInt64)]) -> [UInt64?] {
+            lock.withLock {
+                files.map { path, key in
+                    guard key != 0, let b = back[path] else { return nil }
+                    guard b.key == key || (live[path].map { $0.key == key && $0.hash == b.hash } ?? false) else { return nil }
+                    var entry = b
+                    entry.key = key
+                    written[path] = entry
+                    return b.hash
+                }
+            }
+        }
+
+        /// Puts one file of the new build into the back buffer (written only when its bytes,
+        /// `hash`, differ from what is there). Safe to call from several threads.
+        public func put(_ file: OutputFile, hash: UInt64, key: UInt64) throws {
+            let current: ManifestEntry? = lock.withLock { back[file.path] }
+            if let current, current.hash == hash {
+                var entry = current
+                entry.key = key
+                lock.withLock { written[file.path] = entry }
+                return
+            }
+            record(file.path, hash: hash, key: key, identity: try write(file))
+        }
+
+        /// ``put(_:hash:key:)`` for a file of `size` bytes whose hash `hashing` computes: when
+        /// the back buffer has no such file, or one of another size (so other bytes), the file
+        /// is written while it is hashed on another thread (a 24 MB feed page: 5-6 ms of
+        /// hashing and as much of writing, both on the build's serial tail). - Returns: the hash.
+        public func put(_ file: OutputFile, size: Int, key: UInt64, hashing: @escaping @Sendable () -> UInt64) throws -> UInt64 {
+            let current: ManifestEntry? = lock.withLock { back[file.path] }
+            if let current, current.size == Int64(size) {
+                let hash = hashing()
+                try put(file, hash: hash, key: key)
+                return hash
+            }
+            // Set by the hashing thread before it leaves `group`; read after `group.wait()`.
+            final class HashSlot: @unchecked Sendable { var value: UInt64 = 0 }
+            let hash = HashSlot()
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) { hash.value = hashing() }
+            let identity = Result { try write(file) }
+            group.wait()
+            record(file.path, hash: hash.value, key: key, identity: try identity.get())
+            return hash.value
+        }
+
+        /// The output's files (the previous build's), in the order of its state lines, without
+        /// the marker; empty when the output's manifest is unknown.
+        public var livePaths: [String] { live.isEmpty ? [] : liveOrder.filter { $0 != markerName } }
+
+        /// The content hash the output's manifest records for `path`, if any.
+        public func liveHash(_ path: String) -> UInt64? { live[path]?.hash }
+
+        /// Whether the output is as its last build wrote it: every file of its manifest there
+        /// with the recorded stamp, no other file but the user's root entries. False when the
+        /// manifest is unknown. A build that would write nothing checks it, so that a page
+        /// deleted or edited by hand is written again (content-format §build cache).
+        public func outputIsAsWritten() -> Bool {
+            !live.isEmpty && CacheState.matches(output, live, ignoringUserEntries: true)
+        }
+
+        /// The output's file at `path`, mapped, when it is as the output's manifest records it
+        /// (same size, modification time and inode), so that its bytes hash to
+        /// ``liveHash(_:)``; else nil.
+        public func mapLive(_ path: String) -> MappedFile? {
+            guard let entry = live[path], let file = MappedFile(path: output + "/" + path) else { return nil }
+            let stamp = file.stamp
+            guard stamp.size == entry.size, stamp.mtime == entry.mtime, stamp.inode == entry.inode else { return nil }
+            return file
+        }
+
+        /// Whether the file at `path` has the size, modification time and inode of `entry`.
+        private static func isFile(_ path: String, as entry: ManifestEntry) -> Bool {
+            var size: Int64 = 0, mtime: Int64 = 0
+            var inode: UInt64 = 0
+            guard feedgen_file_identity(path, &size, &mtime, &inode) == 0 else { return false }
+            return size == entry.size && mtime == entry.mtime && inode == entry.inode
+        }
+
+        /// Puts every file of the output (the previous build) but `except` into the new build
+        /// unchanged, with its key: kept where the back buffer has the same bytes, else
+        /// hard-linked from the output (files are replaced by unlinking first, so the shared
+        /// inode is never written). ``begin(paths:)`` must have been given the output's paths.
+        ///
+        /// - Returns: false, having put nothing more, when an output file to link is not as the
+        ///   output's manifest records it (changed by hand: its bytes are unknown).
+        public func keepLive(except: Set<String>) throws -> Bool {
+            // One pass under the lock: the files whose bytes the back buffer has are recorded
+            // with the output's keys; the others are linked after it.
+            var linked: [(String, ManifestEntry)] = []
+            let complete = lock.withLock { () -> Bool in
+                written.reserveCapacity(liveOrder.count)
+                for path in liveOrder where path != markerName && !except.contains(path) {
+                    guard let entry = live[path] else { return false }
+                    if var b = back[path], b.hash == entry.hash {
+                        b.key = entry.key
+                        written[path] = b
+                    } else {
+                        linked.append((path, entry))
+                    }
+                }
+                return true
+            }
+            guard complete, linked.allSatisfy({ Self.isFile(output + "/" + $0.0, as: $0.1) }) else { return false }
+            for (path, entry) in linked {
+                let target = backPath + "/" + path
+                if unlink(target) != 0, errno != ENOENT { throw WriteError(path: path, message: String(cString: strerror(errno))) }
+                guard link(output + "/" + path, target) == 0 else {
+                    throw WriteError(path: path, message: String(cString: strerror(errno)))
+                }
+                lock.withLock {
+                    back[path] = entry
+                    written[path] = entry
+                    writes += 1
+                }
+            }
+            return true
+        }
+
+        /// Writes `file` into the back buffer. - Throws: ``WriteError``.
+        private func write(_ file: OutputFile) throws -> feedgen_identity {
+            let path = backPath + "/" + file.path
+            var identity = feedgen_identity()
+            let status: Int32
+            switch file.contents {
+            case .text(let text):
+                var text = text
+                status = text.withUTF8 { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
+            case .utf8(let bytes):
+                status = bytes.withUnsafeBufferPointer { feedgen_replace_file(path, $0.baseAddress, $0.count, &identity) }
+            case .chunks(let chunks):
+                status = chunks.withPieces { pieces in
+                    var parts = pieces.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+                    return feedgen_replace_file_parts(path, &parts, parts.count, &identity)
+                }
+            case .copy(let source):
+                status =
+                    feedgen_replace_with_copy(source, path) == 0
+                    ? feedgen_file_identity(path, &identity.size, &identity.mtime_ns, &identity.inode) : -1
+            }
+            guard status == 0 else {
+                throw WriteError(path: file.path, message: String(cString: strerror(errno)), cacheCutShort: errno == EFAULT)
+            }
+            return identity
+        }
+
+        /// Records a file written into the back buffer.
+        private func record(_ path: String, hash: UInt64, key: UInt64, identity: feedgen_identity) {
+            let entry = ManifestEntry(
+                hash: hash, key: key, size: identity.size, mtime: identity.mtime_ns, inode: identity.inode)
+            lock.withLock {
+                back[path] = entry
+                written[path] = entry
+                writes += 1
+            }
+        }
+
+        /// Writes the marker, records the new tree's manifest, and exchanges the back buffer with
+        /// the output folder. The previous output stays in the cache as the next back buffer.
+        public func commit() throws {
+            let marker = "This folder is written by feedgen; it is replaced on every build.\n"
+            try put(OutputFile(path: markerName, contents: .text(marker)), hash: StableHasher.hash(marker), key: 0)
+            guard written.count == paths.count else {
+                let missing = paths.subtracting(written.keys).sorted().first ?? ""
+                throw WriteError(path: missing, message: "not written")
+            }
+            var state = CacheState()
+            if let ino = Self.inode(backPath) {
+                state.trees[ino] = written
+                state.orders[ino] = order
+            }
+            if let liveInode, !live.isEmpty {
+                state.trees[liveInode] = live
+                state.orders[liveInode] = liveOrder
+                state.lines[liveInode] = liveLines
+            }
+            try state.write(statePath, salt: salt)
+            CacheFile.remove(dirtyPath)
+            let fm = FileManager.default
+            // From the exchange on, a log cut short by another process (SIGBUS) no longer stops
+            // this build before its output is in place (`feedgen_watch_mapping`).
+            guard fm.fileExists(atPath: output) else {
+                guard rename(backPath, output) == 0 else { throw WriteError(path: output, message: String(cString: strerror(errno))) }
+                feedgen_set_output_committed(1)
+                return
+            }
+            if feedgen_rename_exchange(backPath, output) == 0 {
+                feedgen_set_output_committed(1)
+                // The previous output is now the back buffer: the user's entries come back.
+                OutputWriter.carryUserEntries(from: backPath, owned: ownedByLive ?? [], to: output)
+                return
+            }
+            // No exchange on this file system: two renames; a kill between them leaves the
+            // previous output in `.<name>.feedgen-old-<pid>`, which the next build restores.
+            let outURL = URL(fileURLWithPath: output)
+            let old = outURL.deletingLastPathComponent().appendingPathComponent(
+                ".\(outURL.lastPathComponent).feedgen-old-\(ProcessInfo.processInfo.processIdentifier)").path
+            guard rename(output, old) == 0 else { throw WriteError(path: output, message: String(cString: strerror(errno))) }
+            guard rename(backPath, output) == 0 else {
+                let error = WriteError(path: output, message: String(cString: strerror(errno)))
+                rename(old, output)
+                throw error
+            }
+            feedgen_set_output_committed(1)
+            OutputWriter.carryUserEntries(from: old, owned: ownedByLive ?? [], to: output)
+            if rename(old, backPath) != 0 { _ = feedgen_remove_tree(old) }
+        }
+    }
+}
