@@ -13,10 +13,13 @@ let sharedFolder: String? = {
     return FileManager.default.fileExists(atPath: path) ? path : nil
 }()
 
-/// One folder per test process holding every temporary folder, removed when the process exits
-/// (tests never leave folders behind in /tmp).
+/// One folder per test process and test module holding every temporary folder, removed when
+/// the process exits (tests never leave folders behind in /tmp). The module is in the name
+/// because this file is compiled into two test modules of one test binary: with one shared
+/// name, the second module's first use removed the folder the first module's running tests
+/// were writing in (DifferentialBuildTests failed with "No such file or directory").
 private let testProcessFolder: String = {
-    let path = NSTemporaryDirectory() + "feedgen-tests-\(ProcessInfo.processInfo.processIdentifier)"
+    let path = testProcessFolderPath()
     try? FileManager.default.removeItem(atPath: path)
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     atexit { try? FileManager.default.removeItem(atPath: testProcessFolderPath()) }
@@ -24,7 +27,8 @@ private let testProcessFolder: String = {
 }()
 
 private func testProcessFolderPath() -> String {
-    NSTemporaryDirectory() + "feedgen-tests-\(ProcessInfo.processInfo.processIdentifier)"
+    let module = #fileID.prefix { $0 != "/" }
+    return NSTemporaryDirectory() + "feedgen-tests-\(module)-\(ProcessInfo.processInfo.processIdentifier)"
 }
 
 /// A fresh temporary folder (inside the test process's folder, removed at exit).
