@@ -142,8 +142,10 @@ public enum DeferredCards {
     ///   - cards: each section's cards' HTML.
     ///   - estimates: the cards' estimates already made (from the card cache), one list per
     ///     section or none; when one is missing, every card's estimate is read from its HTML.
-    public static func plan(feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []) -> [[Estimate?]] {
-        planAndColumns(feed: feed, cards: cards, estimates: estimates).estimates
+    public static func plan(
+        site: PreparedSite, feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []
+    ) -> [[Estimate?]] {
+        planAndColumns(site: site, feed: feed, cards: cards, estimates: estimates).estimates
     }
 
     /// A section whose every item sits alone in its row at both reference widths, all of one
@@ -164,9 +166,9 @@ public enum DeferredCards {
         }
     }
 
-    /// ``plan(feed:cards:estimates:)``, with each section's ``Column`` (nil when it is not one).
+    /// ``plan(site:feed:cards:estimates:)``, with each section's ``Column`` (nil when it is not one).
     static func planAndColumns(
-        feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []
+        site: PreparedSite, feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []
     ) -> (estimates: [[Estimate?]], columns: [Column?]) {
         let sections = feed.sections
         let eligible = sections.map { isEligible($0.layout) && $0.section.items.count >= minimumCards }
@@ -180,8 +182,7 @@ public enum DeferredCards {
                 self.profiles(sections: sections, cards: cards.map { $0.map(\.text) })
             }
         @Sendable func solve(_ width: Double) -> ResolvedLayout {
-            let env = LayoutEnvironment(
-                containerWidth: width, viewportHeight: firstScreenHeight, interSectionSpacing: feed.feed.interSectionSpacing)
+            let env = site.layoutEnvironment(feed, width: width, viewportHeight: firstScreenHeight)
             return CompositionalLayout.solve(
                 sections.map(\.input), environment: env,
                 measurements: measurements(sections: sections, profiles: profiles, environment: env))

@@ -264,7 +264,7 @@ public struct SiteRenderer: Sendable {
         // Which cards render lazily: decided over the whole page (the first screen).
         let (deferred, columns) =
             contentVisibility
-            ? DeferredCards.planAndColumns(feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates))
+            ? DeferredCards.planAndColumns(site: site, feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates))
             : ([], feed.sections.map { _ in nil })
         groups?.columns = columns
         var sections: [MustacheValue] = []

@@ -82,6 +82,33 @@ import FeedgenLayout
         #expect(css.contains(".cl-cv { content-visibility: auto; contain-intrinsic-block-size: auto var(--cl-est); overflow-clip-margin: 8px; }"))
     }
 
+    /// The estimates are made at the column width the page's CSS gives: with the theme's
+    /// `layoutMargin` token at 60 px the list's column is 390 − 2 × 60 px at 390, not 390 − 2 × 16
+    /// (the deferred cards solved the layout with the default margins while the CSS and the
+    /// previews used the token).
+    @Test func estimatesFollowTheThemesLayoutMargin() throws {
+        let long = Array(repeating: "word", count: 30).joined(separator: " ")
+        func estimate(theme: String) throws -> String {
+            let root = Self.longSite(0)
+            var files = ["feedgen.yaml": "title: Margins\n\(theme)"]
+            for i in 0..<40 {
+                files["content/many/c\(String(format: "%03d", i)).md"] = "---\ntitle: Card \(i)\ndescription: \(long)\nweight: \(i + 1)\n---\n"
+            }
+            writeSite(root, files)
+            let out = temporaryFolder() + "/public"
+            #expect(build(root, output: out).exitStatus == 0)
+            let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+            let cell = try #require(page.components(separatedBy: "style=\"--cl-est:").dropFirst().first)
+            return String(cell.prefix { $0 != "\"" })
+        }
+        // 30 words: 30 × 4 × 0.51 × 16 + 29 × 0.6 × 0.51 × 16 = 1,121 px of text; 358 − 32 − 24 =
+        // 302 px a line gives 4 lines (16 + 21.84 + 6 + 4 × 22.4 + 16 = 149 px); 270 − 32 − 24 =
+        // 214 px a line gives 6 lines (194 px). At 1280 px the readable column (672 px) gives 2 lines
+        // either way (105 px).
+        #expect(try estimate(theme: "") == "149px;--cl-est-wide:105px")
+        #expect(try estimate(theme: "theme:\n  layoutMargin: 60px\n") == "194px;--cl-est-wide:105px")
+    }
+
     @Test func shortSectionsAndCarouselsAreNeverDeferred() throws {
         for (n, layout) in [(31, "list"), (40, "carousel"), (40, "chips")] {
             let out = temporaryFolder() + "/public"
