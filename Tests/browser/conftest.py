@@ -32,6 +32,14 @@ def _run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
     return result
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "serial: timing-sensitive tests (wheel and touch gestures) that scripts/test runs alone, "
+        "after the others have run on two workers (pytest-xdist)",
+    )
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT

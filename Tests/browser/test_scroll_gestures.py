@@ -20,6 +20,10 @@ import pytest
 
 from browser_support import evaluate_with_frames, page_url
 
+# Wheel and touch gestures are timed by the browser: run alone, not beside another worker
+# (under load, a wheel gesture's momentum ends early or a synthetic touch move is dropped).
+pytestmark = pytest.mark.serial
+
 WIDTHS = [320, 390, 768, 1280, 1600]
 TOLERANCE = 1.0  # CSS px
 SNAPPING = ["pages", "groups", "centered", "groups-rtl"]
