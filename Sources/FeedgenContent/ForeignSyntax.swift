@@ -25,6 +25,10 @@ struct ForeignSyntax {
     var text: String
     var warnings: [Warning]
     var map: PositionMap
+    /// The link destinations that stand for a Jekyll `{% link %}` or `{% post_url %}` tag (as
+    /// cmark reports them), each with the tag as written: a link to no page is then a warning
+    /// showing the tag, not an error (content-format §5.3).
+    var linkTags: [String: String] = [:]
 
     /// The body with foreign syntax handled; nil when it holds none (no `{%`, `{{` or `{:`: the
     /// common case costs one scan of the bytes).
@@ -42,7 +46,8 @@ struct ForeignSyntax {
         var pass = ForeignSyntaxPass(Array(body.utf8))
         pass.run()
         return ForeignSyntax(
-            text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors))
+            text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),
+            linkTags: pass.linkTags)
     }
 }
 

@@ -1,8 +1,10 @@
 /// What an item file's name gives the item when its front matter is silent: its default id and
 /// title (URL-safe, from the name), and Jekyll's file-name date (`2024-03-05-title.md`).
 struct ItemName: Equatable {
-    /// The Markdown extensions read as items: `.md`, and `.markdown` (Jekyll's default).
-    static let extensions = [".md", ".markdown"]
+    /// The Markdown extensions read as items, in any case (Jekyll lower-cases the extension
+    /// before comparing): the union of Jekyll's default `markdown_ext` (`markdown,mkdown,mkdn,mkd,md`)
+    /// and Hugo's Markdown suffixes (`md`, `mdown`, `markdown`), and `.markdn`.
+    public static let extensions = [".md", ".markdown", ".mdown", ".mkdown", ".mkdn", ".mkd", ".markdn"]
 
     /// `<section>/<path below the section>`, each segment made URL-safe (``urlSafe(_:)``), the
     /// dated file's date prefix left out.
@@ -17,7 +19,7 @@ struct ItemName: Equatable {
     ///   - fileName: the path below the section folder (`a.md`, `sub/2024-03-05-b.markdown`).
     init(sectionID: String, fileName: String) {
         var stem = Substring(fileName)
-        if let ext = Self.extensions.first(where: { fileName.hasSuffix($0) }) { stem = stem.dropLast(ext.count) }
+        stem = stem.dropLast(Self.extensionLength(fileName))
         var segments = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var last = segments.popLast() ?? ""
         if let (date, slug) = Self.datePrefix(last) {
@@ -30,7 +32,19 @@ struct ItemName: Equatable {
     }
 
     /// Whether `name` is read as an item file.
-    static func isItemFile(_ name: String) -> Bool { extensions.contains { name.hasSuffix($0) } }
+    static func isItemFile(_ name: String) -> Bool { extensionLength(name) > 0 }
+
+    /// The length in bytes of `name`'s Markdown extension (one of ``extensions``, compared
+    /// ASCII-case-insensitively on bytes), 0 when it has none. A name that is only an extension
+    /// (`.md`) has none.
+    public static func extensionLength<S: Collection>(_ name: S) -> Int where S.Element == UInt8 {
+        for ext in extensions where name.count > ext.utf8.count {
+            if name.suffix(ext.utf8.count).elementsEqual(ext.utf8, by: { $0 == $1 || ($1 >= 0x61 && $0 | 0x20 == $1) }) { return ext.utf8.count }
+        }
+        return 0
+    }
+
+    public static func extensionLength(_ name: String) -> Int { extensionLength(name.utf8) }
 
     /// `2024-03-05-slug` → (2024-03-05, `slug`): Jekyll's post name (`YYYY-MM-DD-title`, one-digit
     /// month and day allowed); nil when the name does not start with a valid date and a `-` and a

@@ -30,6 +30,26 @@ import Testing
         #expect(byID["posts/sub/deep"]?.fileName == "sub/2015-07-08-deep.markdown")
     }
 
+    /// Every extension Jekyll's default `markdown_ext` or Hugo lists, in any case, is an item;
+    /// `.mdwn` (read by neither) is a warning, not silently dropped.
+    @Test func everyMarkdownExtensionOfJekyllAndHugoIsRead() throws {
+        let names = ["a.md", "b.markdown", "c.mdown", "d.mkdown", "e.mkdn", "f.mkd", "g.markdn", "h.MD", "i.Markdown"]
+        var files: [String: String] = [:]
+        for name in names { files["content/s/" + name] = "Body.\n" }
+        files["content/s/j.mdwn"] = "Body.\n"
+        files["content/s/k.txt"] = "Not Markdown.\n"
+        let (s, diagnostics) = try TestSite(files).load()
+        #expect(
+            diagnostics == [
+                "content/s/j.mdwn: warning: 'j.mdwn' is not read: feedgen reads Markdown files ending in '.md', '.markdown', '.mdown', '.mkdown', '.mkdn', '.mkd', '.markdn' only; rename it to 'j.md'"
+            ])
+        #expect(s?.outline() == ["s: s/a, s/b, s/c, s/d, s/e, s/f, s/g, s/h, s/i"])
+        #expect(MarkdownLink(destination: "../t/x.MKDN#p", directory: "content/s")?.target == "content/t/x.MKDN")
+        #expect(MarkdownLink(destination: "x.mdx", directory: "content/s") == nil)
+        #expect(MarkdownLink.mdAlias(of: "content/s/x.markdown") == "content/s/x.md")
+        #expect(MarkdownLink.mdAlias(of: "content/s/x.md") == nil)
+    }
+
     @Test func tagsAndCategoriesMayBeStrings() throws {
         let site = try TestSite([
             "content/s/a.md": "---\ntags: .NET Visual-Studio\ncategories: release  security\n---\n",
