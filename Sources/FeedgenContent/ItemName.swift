@@ -4,7 +4,7 @@ struct ItemName: Equatable {
     /// The Markdown extensions read as items, in any case (Jekyll lower-cases the extension
     /// before comparing): the union of Jekyll's default `markdown_ext` (`markdown,mkdown,mkdn,mkd,md`)
     /// and Hugo's Markdown suffixes (`md`, `mdown`, `markdown`), and `.markdn`.
-    public static let extensions = [".md", ".markdown", ".mdown", ".mkdown", ".mkdn", ".mkd", ".markdn"]
+    static let extensions = [".md", ".markdown", ".mdown", ".mkdown", ".mkdn", ".mkd", ".markdn"]
 
     /// `<section>/<path below the section>`, each segment made URL-safe (``urlSafe(_:)``), the
     /// dated file's date prefix left out.
@@ -37,14 +37,14 @@ struct ItemName: Equatable {
     /// The length in bytes of `name`'s Markdown extension (one of ``extensions``, compared
     /// ASCII-case-insensitively on bytes), 0 when it has none. A name that is only an extension
     /// (`.md`) has none.
-    public static func extensionLength<S: Collection>(_ name: S) -> Int where S.Element == UInt8 {
+    static func extensionLength<S: Collection>(_ name: S) -> Int where S.Element == UInt8 {
         for ext in extensions where name.count > ext.utf8.count {
             if name.suffix(ext.utf8.count).elementsEqual(ext.utf8, by: { $0 == $1 || ($1 >= 0x61 && $0 | 0x20 == $1) }) { return ext.utf8.count }
         }
         return 0
     }
 
-    public static func extensionLength(_ name: String) -> Int { extensionLength(name.utf8) }
+    static func extensionLength(_ name: String) -> Int { extensionLength(name.utf8) }
 
     /// `2024-03-05-slug` → (2024-03-05, `slug`): Jekyll's post name (`YYYY-MM-DD-title`, one-digit
     /// month and day allowed); nil when the name does not start with a valid date and a `-` and a
@@ -80,6 +80,12 @@ struct ItemName: Equatable {
             }
         }
         return out.isEmpty ? segment : String(out)
+    }
+
+    /// `path` (`/`-separated folder names) with each segment made URL-safe (``urlSafe(_:)``):
+    /// a feed folder's output path (`news@2 x` → `news-2-x`).
+    static func urlSafePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { urlSafe(String($0)) }.joined(separator: "/")
     }
 
     /// A scalar an id segment may hold (the rule of ``Item/idProblem(_:)``).

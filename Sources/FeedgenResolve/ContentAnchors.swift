@@ -22,7 +22,7 @@ package struct ContentAnchors {
             }
             let page = (html, ids)
             if let source = feed.feed.sourcePath { texts[source] = page }
-            texts["content/" + (feed.feed.path.isEmpty ? "" : feed.feed.path + "/")] = page
+            texts["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = page
             for s in feed.sections {
                 if let source = s.section.sourcePath { texts[source] = page }
                 for item in s.section.items where item.fileName != "" {

@@ -16,7 +16,7 @@ public struct ContentLinks: Sendable {
         for feed in feeds {
             if let source = feed.feed.sourcePath { pages[source] = feed.pagePath }
             // A body link to the feed's folder (`../posts/`) leads to its index.html.
-            pages["content/" + (feed.feed.path.isEmpty ? "" : feed.feed.path + "/")] = feed.pagePath
+            pages["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = feed.pagePath
             for s in feed.sections {
                 if let source = s.section.sourcePath { pages[source] = feed.pagePath }
                 for item in s.section.items where item.fileName != "" {

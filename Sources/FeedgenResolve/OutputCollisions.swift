@@ -62,7 +62,7 @@ enum OutputCollisions {
             }
         }
         for feed in site.feeds {
-            claim(feed.pagePath, by: SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.path))
+            claim(feed.pagePath, by: SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.folder))
             for s in feed.sections {
                 // Detail pages are most of a site's files: their paths and keys are made on
                 // every core for long sections, then claimed in order.

@@ -174,6 +174,32 @@ import Testing
         #expect(ItemName.urlSafe("@@") == "@@")
     }
 
+    /// A feed folder's name is made URL-safe like a section's for its pages (`news@2 x/` →
+    /// `news-2-x/index.html`); source paths keep the name as written. Two folders whose pages
+    /// would be one are an error naming both.
+    @Test func feedFolderNamesGetAURLSafePath() throws {
+        let (s, diagnostics) = try TestSite([
+            "content/news@2 x/_feed.md": "---\ntitle: News\n---\n",
+            "content/news@2 x/my s/a.md": "A.\n",
+        ]).load()
+        #expect(diagnostics == [])
+        let feed = try #require(s?.feeds.first { $0.folder == "news@2 x" })
+        #expect(feed.path == "news-2-x")
+        #expect(feed.sourcePath == "content/news@2 x/_feed.md")
+        #expect(feed.sections.map { $0.items.map(\.id) } == [["my-s/a"]])
+        #expect(feed.sections.first?.items.first?.sourcePath == "content/news@2 x/my s/a.md")
+
+        let (clash, problems) = try TestSite([
+            "content/a b/_feed.md": "---\ntitle: One\n---\n",
+            "content/a-b/_feed.md": "---\ntitle: Two\n---\n",
+        ]).load()
+        #expect(clash == nil)
+        #expect(
+            problems == [
+                "content/a-b/_feed.md: error: feed folder 'content/a-b' would write a-b/index.html over the page of feed 'content/a b' (folder names are made URL-safe: §5.2); rename one of them"
+            ])
+    }
+
     @Test func twoNamesWithTheSameDerivedIDAreAnError() throws {
         let site = try TestSite([
             "content/s/a b.md": "One.\n",
