@@ -28,7 +28,7 @@ struct ItemName: Equatable {
         }
         title = last
         segments.append(last)
-        id = ([sectionID] + segments).map(Self.urlSafe).joined(separator: "/")
+        id = ([sectionID] + segments).map(Self.pathSegment).joined(separator: "/")
     }
 
     /// Whether `name` is read as an item file.
@@ -85,7 +85,29 @@ struct ItemName: Equatable {
     /// `path` (`/`-separated folder names) with each segment made URL-safe (``urlSafe(_:)``):
     /// a feed folder's output path (`news@2 x` → `news-2-x`).
     static func urlSafePath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { urlSafe(String($0)) }.joined(separator: "/")
+        path.split(separator: "/", omittingEmptySubsequences: false).map { pathSegment(String($0)) }.joined(separator: "/")
+    }
+
+    /// The longest id or feed-path segment derived from a name, in UTF-8 bytes: file systems
+    /// allow 255 bytes in a name, and the build adds to a segment (`.html`; `.light.html` for a
+    /// section preview; an image variant's `-480w.webp`).
+    static let maxSegmentBytes = 200
+
+    /// A folder or file name as an output path segment: ``urlSafe(_:)``, then, when longer than
+    /// ``maxSegmentBytes``, cut at a character boundary to 191 bytes and ended with `-` and the
+    /// 8 hex digits of the name's 64-bit FNV-1a hash (lower 32 bits), so that two long names
+    /// with the same beginning stay apart and the result is the same on every build.
+    static func pathSegment(_ name: String) -> String {
+        let safe = urlSafe(name)
+        guard safe.utf8.count > maxSegmentBytes else { return safe }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var cut = safe.utf8.index(safe.utf8.startIndex, offsetBy: maxSegmentBytes - 9)
+        while cut > safe.utf8.startIndex, safe.utf8[cut] & 0xC0 == 0x80 { cut = safe.utf8.index(before: cut) }
+        var head = String(safe[..<cut])
+        while head.hasSuffix("-") { head.removeLast() }
+        let hex = String(UInt32(truncatingIfNeeded: hash), radix: 16)
+        return head + "-" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// A scalar an id segment may hold (the rule of ``Item/idProblem(_:)``).
