@@ -3,9 +3,11 @@
 ///
 /// feedgen runs no template language in bodies, so a Liquid tag `{% … %}` or output `{{ … }}`, a
 /// Hugo shortcode `{{< … >}}` / `{{% … %}}` and a kramdown attribute list `{: … }` are left out
-/// of the page, each with a warning at its place. Two Liquid tags mean something feedgen can give
+/// of the page, each with a warning at its place. Some Liquid tags mean something feedgen can give
 /// without running Liquid: `{% highlight lang %}…{% endhighlight %}` becomes a fenced code block
-/// of that language and `{% raw %}…{% endraw %}` its text as written; Hugo's escaped shortcode
+/// of that language, `{% raw %}…{% endraw %}` its text as written, and `{% link P %}` /
+/// `{% post_url N %}` in a link destination a path to the content file they name
+/// (``ForeignSyntaxPass/liquidLinkDestination(_:)``); Hugo's escaped shortcode
 /// `{{</* x */>}}` becomes the text `{{< x >}}`, as Hugo shows it. Code is respected: in fenced and
 /// indented code blocks and in code spans everything is kept as written (`{{ .Title }}` in a code
 /// example is code), except the `raw` markers and shortcode escapes, which Jekyll and Hugo remove
