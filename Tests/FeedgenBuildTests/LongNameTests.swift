@@ -44,6 +44,21 @@ import Testing
         #expect(checked.status == 0)
     }
 
+    /// A 250-byte image name: its resized variants (`<stem>-<hash>-<width>.webp`) were too long to
+    /// write (exit 2 blaming the output folder); the stem is cut to 100 bytes.
+    @Test func aLongImageNameGetsShortVariantNames() throws {
+        let root = temporaryFolder()
+        let image = String(repeating: "i", count: 250) + ".png"
+        writeSite(root, ["content/s/a.md": "---\ntitle: A\nimage:\n  src: \(image)\n  alt: Grey\n---\nBody.\n"])
+        try Data(TestPNG.make(width: 1200, height: 600)).write(to: URL(fileURLWithPath: root + "/content/s/" + image))
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        let variants = try FileManager.default.contentsOfDirectory(atPath: out + "/images")
+        #expect(!variants.isEmpty)
+        #expect(variants.allSatisfy { $0.hasPrefix(String(repeating: "i", count: 100) + "-") && $0.utf8.count < 130 })
+    }
+
     @Test func aLongExplicitIDIsAnErrorAtTheItem() throws {
         let root = temporaryFolder()
         let id = String(repeating: "c", count: 252)
