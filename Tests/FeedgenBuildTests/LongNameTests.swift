@@ -59,6 +59,19 @@ import Testing
         #expect(variants.allSatisfy { $0.hasPrefix(String(repeating: "i", count: 100) + "-") && $0.utf8.count < 130 })
     }
 
+    /// A section folder of 250 bytes: its previews (`_previews/<name>.light.html`) were too long.
+    @Test func aLongSectionNameGetsShortPreviewNames() throws {
+        let root = temporaryFolder()
+        let section = String(repeating: "s", count: 250)
+        writeSite(root, ["content/\(section)/a.md": "---\ntitle: A\n---\nBody.\n"])
+        let out = temporaryFolder() + "/public"
+        let built = try CacheRobustnessTests.run(["build", root, "--output", out, "--previews", "--quiet"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let previews = try FileManager.default.contentsOfDirectory(atPath: out + "/_previews").sorted()
+        let name = ItemName.pathSegment(section)
+        #expect(previews == ["index.html", "\(name).dark.html", "\(name).light.html"])
+    }
+
     @Test func aLongExplicitIDIsAnErrorAtTheItem() throws {
         let root = temporaryFolder()
         let id = String(repeating: "c", count: 252)
