@@ -25,6 +25,9 @@ public final class BuildRun {
     public var beforeCommit: (String) -> Void = { _ in }
     /// The stage timing is reported when the build ends (set once the content is loaded).
     private var reportsTiming = false
+    /// Whether ``saveItemCache()`` ran: a build that stopped before it (an error in the content)
+    /// discards the item cache's new log when it ends, so that no `items.log.tmp-<pid>` is left.
+    private var itemCacheFinished = false
 
     public init(_ options: BuildOptions) {
         self.options = options
@@ -46,6 +49,7 @@ public final class BuildRun {
         if reportsTiming { timing.report() }
         _ = try? itemCache.opening?.session()
         _ = itemCache.opening?.cardCache()
+        if !itemCacheFinished { itemCache.value?.discard() }
         itemCache.value?.waitForSources()
         itemCache.lock.release()
     }
@@ -180,6 +184,7 @@ public final class BuildRun {
 
     /// After writing: the item cache is saved (or discarded when the build failed).
     public func saveItemCache() {
+        itemCacheFinished = true
         guard options.write else { return }
         if report.exitStatus == 0 { itemCache.value?.save() } else { itemCache.value?.discard() }
     }

@@ -356,13 +356,16 @@ public enum ImageVariants {
     }
 
     /// A file name's stem made safe for `srcset` (which splits on commas and spaces) and URLs:
-    /// ASCII letters, digits, `-`, `_` and `.` kept, anything else becomes `-`.
+    /// ASCII letters, digits, `-`, `_` and `.` kept, anything else becomes `-`; at most 100 bytes.
     static func fileStem(_ path: String) -> String {
         let base = (URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
         let safe = String(base.unicodeScalars.map { c -> Character in
             c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "-" || c == "_" || c == ".") ? Character(c) : "-"
         })
-        return safe.isEmpty ? "image" : safe
+        // At most 100 bytes (ASCII here): the variant's name adds its hash, width and extension,
+        // and must stay within the file system's 255 bytes for a name (issue #22 item 5); the
+        // hash keeps two long stems with one beginning apart.
+        return safe.isEmpty ? "image" : String(safe.prefix(100))
     }
 
     /// A NUL-terminated C buffer as a String.

@@ -71,7 +71,7 @@ enum LayoutCommand {
         var feedPath = args.options["--feed"] ?? ""
         while feedPath.hasPrefix("/") { feedPath.removeFirst() }
         while feedPath.hasSuffix("/") { feedPath.removeLast() }
-        guard let feed = prepared.feeds.first(where: { $0.feed.path == feedPath }) else {
+        guard let feed = prepared.feeds.first(where: { $0.feed.path == feedPath || $0.feed.folder == feedPath }) else {
             let names = prepared.feeds.map { $0.feed.path.isEmpty ? "/" : $0.feed.path }
             throw UsageError("no feed '\(feedPath)'; feeds: \(names.joined(separator: ", "))")
         }

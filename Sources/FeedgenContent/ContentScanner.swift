@@ -32,7 +32,7 @@ struct SectionPlan: Sendable {
 }
 
 /// Walks `content/`: feeds are `content/` and every folder holding `_feed.md`; sections are the
-/// other direct sub-folders of a feed; items are `.md` and `.markdown` files of a section, recursively. Names
+/// other direct sub-folders of a feed; items are the Markdown files (``ItemName/extensions``) of a section, recursively. Names
 /// starting with `.` or `_` are ignored (except `_feed.md` and `_section.md`). Directory
 /// listings are sorted byte-wise, so the result does not depend on the file system's order.
 struct ContentScanner {
@@ -67,17 +67,16 @@ struct ContentScanner {
 
     static func isIgnored(_ name: String) -> Bool { name.hasPrefix(".") || name.hasPrefix("_") }
 
-    /// A warning for a visible file that Hugo would read as Markdown but feedgen does not (it
-    /// reads `.md` and `.markdown` only): `.mdown`, `.mkd`, `.mkdn`, or either in another case.
+    /// A warning for a visible file with a Markdown extension that neither Jekyll nor Hugo reads
+    /// by default and feedgen does not either (`.mdwn`, ikiwiki's; `.mdtxt`, `.mdtext`), in any
+    /// case: its text would otherwise be dropped without a word.
     static func otherMarkdownWarning(_ name: String, path: String) -> Diagnostic? {
         guard !isIgnored(name), !ItemName.isItemFile(name), let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let suffix = name[dot...]
-        guard suffix.utf8.count <= 9, [".md", ".markdown", ".mdown", ".mkd", ".mkdn"].contains(suffix.lowercased()) else {
-            return nil
-        }
+        guard suffix.utf8.count <= 7, [".mdwn", ".mdtxt", ".mdtext"].contains(suffix.lowercased()) else { return nil }
         return .warning(
             SourceLocation(path: path),
-            "'\(name)' is not read: feedgen reads Markdown files ending in '.md' or '.markdown' only; rename it to '\(name[..<dot]).md'")
+            "'\(name)' is not read: feedgen reads Markdown files ending in \(ItemName.extensions.map { "'\($0)'" }.joined(separator: ", ")) only; rename it to '\(name[..<dot]).md'")
     }
 
     /// The error for a FIFO, socket or device in a site's folders (`shownAs`: site-relative):

@@ -110,7 +110,15 @@ struct MarkdownOptions: Sendable {
                 let (line, column) = map.original(line: location.line - source.firstLine + 1, column: location.column)
                 return SourceLocation(path: location.path, line: line + source.firstLine - 1, column: column)
             }
-            for k in r.links.indices { r.links[k].location = original(r.links[k].location) }
+            for k in r.links.indices {
+                r.links[k].location = original(r.links[k].location)
+                // A link from a Jekyll tag shows the tag (its check is then a warning).
+                let destination = r.links[k].destination
+                let hash = destination.firstIndex(of: "#") ?? destination.endIndex
+                if let tag = foreign?.linkTags[String(destination[..<hash])] {
+                    r.links[k].destination = tag + destination[hash...]
+                }
+            }
             r.rawHTML = r.rawHTML.map(original)
             r.problems = r.problems.map { Diagnostic($0.severity, original($0.location), $0.message) }
         }

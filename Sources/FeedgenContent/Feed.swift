@@ -1,7 +1,11 @@
 /// One feed page: `content/` (the home feed) or a folder below it holding `_feed.md`.
 public struct Feed: Sendable, Hashable {
-    /// The folder relative to `content/`: `""` for the home feed, `"recipes"` for `content/recipes`.
+    /// Where the feed's pages go, relative to the output root: its folder relative to `content/`
+    /// with each name made URL-safe (`""` for the home feed, `"recipes"` for `content/recipes`,
+    /// `"news-2"` for `content/news@2`; content-format §5.2).
     public var path: String
+    /// The folder relative to `content/` as written (`"news@2"`): what source paths are built on.
+    public var folder: String
     /// The site-relative `_feed.md` path (`content/recipes/_feed.md`), nil when there is none.
     public var sourcePath: String?
     /// `title` from `_feed.md`; default: the site title for the home feed, else the folder name.
@@ -21,11 +25,12 @@ public struct Feed: Sendable, Hashable {
     public var frontMatter: YAMLNode?
 
     public init(
-        path: String, sourcePath: String? = nil, title: String, description: String? = nil, lang: String? = nil,
+        path: String, folder: String? = nil, sourcePath: String? = nil, title: String, description: String? = nil, lang: String? = nil,
         introHTML: String = "", interSectionSpacing: Double = 0, sections: [Section] = [],
         frontMatter: YAMLNode? = nil
     ) {
         self.path = path
+        self.folder = folder ?? path
         self.sourcePath = sourcePath
         self.title = title
         self.description = description

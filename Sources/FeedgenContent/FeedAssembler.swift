@@ -60,7 +60,7 @@ struct FeedAssembler {
         for s in sections.indices { removeHiddenItems(&sections[s].items) }
         let name = feedPlan.path.split(separator: "/").last.map(String.init)
         var feed = Feed(
-            path: feedPlan.path, sourcePath: feedPlan.feedFile,
+            path: ItemName.urlSafePath(feedPlan.path), folder: feedPlan.path, sourcePath: feedPlan.feedFile,
             title: settings.title ?? name ?? config.title, description: settings.description, lang: settings.lang,
             introHTML: settings.introHTML, interSectionSpacing: settings.interSectionSpacing,
             sections: orderSections(sections, settings: settings, feedFile: feedPlan.feedFile, folder: feedPlan.folder),
@@ -156,7 +156,16 @@ struct FeedAssembler {
         var pages: [String: Owner] = [:]
         pages.reserveCapacity(feeds.reduce(feeds.count) { $0 + $1.sections.reduce(0) { $0 + $1.items.count } })
         for feed in feeds {
-            pages[feed.path.isEmpty ? "index.html" : feed.path + "/index.html"] = .feed(feed.path)
+            let page = feed.path.isEmpty ? "index.html" : feed.path + "/index.html"
+            // Two folders whose URL-safe names are equal (`a b`, `a-b`) would share one page.
+            if case .feed(let other) = pages[page] {
+                diagnostics.append(
+                    .error(
+                        SourceLocation(path: feed.sourcePath ?? "content/" + feed.folder),
+                        "feed folder 'content/\(feed.folder)' would write \(page) over the page of feed 'content/\(other)' (folder names are made URL-safe: §5.2); rename one of them"))
+                continue
+            }
+            pages[page] = .feed(feed.folder)
         }
         for f in feeds.indices {
             let prefix = feeds[f].path.isEmpty ? "" : feeds[f].path + "/"

@@ -3,9 +3,11 @@
 ///
 /// feedgen runs no template language in bodies, so a Liquid tag `{% … %}` or output `{{ … }}`, a
 /// Hugo shortcode `{{< … >}}` / `{{% … %}}` and a kramdown attribute list `{: … }` are left out
-/// of the page, each with a warning at its place. Two Liquid tags mean something feedgen can give
+/// of the page, each with a warning at its place. Some Liquid tags mean something feedgen can give
 /// without running Liquid: `{% highlight lang %}…{% endhighlight %}` becomes a fenced code block
-/// of that language and `{% raw %}…{% endraw %}` its text as written; Hugo's escaped shortcode
+/// of that language, `{% raw %}…{% endraw %}` its text as written, and `{% link P %}` /
+/// `{% post_url N %}` in a link destination a path to the content file they name
+/// (``ForeignSyntaxPass/liquidLinkDestination(_:)``); Hugo's escaped shortcode
 /// `{{</* x */>}}` becomes the text `{{< x >}}`, as Hugo shows it. Code is respected: in fenced and
 /// indented code blocks and in code spans everything is kept as written (`{{ .Title }}` in a code
 /// example is code), except the `raw` markers and shortcode escapes, which Jekyll and Hugo remove
@@ -25,6 +27,10 @@ struct ForeignSyntax {
     var text: String
     var warnings: [Warning]
     var map: PositionMap
+    /// The link destinations that stand for a Jekyll `{% link %}` or `{% post_url %}` tag (as
+    /// cmark reports them), each with the tag as written: a link to no page is then a warning
+    /// showing the tag, not an error (content-format §5.3).
+    var linkTags: [String: String] = [:]
 
     /// The body with foreign syntax handled; nil when it holds none (no `{%`, `{{` or `{:`: the
     /// common case costs one scan of the bytes).
@@ -42,7 +48,8 @@ struct ForeignSyntax {
         var pass = ForeignSyntaxPass(Array(body.utf8))
         pass.run()
         return ForeignSyntax(
-            text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors))
+            text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),
+            linkTags: pass.linkTags)
     }
 }
 

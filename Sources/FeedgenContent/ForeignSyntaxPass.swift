@@ -27,6 +27,9 @@ struct ForeignSyntaxPass {
     var searches: [SearchKey: SearchResult] = [:]
     /// Inside `{% highlight %}`: the input offset and length of its `{% endhighlight %}`, and the fence.
     var highlight: (end: Int, length: Int, fence: [UInt8])?
+    /// The destinations written for Jekyll's `{% link %}` / `{% post_url %}` tags
+    /// (``liquidLinkDestination(_:)``), each with the tag as written.
+    var linkTags: [String: String] = [:]
 
     init(_ bytes: [UInt8]) {
         b = bytes

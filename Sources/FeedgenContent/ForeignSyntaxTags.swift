@@ -26,6 +26,13 @@ extension ForeignSyntaxPass {
                 openHighlight(tag)
                 return true
             }
+            if let destination = liquidLinkDestination(tag) {
+                let written = String(decoding: b[i..<tag.end].map { $0 == 0x0A || $0 == 0x09 ? 0x20 : $0 }, as: UTF8.self)
+                skip(tag.end - i)
+                emit(destination)
+                linkTags[String(decoding: destination, as: UTF8.self)] = written
+                return true
+            }
             if !tag.name.hasPrefix("end"), !["else", "elsif", "when"].contains(tag.name) {
                 warn("Liquid tag \(shown(i, tag.end)) is left out of the page: feedgen does not run Liquid")
             }

@@ -1,8 +1,10 @@
 /// What an item file's name gives the item when its front matter is silent: its default id and
 /// title (URL-safe, from the name), and Jekyll's file-name date (`2024-03-05-title.md`).
 struct ItemName: Equatable {
-    /// The Markdown extensions read as items: `.md`, and `.markdown` (Jekyll's default).
-    static let extensions = [".md", ".markdown"]
+    /// The Markdown extensions read as items, in any case (Jekyll lower-cases the extension
+    /// before comparing): the union of Jekyll's default `markdown_ext` (`markdown,mkdown,mkdn,mkd,md`)
+    /// and Hugo's Markdown suffixes (`md`, `mdown`, `markdown`), and `.markdn`.
+    static let extensions = [".md", ".markdown", ".mdown", ".mkdown", ".mkdn", ".mkd", ".markdn"]
 
     /// `<section>/<path below the section>`, each segment made URL-safe (``urlSafe(_:)``), the
     /// dated file's date prefix left out.
@@ -17,7 +19,7 @@ struct ItemName: Equatable {
     ///   - fileName: the path below the section folder (`a.md`, `sub/2024-03-05-b.markdown`).
     init(sectionID: String, fileName: String) {
         var stem = Substring(fileName)
-        if let ext = Self.extensions.first(where: { fileName.hasSuffix($0) }) { stem = stem.dropLast(ext.count) }
+        stem = stem.dropLast(Self.extensionLength(fileName))
         var segments = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var last = segments.popLast() ?? ""
         if let (date, slug) = Self.datePrefix(last) {
@@ -26,11 +28,23 @@ struct ItemName: Equatable {
         }
         title = last
         segments.append(last)
-        id = ([sectionID] + segments).map(Self.urlSafe).joined(separator: "/")
+        id = ([sectionID] + segments).map(Self.pathSegment).joined(separator: "/")
     }
 
     /// Whether `name` is read as an item file.
-    static func isItemFile(_ name: String) -> Bool { extensions.contains { name.hasSuffix($0) } }
+    static func isItemFile(_ name: String) -> Bool { extensionLength(name) > 0 }
+
+    /// The length in bytes of `name`'s Markdown extension (one of ``extensions``, compared
+    /// ASCII-case-insensitively on bytes), 0 when it has none. A name that is only an extension
+    /// (`.md`) has none.
+    static func extensionLength<S: Collection>(_ name: S) -> Int where S.Element == UInt8 {
+        for ext in extensions where name.count > ext.utf8.count {
+            if name.suffix(ext.utf8.count).elementsEqual(ext.utf8, by: { $0 == $1 || ($1 >= 0x61 && $0 | 0x20 == $1) }) { return ext.utf8.count }
+        }
+        return 0
+    }
+
+    static func extensionLength(_ name: String) -> Int { extensionLength(name.utf8) }
 
     /// `2024-03-05-slug` → (2024-03-05, `slug`): Jekyll's post name (`YYYY-MM-DD-title`, one-digit
     /// month and day allowed); nil when the name does not start with a valid date and a `-` and a
@@ -66,6 +80,34 @@ struct ItemName: Equatable {
             }
         }
         return out.isEmpty ? segment : String(out)
+    }
+
+    /// `path` (`/`-separated folder names) with each segment made URL-safe (``urlSafe(_:)``):
+    /// a feed folder's output path (`news@2 x` → `news-2-x`).
+    static func urlSafePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { pathSegment(String($0)) }.joined(separator: "/")
+    }
+
+    /// The longest id or feed-path segment derived from a name, in UTF-8 bytes: file systems
+    /// allow 255 bytes in a name, and the build adds to a segment (`.html`; `.light.html` for a
+    /// section preview; an image variant's `-480w.webp`).
+    static let maxSegmentBytes = 200
+
+    /// A folder or file name as an output path segment: ``urlSafe(_:)``, then, when longer than
+    /// ``maxSegmentBytes``, cut at a character boundary to 191 bytes and ended with `-` and the
+    /// 8 hex digits of the name's 64-bit FNV-1a hash (lower 32 bits), so that two long names
+    /// with the same beginning stay apart and the result is the same on every build.
+    static func pathSegment(_ name: String) -> String {
+        let safe = urlSafe(name)
+        guard safe.utf8.count > maxSegmentBytes else { return safe }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var cut = safe.utf8.index(safe.utf8.startIndex, offsetBy: maxSegmentBytes - 9)
+        while cut > safe.utf8.startIndex, safe.utf8[cut] & 0xC0 == 0x80 { cut = safe.utf8.index(before: cut) }
+        var head = String(safe[..<cut])
+        while head.hasSuffix("-") { head.removeLast() }
+        let hex = String(UInt32(truncatingIfNeeded: hash), radix: 16)
+        return head + "-" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// A scalar an id segment may hold (the rule of ``Item/idProblem(_:)``).

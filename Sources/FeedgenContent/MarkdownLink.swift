@@ -13,7 +13,7 @@ public struct MarkdownLink: Sendable, Hashable {
     /// The destination as written.
     public var destination: String
 
-    /// A link to a `.md` (or `.markdown`) file by a path without a scheme, resolved against `directory`
+    /// A link to a Markdown file (`.md`, `.markdown`…: ``ItemName/extensions``) by a path without a scheme, resolved against `directory`
     /// (site-relative), or against `content/` when it starts with `/` (as in Hugo, where `/`
     /// is the content root). With `folders` (body links), also a relative path that ends in `/`
     /// (`../posts/`) and stays inside `content/`: its target ends in `/` (`content/posts/`) and
@@ -29,7 +29,7 @@ public struct MarkdownLink: Sendable, Hashable {
             fragment = String(path[path.index(after: hash)...])
             path = path[..<hash]
         }
-        guard isFolder ? !path.hasPrefix("/") : path.lowercased().hasSuffix(".md") || path.lowercased().hasSuffix(".markdown"),
+        guard isFolder ? !path.hasPrefix("/") : ItemName.extensionLength(path.utf8) > 0,
             !path.hasPrefix("//"), !path.contains(":"), !path.contains("?")
         else { return nil }
         let decoded = Self.percentDecode(String(path))
@@ -58,24 +58,29 @@ public struct MarkdownLink: Sendable, Hashable {
         return copy
     }
 
-    /// False when neither `destination` nor its part before `#` can end in `.md` or `.markdown`
-    /// (any case; Jekyll's extension):
-    /// a fast byte check that only rejects. (No non-ASCII character lower-cases to `.`, `m`
-    /// or `d`, so a destination whose bytes do not end so cannot lower-case to such an end.)
+    /// False when `destination`'s part before `#` does not end in a Markdown extension (any
+    /// case; ``ItemName/extensions``): a fast check on bytes, before any String work.
     static func mayEndInMarkdownSuffix(_ destination: String) -> Bool {
         let utf8 = destination.utf8
-        var end = utf8.endIndex
-        if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) { end = hash }
-        let path = utf8[utf8.startIndex..<end]
-        guard path.count >= 3 else { return false }
-        if path.count >= 9, path.suffix(9).elementsEqual(".markdown".utf8, by: { $0 | 0x20 == $1 | 0x20 }) { return true }
-        var i = path.endIndex
-        i = path.index(before: i)
-        let d = path[i] | 0x20
-        i = path.index(before: i)
-        let m = path[i] | 0x20
-        i = path.index(before: i)
-        return d == UInt8(ascii: "d") && m == UInt8(ascii: "m") && path[i] == UInt8(ascii: ".")
+        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        return ItemName.extensionLength(utf8[utf8.startIndex..<end]) > 0
+    }
+
+    /// `x.md` for a content file `x.markdown` (any other Markdown extension, ``ItemName/extensions``):
+    /// the name a link may use for it when no `x.md` exists (Jekyll's `{% post_url %}` names a
+    /// post without its extension); nil for a `.md` file or a path without such an extension.
+    public static func mdAlias(of source: String) -> String? {
+        let n = ItemName.extensionLength(source.utf8)
+        guard n > 0, !source.utf8.suffix(n).elementsEqual(".md".utf8) else { return nil }
+        return String(decoding: source.utf8.dropLast(n), as: UTF8.self) + ".md"
+    }
+
+    /// The ``mdAlias(of:)`` of each of `sources` that has one, in byte order of the sources (so
+    /// that of two files `x.markdown` and `x.mkd` the first claims `x.md`, whatever the order of
+    /// `sources`).
+    public static func mdAliases<S: Sequence>(_ sources: S) -> [(source: String, alias: String)] where S.Element == String {
+        sources.compactMap { source in mdAlias(of: source).map { (source, $0) } }
+            .sorted { $0.source.utf8.lexicographicallyPrecedes($1.source.utf8) }
     }
 
     /// Whether the part of `destination` before `#` ends in `/` (a folder).

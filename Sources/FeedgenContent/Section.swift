@@ -2,6 +2,10 @@
 public struct Section: Sendable, Hashable {
     /// The folder name, also the `data-section-id` of the output.
     public var id: String
+    /// ``id`` as the name part of an output file (a section preview, `_previews/<name>.light.html`):
+    /// as written, unless longer than 200 bytes, then shortened with a hash like a long item name
+    /// (content-format §5.2), so that the file's name stays within the file system's 255 bytes.
+    public var outputName: String { id.utf8.count > ItemName.maxSegmentBytes ? ItemName.pathSegment(id) : id }
     /// The site-relative `_section.md` path, nil when the folder has none.
     public var sourcePath: String?
     /// The header text; nil for no header.

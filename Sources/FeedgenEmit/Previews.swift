@@ -100,10 +100,10 @@ extension SiteRenderer {
             // Untyped closure: typed-throws closures crash the Swift 6.3 compiler (see render()).
             results.set(i, Result { () throws -> [OutputFile] in
                 let (feed, s, before) = all[i]
-                let section = try sectionHTML(s, feed: feed, page: Preview.sectionPath(feed: feed, section: s.section.id, scheme: .light), imagesBefore: before)
+                let section = try sectionHTML(s, feed: feed, page: Preview.sectionPath(feed: feed, section: s.section.outputName, scheme: .light), imagesBefore: before)
                 var files: [OutputFile] = []
                 for scheme in Preview.Scheme.allCases {
-                    let path = Preview.sectionPath(feed: feed, section: s.section.id, scheme: scheme)
+                    let path = Preview.sectionPath(feed: feed, section: s.section.outputName, scheme: scheme)
                     let html = try previewPage(s, sectionHTML: section, feed: feed, scheme: scheme, path: path, template: pageTemplate)
                     files.append(OutputFile(path: path, contents: .text(html)))
                 }
@@ -272,7 +272,7 @@ extension SiteRenderer {
                 // A scroller must be reachable by keyboard (frames inside don't count for axe).
                 out += "    <div class=\"pv-strip\" role=\"group\" aria-labelledby=\"\(headingID)\" tabindex=\"0\">\n      <div class=\"pv-grid\">\n"
                 for scheme in Preview.Scheme.allCases {
-                    let src = RelativeURL.relative(from: here, to: Preview.sectionPath(feed: feed, section: s.section.id, scheme: scheme))
+                    let src = RelativeURL.relative(from: here, to: Preview.sectionPath(feed: feed, section: s.section.outputName, scheme: scheme))
                     let fit = css[i] ? "" : " data-fit"
                     for (w, (width, _)) in Preview.widths.enumerated() {
                         let caption = "\(width) px, \(scheme.rawValue)"

@@ -11,6 +11,7 @@ package struct ContentAnchors {
     private var cache: [String: Set<String>] = [:]
 
     init(feeds: [PreparedFeed]) {
+        var aliasTexts: [String: (html: [String], ids: [String])] = [:]
         for feed in feeds {
             // A feed page shows its intro, every section's header text and section headings.
             var html = [feed.feed.introHTML]
@@ -21,7 +22,7 @@ package struct ContentAnchors {
             }
             let page = (html, ids)
             if let source = feed.feed.sourcePath { texts[source] = page }
-            texts["content/" + (feed.feed.path.isEmpty ? "" : feed.feed.path + "/")] = page
+            texts["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = page
             for s in feed.sections {
                 if let source = s.section.sourcePath { texts[source] = page }
                 for item in s.section.items where item.fileName != "" {
@@ -29,6 +30,11 @@ package struct ContentAnchors {
                 }
             }
         }
+        // The alias ``ContentLinks`` gives (`x.md` for `x.markdown`; of two, the first by path).
+        for (source, alias) in MarkdownLink.mdAliases(texts.keys) where texts[alias] == nil && aliasTexts[alias] == nil {
+            aliasTexts[alias] = texts[source]
+        }
+        for (alias, text) in aliasTexts where texts[alias] == nil { texts[alias] = text }
     }
 
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment

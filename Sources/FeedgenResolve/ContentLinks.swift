@@ -11,11 +11,12 @@ public struct ContentLinks: Sendable {
 
     public init(feeds: [PreparedFeed]) {
         var pages: [String: String] = [:]
+        var aliases: [String: String] = [:]
         pages.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
             if let source = feed.feed.sourcePath { pages[source] = feed.pagePath }
             // A body link to the feed's folder (`../posts/`) leads to its index.html.
-            pages["content/" + (feed.feed.path.isEmpty ? "" : feed.feed.path + "/")] = feed.pagePath
+            pages["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = feed.pagePath
             for s in feed.sections {
                 if let source = s.section.sourcePath { pages[source] = feed.pagePath }
                 for item in s.section.items where item.fileName != "" {
@@ -23,6 +24,12 @@ public struct ContentLinks: Sendable {
                 }
             }
         }
+        // A link to `x.md` finds `x.markdown` (or another Markdown extension) when there is no
+        // `x.md`: Jekyll's `{% post_url %}` names a post without its extension (§5.3).
+        for (source, alias) in MarkdownLink.mdAliases(pages.keys) where pages[alias] == nil && aliases[alias] == nil {
+            aliases[alias] = pages[source]
+        }
+        for (alias, page) in aliases { pages[alias] = page }
         self.pages = pages
         self.isEmpty = !feeds.contains { feed in
             !feed.feed.introLinks.isEmpty
@@ -45,9 +52,11 @@ public struct ContentLinks: Sendable {
             for s in feed.sections {
                 for link in s.section.headerLinks where pages[link.target] == nil { report(link, error: false, &diagnostics) }
                 for item in s.section.items {
-                    // A folder link may be a permalink written for another generator: a warning.
+                    // A folder link may be a permalink written for another generator, and a
+                    // Jekyll `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which
+                    // may not have been copied: warnings.
                     for link in item.markdownLinks where pages[link.target] == nil {
-                        report(link, error: !link.target.hasSuffix("/"), &diagnostics)
+                        report(link, error: !link.target.hasSuffix("/") && !link.destination.hasPrefix("{%"), &diagnostics)
                     }
                 }
             }

@@ -21,6 +21,22 @@ enum OutputCollisions {
         return path.precomposedStringWithCanonicalMapping.lowercased()
     }
 
+    /// The longest file or folder name in bytes that file systems take (`NAME_MAX` on Linux and
+    /// macOS, ext4, APFS).
+    static let maxNameBytes = 255
+
+    /// The first `/`-separated name of `path` longer than ``maxNameBytes``, if any.
+    static func longName(_ path: String) -> Substring? {
+        var length = 0
+        for byte in path.utf8 {
+            length = byte == 0x2F ? 0 : length + 1
+            if length > maxNameBytes {
+                return path.split(separator: "/").first { $0.utf8.count > maxNameBytes }
+            }
+        }
+        return nil
+    }
+
     static func check(_ site: PreparedSite, into diagnostics: inout Diagnostics) {
         var claimed: [String: (path: String, source: SourceLocation)] = [:]
         claimed.reserveCapacity(
@@ -32,6 +48,13 @@ enum OutputCollisions {
             if k == reserved || k.hasPrefix(reserved + "/") {
                 // Reserved whether or not --previews is given, so adding it never breaks a build.
                 diagnostics.error(source, "this would write the output file '\(path)', but '\(OutputPaths.previews)/' is reserved for the section previews of 'feedgen build --previews'; rename or move it")
+                return
+            }
+            if let long = longName(path) {
+                // Else the write fails with ENAMETOOLONG, which blames the output folder (exit 2).
+                diagnostics.error(
+                    source,
+                    "this would write an output file named '\(long.prefix(24))…\(long.suffix(12))' (\(long.utf8.count) bytes), over the file system's limit of \(maxNameBytes) bytes for a name; shorten the file or folder name (or the item's 'id')")
                 return
             }
             if let first = claimed[k] {
@@ -62,7 +85,7 @@ enum OutputCollisions {
             }
         }
         for feed in site.feeds {
-            claim(feed.pagePath, by: SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.path))
+            claim(feed.pagePath, by: SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.folder))
             for s in feed.sections {
                 // Detail pages are most of a site's files: their paths and keys are made on
                 // every core for long sections, then claimed in order.

@@ -60,7 +60,7 @@ public enum SiteResolver {
                     } ?? item.location
                     section.items[i].markdownLinks.append(target.at(location))
                 }
-                let path = section.sourcePath ?? "content/" + (feed.path.isEmpty ? "" : feed.path + "/") + section.id
+                let path = section.sourcePath ?? "content/" + (feed.folder.isEmpty ? "" : feed.folder + "/") + section.id
                 var decoder = LayoutDecoder(path: path)
                 let (layout, preset) = decoder.decode(section.layout)
                 diagnostics.append(contentsOf: decoder.diagnostics)

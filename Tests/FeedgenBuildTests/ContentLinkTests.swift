@@ -36,6 +36,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// Jekyll's `{% link %}` and `{% post_url %}` (content-format §5.3) lead to the page of the
+    /// file they name (`_posts/` read as `posts/`; `post_url` whatever the post's extension);
+    /// one naming no page is a warning at the link showing the tag, and the link becomes `#`.
+    @Test func jekyllLinkTagsLeadToTheirPages() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/posts/2020-01-01-a.md":
+                "---\ntitle: A\n---\nSee [B]({% link _posts/2020-02-02-b.markdown %}#part), [C]({% post_url 2020-03-03-c %}).\n\nAnd [gone]({% link _docs/history.md %}).\n",
+            "content/posts/2020-02-02-b.markdown": "---\ntitle: B\n---\n## Part\n",
+            "content/posts/2020-03-03-c.mkd": "---\ntitle: C\n---\nC.\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(report.diagnostics.sorted.filter { $0.severity != .note }.map(\.description) == [
+            "content/posts/2020-01-01-a.md:6:5: warning: link '{% link _docs/history.md %}' leads to content/docs/history.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link"
+        ])
+        let page = try String(contentsOfFile: out + "/posts/a.html", encoding: .utf8)
+        #expect(page.contains(#"<a href="b.html#part">B</a>"#))
+        #expect(page.contains(#"<a href="c.html">C</a>"#))
+        #expect(page.contains(##"<a href="#">gone</a>"##))
+    }
+
     @Test func aLinkToADraftIsAnError() {
         let root = temporaryFolder()
         writeSite(root, [

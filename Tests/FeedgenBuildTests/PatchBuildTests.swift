@@ -207,7 +207,7 @@ import FeedgenDiagnostics
         #expect(!report.patched)
     }
 
-    /// A file the listing warns about (a `.md` outside a section folder, a `.mdown` file, a
+    /// A file the listing warns about (a `.md` outside a section folder, a `.mdwn` file, a
     /// broken symbolic link) is no item, feed or section file, yet a build reports it: adding or
     /// removing one with a body edit must not report the last build's warnings.
     @Test func aWarningOfTheListingIsReportedAsAFullBuildReportsIt() throws {
@@ -217,10 +217,10 @@ import FeedgenDiagnostics
         try Self.append(site, "content/zlong/entry-30.md", "\nA new paragraph.\n")
         var report = Self.buildAndCompare(site, "stray .md added")
         #expect(report.diagnostics.items.contains { $0.description == "content/stray.md: warning: 'stray.md' is not in a section folder; move it into a section folder" })
-        try "hi\n".write(toFile: site + "/content/news/notes.mdown", atomically: true, encoding: .utf8)
+        try "hi\n".write(toFile: site + "/content/news/notes.mdwn", atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: site + "/content/news/broken.md", withDestinationPath: "/nonexistent")
         try Self.append(site, "content/zlong/entry-31.md", "\nA new paragraph.\n")
-        report = Self.buildAndCompare(site, ".mdown file and broken link added")
+        report = Self.buildAndCompare(site, ".mdwn file and broken link added")
         #expect(report.diagnostics.items.count { $0.severity == .warning } == 4)
         try FileManager.default.removeItem(atPath: site + "/content/stray.md")
         try Self.append(site, "content/zlong/entry-32.md", "\nA new paragraph.\n")

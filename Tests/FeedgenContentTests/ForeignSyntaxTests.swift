@@ -34,6 +34,36 @@ import Testing
             ])
     }
 
+    /// Jekyll's `{% link %}` and `{% post_url %}` in a link destination become links to the
+    /// content file they name (a collection folder `_posts` read as `posts`), shown as written
+    /// in diagnostics; elsewhere (bare text, code) they are what other Liquid tags are.
+    @Test func linkAndPostURLTagsBecomeContentLinks() {
+        let r = render(
+            """
+            See [one]({% link _posts/2017-01-18-x.markdown %}) and [two]( {%- link about me.md -%}#part).
+            Also [three][t] and [file]({% link assets/a b.pdf %}); bare {% link y.md %}.
+
+            [t]: {% post_url 2013-05-06-jekyll-1-0-0-released %}
+            `{% link z.md %}` and [var]({% link {{ page.x }} %}).
+            """)
+        #expect(
+            r.links == [
+                "content/s/a.md:4:5 {% link _posts/2017-01-18-x.markdown %}",
+                "content/s/a.md:4:56 {%- link about me.md -%}#part",
+                "content/s/a.md:5:6 {% post_url 2013-05-06-jekyll-1-0-0-released %}",
+            ])
+        #expect(r.html.contains("<a href=\"feedgen-md:content/posts/2017-01-18-x.markdown\">one</a>"))
+        #expect(r.html.contains("<a href=\"feedgen-md:content/about%20me.md#part\">two</a>"))
+        #expect(r.html.contains("<a href=\"feedgen-md:content/posts/2013-05-06-jekyll-1-0-0-released.md\">three</a>"))
+        #expect(r.html.contains("<a href=\"/assets/a%20b.pdf\">file</a>"))
+        #expect(r.html.contains("<code>{% link z.md %}</code>"))
+        #expect(
+            r.warnings == [
+                "content/s/a.md:5:61: warning: Liquid tag '{% link y.md %}' is left out of the page: feedgen does not run Liquid",
+                "content/s/a.md:8:29: warning: Liquid tag '{% link {{ page.x }} %}' is left out of the page: feedgen does not run Liquid",
+            ])
+    }
+
     @Test func highlightBecomesAFencedCodeBlock() {
         let r = render(
             """

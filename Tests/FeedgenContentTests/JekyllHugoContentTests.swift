@@ -30,6 +30,26 @@ import Testing
         #expect(byID["posts/sub/deep"]?.fileName == "sub/2015-07-08-deep.markdown")
     }
 
+    /// Every extension Jekyll's default `markdown_ext` or Hugo lists, in any case, is an item;
+    /// `.mdwn` (read by neither) is a warning, not silently dropped.
+    @Test func everyMarkdownExtensionOfJekyllAndHugoIsRead() throws {
+        let names = ["a.md", "b.markdown", "c.mdown", "d.mkdown", "e.mkdn", "f.mkd", "g.markdn", "h.MD", "i.Markdown"]
+        var files: [String: String] = [:]
+        for name in names { files["content/s/" + name] = "Body.\n" }
+        files["content/s/j.mdwn"] = "Body.\n"
+        files["content/s/k.txt"] = "Not Markdown.\n"
+        let (s, diagnostics) = try TestSite(files).load()
+        #expect(
+            diagnostics == [
+                "content/s/j.mdwn: warning: 'j.mdwn' is not read: feedgen reads Markdown files ending in '.md', '.markdown', '.mdown', '.mkdown', '.mkdn', '.mkd', '.markdn' only; rename it to 'j.md'"
+            ])
+        #expect(s?.outline() == ["s: s/a, s/b, s/c, s/d, s/e, s/f, s/g, s/h, s/i"])
+        #expect(MarkdownLink(destination: "../t/x.MKDN#p", directory: "content/s")?.target == "content/t/x.MKDN")
+        #expect(MarkdownLink(destination: "x.mdx", directory: "content/s") == nil)
+        #expect(MarkdownLink.mdAlias(of: "content/s/x.markdown") == "content/s/x.md")
+        #expect(MarkdownLink.mdAlias(of: "content/s/x.md") == nil)
+    }
+
     @Test func tagsAndCategoriesMayBeStrings() throws {
         let site = try TestSite([
             "content/s/a.md": "---\ntags: .NET Visual-Studio\ncategories: release  security\n---\n",
@@ -152,6 +172,32 @@ import Testing
         #expect(ItemName.urlSafe("café au lait") == "café-au-lait")
         #expect(ItemName.urlSafe("...x") == "x")
         #expect(ItemName.urlSafe("@@") == "@@")
+    }
+
+    /// A feed folder's name is made URL-safe like a section's for its pages (`news@2 x/` →
+    /// `news-2-x/index.html`); source paths keep the name as written. Two folders whose pages
+    /// would be one are an error naming both.
+    @Test func feedFolderNamesGetAURLSafePath() throws {
+        let (s, diagnostics) = try TestSite([
+            "content/news@2 x/_feed.md": "---\ntitle: News\n---\n",
+            "content/news@2 x/my s/a.md": "A.\n",
+        ]).load()
+        #expect(diagnostics == [])
+        let feed = try #require(s?.feeds.first { $0.folder == "news@2 x" })
+        #expect(feed.path == "news-2-x")
+        #expect(feed.sourcePath == "content/news@2 x/_feed.md")
+        #expect(feed.sections.map { $0.items.map(\.id) } == [["my-s/a"]])
+        #expect(feed.sections.first?.items.first?.sourcePath == "content/news@2 x/my s/a.md")
+
+        let (clash, problems) = try TestSite([
+            "content/a b/_feed.md": "---\ntitle: One\n---\n",
+            "content/a-b/_feed.md": "---\ntitle: Two\n---\n",
+        ]).load()
+        #expect(clash == nil)
+        #expect(
+            problems == [
+                "content/a-b/_feed.md: error: feed folder 'content/a-b' would write a-b/index.html over the page of feed 'content/a b' (folder names are made URL-safe: §5.2); rename one of them"
+            ])
     }
 
     @Test func twoNamesWithTheSameDerivedIDAreAnError() throws {
