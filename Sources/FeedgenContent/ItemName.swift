@@ -1,5 +1,7 @@
 /// What an item file's name gives the item when its front matter is silent: its default id and
 /// title (URL-safe, from the name), and Jekyll's file-name date (`2024-03-05-title.md`).
+import FeedgenStorage
+
 struct ItemName: Equatable {
     /// The Markdown extensions read as items, in any case (Jekyll lower-cases the extension
     /// before comparing): the union of Jekyll's default `markdown_ext` (`markdown,mkdown,mkdn,mkd,md`)
@@ -95,13 +97,14 @@ struct ItemName: Equatable {
 
     /// A folder or file name as an output path segment: ``urlSafe(_:)``, then, when longer than
     /// ``maxSegmentBytes``, cut at a character boundary to 191 bytes and ended with `-` and the
-    /// 8 hex digits of the name's 64-bit FNV-1a hash (lower 32 bits), so that two long names
+    /// 8 hex digits of the name's XXH3 hash (``StableHasher``, its lower 32 bits), so that two long names
     /// with the same beginning stay apart and the result is the same on every build.
     static func pathSegment(_ name: String) -> String {
         let safe = urlSafe(name)
         guard safe.utf8.count > maxSegmentBytes else { return safe }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var hasher = StableHasher()
+        hasher.combine(name)
+        let hash = hasher.value
         var cut = safe.utf8.index(safe.utf8.startIndex, offsetBy: maxSegmentBytes - 9)
         while cut > safe.utf8.startIndex, safe.utf8[cut] & 0xC0 == 0x80 { cut = safe.utf8.index(before: cut) }
         var head = String(safe[..<cut])
