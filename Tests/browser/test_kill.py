@@ -1,13 +1,19 @@
 """A build killed with SIGKILL at any point leaves the previous output exactly as it was, and the
 next build succeeds."""
+import random
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 
-def snapshot(root: Path) -> dict:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+def snapshot(root: Path, skip=()) -> dict:
+    """Every file below `root` (relative path → bytes), without the root entries named in `skip`."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.relative_to(root).parts[0] not in skip
+    }
 
 
 def make_site(root: Path, items: int, version: str) -> None:
@@ -103,3 +109,58 @@ def test_sigkill_during_incremental_builds(feedgen, tmp_path):
     # here may be patched, kills included), and no temporary snapshot file.
     assert sorted(p.name for p in cache.iterdir()) == [
         "back", "cards.log", "cards.log.seal", "items.log", "items.log.seal", "lock", "snapshot", "sources", "state"]
+
+
+def test_sigkill_keeps_a_deploy_repository(feedgen, tmp_path):
+    """The output folder is a deploy repository (`.git/` and `CNAME`, the user's): 20 builds
+    killed at seeded random moments each leave the previous or the new build, and the
+    repository and `CNAME` byte for byte as they were (issue #22)."""
+    site = tmp_path / "site"
+    out = tmp_path / "public"
+    user = (".git", "CNAME")
+    references = {}
+    for version in ("v2", "v1"):
+        make_site(site, 600, version)
+        subprocess.run([str(feedgen), "build", str(site), "--output", str(tmp_path / version), "--quiet"], check=True)
+        references[version] = snapshot(tmp_path / version)
+    subprocess.run([str(feedgen), "build", str(site), "--output", str(out), "--quiet"], check=True)
+    git = ["git", "-C", str(out), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(["git", "init", "-q", str(out)], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "deploy"], check=True)
+    (out / "CNAME").write_text("cards.example.org\n", encoding="utf-8")
+    kept = {path: data for path, data in snapshot(out).items() if path.split("/")[0] in user}
+    assert len(kept) > 10 and "CNAME" in kept
+    # The kill moments are drawn over the time a build into this output takes (two timed
+    # builds, v2 and back to v1, with the repository in place).
+    durations = []
+    for version in ("v2", "v1"):
+        make_site(site, 600, version)
+        t0 = time.time()
+        subprocess.run([str(feedgen), "build", str(site), "--output", str(out), "--quiet"], check=True)
+        durations.append(time.time() - t0)
+        assert snapshot(out, skip=user) == references[version]
+
+    rng = random.Random(20261202)
+    duration = min(durations)
+    holds, outcomes = "v1", []
+    for kill in range(20):
+        target = "v2" if holds == "v1" else "v1"
+        make_site(site, 600, target)
+        proc = subprocess.Popen([str(feedgen), "build", str(site), "--output", str(out), "--quiet"])
+        time.sleep(rng.uniform(0.05, 1.5) * duration)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        now = snapshot(out, skip=user)
+        if now == references[target]:
+            holds = target
+            outcomes.append("new")
+        else:
+            assert now == references[holds], f"kill {kill}: the output is neither the previous build nor the new one"
+            outcomes.append("previous")
+        assert {p: d for p, d in snapshot(out).items() if p.split("/")[0] in user} == kept, f"kill {kill}: .git/ or CNAME changed"
+    print(f"kill test with a deploy repository: build {duration:.2f} s; outcomes {outcomes}")
+    assert "previous" in outcomes
+    subprocess.run([str(feedgen), "build", str(site), "--output", str(out), "--quiet"], check=True)
+    assert snapshot(out, skip=user) == references[target]
+    assert subprocess.run(git + ["fsck", "--no-progress"], capture_output=True).returncode == 0
