@@ -83,6 +83,15 @@ public struct MarkdownLink: Sendable, Hashable {
             .sorted { $0.source.utf8.lexicographicallyPrecedes($1.source.utf8) }
     }
 
+    /// `table` (content source path → value) with each ``mdAlias(of:)`` that names no key of
+    /// its own added, holding its source's value: the one rule by which both the link and the
+    /// anchor checks find `x.markdown` from a link to `x.md`.
+    public static func addingMdAliases<V>(to table: [String: V]) -> [String: V] {
+        var out = table
+        for (source, alias) in mdAliases(table.keys) where out[alias] == nil { out[alias] = table[source] }
+        return out
+    }
+
     /// Whether the part of `destination` before `#` ends in `/` (a folder).
     static func endsInSlash(_ destination: String) -> Bool {
         let utf8 = destination.utf8

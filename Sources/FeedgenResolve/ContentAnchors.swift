@@ -11,7 +11,6 @@ package struct ContentAnchors {
     private var cache: [String: Set<String>] = [:]
 
     init(feeds: [PreparedFeed]) {
-        var aliasTexts: [String: (html: [String], ids: [String])] = [:]
         for feed in feeds {
             // A feed page shows its intro, every section's header text and section headings.
             var html = [feed.feed.introHTML]
@@ -31,10 +30,7 @@ package struct ContentAnchors {
             }
         }
         // The alias ``ContentLinks`` gives (`x.md` for `x.markdown`; of two, the first by path).
-        for (source, alias) in MarkdownLink.mdAliases(texts.keys) where texts[alias] == nil && aliasTexts[alias] == nil {
-            aliasTexts[alias] = texts[source]
-        }
-        for (alias, text) in aliasTexts where texts[alias] == nil { texts[alias] = text }
+        texts = MarkdownLink.addingMdAliases(to: texts)
     }
 
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment

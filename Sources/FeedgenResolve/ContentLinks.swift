@@ -11,7 +11,6 @@ public struct ContentLinks: Sendable {
 
     public init(feeds: [PreparedFeed]) {
         var pages: [String: String] = [:]
-        var aliases: [String: String] = [:]
         pages.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
             if let source = feed.feed.sourcePath { pages[source] = feed.pagePath }
@@ -26,11 +25,7 @@ public struct ContentLinks: Sendable {
         }
         // A link to `x.md` finds `x.markdown` (or another Markdown extension) when there is no
         // `x.md`: Jekyll's `{% post_url %}` names a post without its extension (§5.3).
-        for (source, alias) in MarkdownLink.mdAliases(pages.keys) where pages[alias] == nil && aliases[alias] == nil {
-            aliases[alias] = pages[source]
-        }
-        for (alias, page) in aliases { pages[alias] = page }
-        self.pages = pages
+        self.pages = MarkdownLink.addingMdAliases(to: pages)
         self.isEmpty = !feeds.contains { feed in
             !feed.feed.introLinks.isEmpty
                 || feed.sections.contains { !$0.section.headerLinks.isEmpty || $0.section.items.contains { !$0.markdownLinks.isEmpty } }
