@@ -1,0 +1,179 @@
+/// `SiteRenderer`'s cards: each section's cards rendered (or taken from the card cache), one
+/// card's HTML, and the card cache's keys.
+import Dispatch
+import FeedgenResolve
+import FeedgenStorage
+import Foundation
+import FeedgenContent
+import FeedgenDiagnostics
+import FeedgenLayout
+import FeedgenMustache
+
+extension SiteRenderer {
+    /// A section's rendered cards, in item order, and whether any of them holds a link.
+    struct RenderedCards {
+        /// Each card's HTML: rendered now, or the card cache's bytes.
+        var cards: [CardHTML]
+        /// Each card's estimate, when the page defers cards (else nil).
+        var estimates: [CardHeightEstimate?]
+        var focusable: Bool
+        /// Per card: whether its image loads eagerly, and with high priority.
+        var eager: [Bool] = []
+        var priority: [Bool] = []
+    }
+
+    /// Sections with at least this many cards render their cards in parallel.
+    static let parallelCardThreshold = 512
+
+    func renderCards(
+        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0, estimated: Bool = false
+    ) throws(TemplateErrors) -> RenderedCards {
+        // Image priorities first, in order (they depend on the page order), then the cards: a
+        // long section's cards render on every core (a 100,000-card feed page was the build's
+        // serial tail). A card found in the card store (same key) is not rendered at all.
+        let items = s.section.items
+        var images: [(image: ImageAsset?, eager: Bool, priority: Bool)] = []
+        images.reserveCapacity(items.count)
+        var imageIndex = imagesBefore  // this card's image's place among the page's images
+        for item in items {
+            let image = site.image(feed: feed, item: item)
+            images.append((image, imageIndex < Self.eagerImageCount, image != nil && imageIndex == 0))
+            if image != nil { imageIndex += 1 }
+        }
+        let placed = images
+        // Items of a chips section without a type of their own are drawn as chips.
+        let chips = s.preset == .chips
+        let preset = s.preset.rawValue
+        let store = cardStore
+        let renderCard = { @Sendable (i: Int) throws -> CardFragment in
+            let item = items[i]
+            let type = chips && item.type == "card" ? "chip" : item.type
+            let (image, eager, priority) = placed[i]
+            var key: UInt64 = 0
+            if let store {
+                key = self.cardKey(
+                    item: item, feed: feed, page: page, image: image, eager: eager, priority: priority, type: type,
+                    preset: preset, estimated: estimated)
+                if let fragment = store.fragment(key) { return fragment }
+            }
+            let html = try self.cardHTML(item, type: type, feed: feed, page: page, image: image, eager: eager, priority: priority)
+            let fragment = CardFragment(html: html, estimate: estimated ? CardHeightEstimate(html: html, preset: preset) : nil)
+            store?.store(key, fragment)
+            return fragment
+        }
+        var cards: [CardHTML] = []
+        var estimates: [CardHeightEstimate?] = []
+        cards.reserveCapacity(items.count)
+        estimates.reserveCapacity(items.count)
+        if items.count < Self.parallelCardThreshold {
+            for i in items.indices {
+                do {
+                    let fragment = try renderCard(i)
+                    cards.append(fragment.html)
+                    estimates.append(fragment.estimate)
+                } catch let error as TemplateErrors { throw error } catch {
+                    throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
+                }
+            }
+        } else {
+            let slots = ResultSlots<CardFragment>(count: items.count)
+            DispatchQueue.concurrentPerform(iterations: items.count) { i in slots.set(i, Result { try renderCard(i) }) }
+            for r in slots.values {
+                switch r {
+                case .success(let fragment):
+                    cards.append(fragment.html)
+                    estimates.append(fragment.estimate)
+                case .failure(let error as TemplateErrors): throw error
+                case .failure(let error):
+                    throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
+                }
+            }
+        }
+        // A card is a focus stop when it links somewhere (``TemplateContext/itemURL(_:feed:page:)``).
+        let focusable = items.contains { !($0.link ?? "").isEmpty || $0.hasBody }
+        return RenderedCards(
+            cards: cards, estimates: estimates, focusable: focusable, eager: placed.map(\.eager), priority: placed.map(\.priority))
+    }
+
+    /// One card's HTML, rendered through the template of its type (`cards/<type>.mustache`, else
+    /// `cards/card.mustache`), as ``renderCards(_:feed:page:imagesBefore:estimated:)`` renders it.
+    func cardHTML(
+        _ item: Item, type: String, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool
+    ) throws -> String {
+        guard let template = templates.card(type: type) ?? templates.card(type: "card") else {
+            throw TemplateErrors(diagnostics: [
+                .error(SourceLocation(path: "Templates/cards/card.mustache"), "no card template for type '\(type)'")
+            ])
+        }
+        let context = TemplateContext.item(
+            item, feed: feed, page: page, image: image, eager: eager, priority: priority, config: site.site.config)
+        return try Self.render(template, context, partials: templates)
+    }
+
+    /// The card of item `i` of section `s` of feed `f`, rendered as its feed page renders it,
+    /// given what depends on the page's other cards: whether its image loads eagerly and with
+    /// high priority (``FeedPageMap``).
+    ///
+    /// - Throws: ``TemplateErrors``.
+    public func card(feed f: Int, section s: Int, item i: Int, eager: Bool, priority: Bool) throws(TemplateErrors) -> String {
+        let feed = site.feeds[f]
+        let section = feed.sections[s]
+        let item = section.section.items[i]
+        let type = section.preset == .chips && item.type == "card" ? "chip" : item.type
+        do {
+            return try cardHTML(
+                item, type: type, feed: feed, page: feed.pagePath, image: site.image(feed: feed, item: item), eager: eager,
+                priority: priority)
+        } catch let error as TemplateErrors { throw error } catch {
+            throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
+        }
+    }
+
+    /// The key of a card fragment (``CardFragmentStore``): everything the card's template is
+    /// given (``TemplateContext/item(_:feed:page:image:eager:priority:detail:config:)``: every field of
+    /// the item, its detail page's path, the feed page's path, its image with its variants and
+    /// sizes, whether the image loads eagerly and with high priority), the card type it is drawn
+    /// with, and for its estimate whether one is made and the section's preset; seeded with
+    /// ``cardSalt`` (the templates, the configuration, the binary). Its place in the section
+    /// (index, set size, ids, deferral) is not in the fragment: the section's HTML wraps it.
+    func cardKey(
+        item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool, type: String,
+        preset: String, estimated: Bool
+    ) -> UInt64 {
+        var h = StableHasher(seed: cardSalt)
+        h.combine("card")
+        h.combine(page)
+        h.combine(feed.detailPath(item))
+        h.combine(ItemCache.fingerprint(item))
+        h.combine(feed.feed.lang ?? "")  // the language of its date, unless the item has one
+        Self.combine(image, into: &h)
+        h.combine(eager)
+        h.combine(priority)
+        h.combine(type)
+        h.combine(estimated)
+        if estimated { h.combine(preset) }
+        return h.value
+    }
+
+    /// Adds everything of `image` a page shows to `h`.
+    static func combine(_ image: ImageAsset?, into h: inout StableHasher) {
+        guard let image else {
+            h.combine(false)
+            return
+        }
+        h.combine(true)
+        h.combine(image.source)
+        h.combine(image.outputPath)
+        h.combine(image.width ?? -1)
+        h.combine(image.height ?? -1)
+        h.combine(image.alt)
+        for variant in image.variants {
+            h.combine(variant.width)
+            h.combine(variant.mimeType)
+            h.combine(variant.outputPath)
+        }
+        h.combine(image.cardSizes)
+        h.combine(image.cardCovers)
+        h.combine(image.detailSizes)
+    }
+}
