@@ -30,25 +30,25 @@ extension OutputWriter {
         private let dirtyPath: String
         private let salt = BuildCache.salt
         /// What the back buffer holds now.
-        private var back: [String: ManifestEntry]
+        var back: [String: ManifestEntry]
         /// The output folder's manifest (keys of the previous build), empty when unknown.
-        private let live: [String: ManifestEntry]
+        let live: [String: ManifestEntry]
         private let liveInode: UInt64?
         /// The root names the output's build wrote (the other dot-files and `CNAME` are the
         /// user's); nil when its manifest is unknown (no cache).
         private let ownedByLive: Set<String>?
-        private var written: [String: ManifestEntry] = [:]
+        var written: [String: ManifestEntry] = [:]
         private var paths: Set<String> = []
         /// The new tree's files in the order the build gave them (its state lines' order).
         private var order: [String] = []
         /// The output's files in the order of its state lines.
-        private let liveOrder: [String]
+        let liveOrder: [String]
         /// The output's state lines as read: the output is not changed by a build (it becomes
         /// the next back buffer as it is), so its lines are written back as they were.
         private let liveLines: ArraySlice<UInt8>?
-        private let lock = NSLock()
+        let lock = NSLock()
         /// Files written (the others were already right in the back buffer).
-        public private(set) var writes = 0
+        public internal(set) var writes = 0
         /// How the back buffer was obtained: `kept`, `linked` (from the output) or `new`.
         public let start: String
 
@@ -259,79 +259,6 @@ extension OutputWriter {
             group.wait()
             record(file.path, hash: hash.value, key: key, identity: try identity.get())
             return hash.value
-        }
-
-        /// The output's files (the previous build's), in the order of its state lines, without
-        /// the marker; empty when the output's manifest is unknown.
-        public var livePaths: [String] { live.isEmpty ? [] : liveOrder.filter { $0 != markerName } }
-
-        /// The content hash the output's manifest records for `path`, if any.
-        public func liveHash(_ path: String) -> UInt64? { live[path]?.hash }
-
-        /// Whether the output is as its last build wrote it: every file of its manifest there
-        /// with the recorded stamp, no other file but the user's root entries. False when the
-        /// manifest is unknown. A build that would write nothing checks it, so that a page
-        /// deleted or edited by hand is written again (content-format §build cache).
-        public func outputIsAsWritten() -> Bool {
-            !live.isEmpty && CacheState.matches(output, live, ignoringUserEntries: true)
-        }
-
-        /// The output's file at `path`, mapped, when it is as the output's manifest records it
-        /// (same size, modification time and inode), so that its bytes hash to
-        /// ``liveHash(_:)``; else nil.
-        public func mapLive(_ path: String) -> MappedFile? {
-            guard let entry = live[path], let file = MappedFile(path: output + "/" + path) else { return nil }
-            let stamp = file.stamp
-            guard stamp.size == entry.size, stamp.mtime == entry.mtime, stamp.inode == entry.inode else { return nil }
-            return file
-        }
-
-        /// Whether the file at `path` has the size, modification time and inode of `entry`.
-        private static func isFile(_ path: String, as entry: ManifestEntry) -> Bool {
-            var size: Int64 = 0, mtime: Int64 = 0
-            var inode: UInt64 = 0
-            guard feedgen_file_identity(path, &size, &mtime, &inode) == 0 else { return false }
-            return size == entry.size && mtime == entry.mtime && inode == entry.inode
-        }
-
-        /// Puts every file of the output (the previous build) but `except` into the new build
-        /// unchanged, with its key: kept where the back buffer has the same bytes, else
-        /// hard-linked from the output (files are replaced by unlinking first, so the shared
-        /// inode is never written). ``begin(paths:)`` must have been given the output's paths.
-        ///
-        /// - Returns: false, having put nothing more, when an output file to link is not as the
-        ///   output's manifest records it (changed by hand: its bytes are unknown).
-        public func keepLive(except: Set<String>) throws -> Bool {
-            // One pass under the lock: the files whose bytes the back buffer has are recorded
-            // with the output's keys; the others are linked after it.
-            var linked: [(String, ManifestEntry)] = []
-            let complete = lock.withLock { () -> Bool in
-                written.reserveCapacity(liveOrder.count)
-                for path in liveOrder where path != markerName && !except.contains(path) {
-                    guard let entry = live[path] else { return false }
-                    if var b = back[path], b.hash == entry.hash {
-                        b.key = entry.key
-                        written[path] = b
-                    } else {
-                        linked.append((path, entry))
-                    }
-                }
-                return true
-            }
-            guard complete, linked.allSatisfy({ Self.isFile(output + "/" + $0.0, as: $0.1) }) else { return false }
-            for (path, entry) in linked {
-                let target = backPath + "/" + path
-                if unlink(target) != 0, errno != ENOENT { throw WriteError(path: path, message: String(cString: strerror(errno))) }
-                guard link(output + "/" + path, target) == 0 else {
-                    throw WriteError(path: path, message: String(cString: strerror(errno)))
-                }
-                lock.withLock {
-                    back[path] = entry
-                    written[path] = entry
-                    writes += 1
-                }
-            }
-            return true
         }
 
         /// Writes `file` into the back buffer. - Throws: ``WriteError``.
