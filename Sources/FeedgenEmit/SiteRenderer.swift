@@ -152,7 +152,7 @@ public struct SiteRenderer: Sendable {
             }
             files.append(OutputFile(path: OutputPaths.sitemap, contents: .text(syndication.sitemap())))
         }
-        for image in Set(site.images.values) where !image.source.isEmpty {
+        for image in site.imageFiles {
             files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))
             for variant in image.variants {
                 files.append(OutputFile(path: variant.outputPath, contents: .copy(from: variant.source)))

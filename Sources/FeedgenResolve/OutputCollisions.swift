@@ -101,7 +101,7 @@ enum OutputCollisions {
                 }
             }
         }
-        for image in Set(site.images.values).sorted(by: { $0.outputPath < $1.outputPath }) where !image.source.isEmpty {
+        for image in site.imageFiles {
             if image.outputPath.hasPrefix("assets/") {
                 claim(image.outputPath, by: SourceLocation(path: String(image.source.dropFirst(site.site.root.count + 1))))
             }

@@ -146,6 +146,25 @@ import Testing
         #expect(page.components(separatedBy: " alt=\"\"").count - 1 == 3)
     }
 
+    /// Two cards may show one file with different alt texts (issue #19 §9): one copy, each alt
+    /// on its own card. It was an output collision error ("which … writes too").
+    @Test func oneImageFileWithTwoAltTextsIsCopiedOnce() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/food/a.md": "---\ntitle: A\nimage: {src: a.svg, alt: A red square}\n---\n",
+            "content/food/b.md": "---\ntitle: B\nimage: {src: a.svg, alt: The same square again}\n---\n",
+            "content/food/a.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"20\"/>",
+        ])
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        #expect(report.diagnostics.errorCount == 0)
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(page.contains(#"src="assets/food/a.svg" width="10" height="20" alt="A red square""#))
+        #expect(page.contains(#"src="assets/food/a.svg" width="10" height="20" alt="The same square again""#))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out + "/assets/food") == ["a.svg"])
+    }
+
     @Test func aMissingImageIsAnErrorAtItsLine() {
         let root = temporaryFolder()
         writeSite(root, ["content/food/soup.md": "---\ntitle: Soup\nimage: {src: nowhere.png, alt: \"\"}\n---\n"])
