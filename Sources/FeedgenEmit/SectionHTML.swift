@@ -3,7 +3,7 @@ import FeedgenLayout
 /// Writes a section's layout elements in the structure that `LayoutCSS` styles: the groups
 /// element (`.cl-groups`) with its items, the footer (a boundary supplementary item) and the
 /// background decoration. The model decides the structure, the CSS and the frames together.
-enum SectionHTML {
+package enum SectionHTML {
     /// - Parameters:
     ///   - cards: the rendered card HTML of each item, in snapshot order.
     ///   - ids: the item identifiers, in the same order.
@@ -148,13 +148,13 @@ enum SectionHTML {
                 out.append("\" role=\"listitem\"")
             }
             if let estimate {
-                out.append(" style=\"")
+                out.append(Self.estimateStyleStart)
                 out.append(estimate.style)
-                out.append("\"")
+                out.append(Self.estimateStyleEnd)
             }
-            out.append("><div class=\"cl-cell\" data-item-id=\"")
+            out.append(Self.cellStart)
             out.append(HTML.escape(ids[index]))
-            out.append("\">\n")
+            out.append(Self.cellStartEnd)
             let cardStart = out.count
             out.append(card: cards[index])
             if !cards[index].endsWithLineFeed { out.append("\n") }

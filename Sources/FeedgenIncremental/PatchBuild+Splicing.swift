@@ -99,11 +99,11 @@ extension PatchBuild {
         guard card.section < map.columns.count, let column = map.columns[card.section] else {
             return no("a card's height estimate changed")
         }
-        // The card's item element ends its start tag with `style="…"><div class="cl-cell"
-        // data-item-id="…">` and a line feed (``SectionHTML``).
+        // The card's item element ends its start tag with its estimate's `style` and opens the
+        // card's cell (``SectionHTML``'s item markup).
         let oldStyle = Array(column.estimate(before).style.utf8)
-        let middle = Array("\"><div class=\"cl-cell\" data-item-id=\"\(HTML.escape(card.id))\">\n".utf8)
-        let head = Array(" style=\"".utf8)
+        let middle = SectionHTML.afterEstimate(itemID: card.id)
+        let head = Array(SectionHTML.estimateStyleStart.utf8)
         let start = card.range.lowerBound - middle.count - oldStyle.count
         guard start - head.count >= 0, base[(start - head.count)..<start].elementsEqual(head),
             base[start..<(start + oldStyle.count)].elementsEqual(oldStyle),
