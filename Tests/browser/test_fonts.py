@@ -59,9 +59,10 @@ def test_card_text_is_set_in_noto_sans(browser, site):
     opened = open_page(browser, page_url(site / "index.html"), 390)
     try:
         opened.page.evaluate(_PLATFORM_FONTS_JS_SETUP)
-        assert _platform_fonts(opened.page, "#fp-regular") == ["NotoSans-Regular"]
-        assert _platform_fonts(opened.page, "#fp-bold") == ["NotoSans-Bold"]
-        assert _platform_fonts(opened.page, "#fp-ja") == ["NotoSansCJKjp-Regular"]
+        hint = "are fonts-noto-core and fonts-noto-cjk installed (scripts/install-deps --test)?"
+        assert _platform_fonts(opened.page, "#fp-regular") == ["NotoSans-Regular"], hint
+        assert _platform_fonts(opened.page, "#fp-bold") == ["NotoSans-Bold"], hint
+        assert _platform_fonts(opened.page, "#fp-ja") == ["NotoSansCJKjp-Regular"], hint
     finally:
         close_page(opened)
 
