@@ -8,7 +8,7 @@
 ///
 /// - a run of text: `lines × lineHeight`, with
 ///   `lines = max(1, ⌈textWidth / (width − inset − wrapSlack × fontSize)⌉)`, `textWidth` the sum
-///   of the glyph advances (`glyphWidth × fontSize` per glyph: 0.51 em regular, 0.57 em bold,
+///   of the glyph advances (`glyphWidth × fontSize` per glyph: 0.47 em regular, 0.50 em bold,
 ///   0.60 em monospace, 1 em for CJK and other wide glyphs), `inset` the inline padding and
 ///   indentation around it (card body 2 × 16 px, lists 40 px, block quotes 80 px), and
 ///   `wrapSlack` the room lost at the end of a wrapped line (whole words move down);
@@ -19,9 +19,13 @@
 ///   320 px for the card image of a self-sizing list or grid card (`theme.css`).
 ///
 /// Line heights are `1.4 ×` the font size (`html { line-height: 1.4 }`), `1.3 ×` for the card
-/// title. Glyph widths were measured in Debian's Chromium 156 with the theme's font stack over
-/// the descriptions of Hugo's documentation (../shared/corpus/hugodocs): 0.506 em regular,
-/// 0.572 em bold, 0.600 em monospace, 0.995 em Japanese.
+/// title. Glyph widths were measured in Debian's Chromium 156 with the theme's font stack, which
+/// the browser tests set in Noto Sans (Tests/browser/fonts.conf), over the descriptions of Hugo's
+/// documentation (../shared/corpus/hugodocs), each set on one line at 16 px: width / characters,
+/// spaces included: 0.472 em regular, 0.504 em bold, 0.600 em monospace, 0.995 em Japanese
+/// (Tests/browser/test_fonts.py keeps the first two within 0.01 em; DejaVu Sans, which Debian's
+/// Chromium uses without Noto Sans, measures 0.507 and 0.574). Counting a space as 0.6 glyph, the
+/// estimate sums about 6 % less than the text's width; `wrapSlack` was fitted with that.
 public struct CardHeightEstimate: Hashable, Sendable {
     /// One vertical piece of the card.
     enum Piece: Hashable, Sendable {
@@ -41,9 +45,9 @@ public struct CardHeightEstimate: Hashable, Sendable {
     let pieces: [Piece]
 
     /// Regular glyph advance, em (measured; see the type's documentation).
-    public static let glyphWidth = 0.51
+    public static let glyphWidth = 0.47
     /// Bold glyph advance, em.
-    public static let boldGlyphWidth = 0.57
+    public static let boldGlyphWidth = 0.50
     /// Monospace glyph advance, em.
     public static let monospaceGlyphWidth = 0.6
     /// CJK (and other East Asian wide) glyph advance, em.

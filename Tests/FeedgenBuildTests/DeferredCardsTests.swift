@@ -25,11 +25,11 @@ import FeedgenLayout
     }
 
     @Test func longTextWrapsByItsAdvanceAtTheCardWidth() {
-        // 100 × "word": 100 × 4 × 0.51 × 16 + 99 spaces × 0.6 × 0.51 × 16 = 3,748.70 px of text.
+        // 100 × "word": 100 × 4 × 0.47 × 16 + 99 spaces × 0.6 × 0.47 × 16 = 3,454.69 px of text.
         let e = CardHeightEstimate(html: Self.card("Hello", Array(repeating: "word", count: 100).joined(separator: " ")))
-        // 374 − 32 − 1.5 × 16 = 318 px a line: 12 lines; 1264 px: 1,208 px a line: 4 lines.
-        #expect(abs(e.height(width: 374) - (16 + 21.84 + 6 + 12 * 22.4 + 16)) < 1e-9)
-        #expect(abs(e.height(width: 1264) - (16 + 21.84 + 6 + 4 * 22.4 + 16)) < 1e-9)
+        // 374 − 32 − 1.5 × 16 = 318 px a line: 11 lines; 1264 px: 1,208 px a line: 3 lines.
+        #expect(abs(e.height(width: 374) - (16 + 21.84 + 6 + 11 * 22.4 + 16)) < 1e-9)
+        #expect(abs(e.height(width: 1264) - (16 + 21.84 + 6 + 3 * 22.4 + 16)) < 1e-9)
     }
 
     @Test func cjkGlyphsAreOneEmWide() {
@@ -101,12 +101,12 @@ import FeedgenLayout
             let cell = try #require(page.components(separatedBy: "style=\"--cl-est:").dropFirst().first)
             return String(cell.prefix { $0 != "\"" })
         }
-        // 30 words: 30 × 4 × 0.51 × 16 + 29 × 0.6 × 0.51 × 16 = 1,121 px of text; 358 − 32 − 24 =
+        // 30 words: 30 × 4 × 0.47 × 16 + 29 × 0.6 × 0.47 × 16 = 1,033 px of text; 358 − 32 − 24 =
         // 302 px a line gives 4 lines (16 + 21.84 + 6 + 4 × 22.4 + 16 = 149 px); 270 − 32 − 24 =
-        // 214 px a line gives 6 lines (194 px). At 1280 px the readable column (672 px) gives 2 lines
+        // 214 px a line gives 5 lines (172 px). At 1280 px the readable column (672 px) gives 2 lines
         // either way (105 px).
         #expect(try estimate(theme: "") == "149px;--cl-est-wide:105px")
-        #expect(try estimate(theme: "theme:\n  layoutMargin: 60px\n") == "194px;--cl-est-wide:105px")
+        #expect(try estimate(theme: "theme:\n  layoutMargin: 60px\n") == "172px;--cl-est-wide:105px")
     }
 
     @Test func shortSectionsAndCarouselsAreNeverDeferred() throws {
@@ -177,12 +177,13 @@ import FeedgenLayout
         #expect(feed.sections.map { Array($0.section.id.unicodeScalars) } == [Array("caf\u{E9}".unicodeScalars), Array("cafe\u{301}".unicodeScalars)])
         let env = site.layoutEnvironment(feed, width: 390, viewportHeight: 844)
         let m = try SiteRenderer(site: site, templates: try #require(templates)).textEstimates(feed: feed, environment: env)
-        // 16 px padding + 26 px (one 20 px line at line height 1.3); the long title wraps to
-        // four lines (104 px) in the 358 px header, and its text adds 4 px and one 15.2 px line
-        // at 1.4 (21.28 px). Keyed by section id, both headers were 145.28 px.
-        #expect(m.indexedHeaders.mapValues { ($0 * 1000).rounded() / 1000 } == [0: 42, 1: 145.28])
+        // 16 px padding + 26 px (one 20 px line at line height 1.3); the long title (84 bold
+        // glyphs and 11 spaces: 906 px at 0.50 em) wraps to three lines (78 px) in the 358 px
+        // header (328 px a line), and its text adds 4 px and one 15.2 px line at 1.4 (21.28 px).
+        // Keyed by section id, both headers were 119.28 px.
+        #expect(m.indexedHeaders.mapValues { ($0 * 1000).rounded() / 1000 } == [0: 42, 1: 119.28])
         #expect(m.headers.isEmpty)
         let solved = CompositionalLayout.solve(feed.sections.map(\.input), environment: env, measurements: m)
-        #expect(solved.sections.map { $0.headerFrame.map { ($0.height * 1000).rounded() / 1000 } } == [42, 145.28])
+        #expect(solved.sections.map { $0.headerFrame.map { ($0.height * 1000).rounded() / 1000 } } == [42, 119.28])
     }
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,16 @@ from urllib.parse import unquote, urldefrag, urlparse
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TOLERANCE = 0.5  # CSS px
+
+FONTS_CONF = Path(__file__).resolve().with_name("fonts.conf")
+
+
+def chromium_env() -> dict[str, str]:
+    """The environment every Chromium of the tests and of scripts/screenshots is launched with
+    (Playwright's `launch(env=...)`): this process's, with FONTCONFIG_FILE naming fonts.conf,
+    which sets the theme's system-ui / sans-serif stack in Noto Sans (CJK: Noto Sans CJK JP)
+    whatever the machine prefers, so measured heights and screenshots do not depend on it."""
+    return {**os.environ, "FONTCONFIG_FILE": str(FONTS_CONF)}
 
 
 @dataclass

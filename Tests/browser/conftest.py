@@ -6,6 +6,8 @@ package is built with `swift build` and the debug binary is used.
 
 Chromium is Debian's (/usr/bin/chromium, override with $CHROMIUM), driven by Playwright. It runs
 headless unless HEADED=1 is set and a display is available; with CI=true it is always headless.
+Every Chromium renders with the fonts Tests/browser/fonts.conf selects (browser_support.chromium_env:
+Noto Sans for the theme's system-ui / sans-serif stack).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
+
+from browser_support import chromium_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -88,6 +92,6 @@ def playwright_instance():
 @pytest.fixture(scope="module")
 def browser(playwright_instance):
     """One Chromium per test module."""
-    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=_headless())
+    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=_headless(), env=chromium_env())
     yield b
     b.close()

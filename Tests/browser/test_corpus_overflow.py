@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import chromium_env
+
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 WIDTH = 320
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # as conftest.py
@@ -114,7 +116,8 @@ def _detail_pages(public: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def file_browser(playwright_instance):
     """Chromium that lets a file:// page read the documents of other file:// pages (iframes)."""
-    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--allow-file-access-from-files"])
+    b = playwright_instance.chromium.launch(
+        executable_path=CHROMIUM, headless=True, args=["--allow-file-access-from-files"], env=chromium_env())
     yield b
     b.close()
 

@@ -94,8 +94,12 @@ _MEASURE_JS = """
       if (!el) continue;
       const cs = getComputedStyle(el), lh = parseFloat(cs.lineHeight);
       const lines = [...(() => { const r = document.createRange(); r.selectNodeContents(el); return r.getClientRects(); })()];
-      // Lines that start inside the element's box are drawn (glyph boxes sit inside line boxes).
-      const tops = [...new Set(lines.filter(l => l.height > 0).map(l => Math.round(l.top * 4) / 4))];
+      // Lines that start inside the element's box are drawn. The text rects tell how many lines
+      // there are, not where their line boxes start: a rect is the font's content area, taller
+      // than the line box when ascent + descent exceed the line height (Noto Sans 1.36 em,
+      // Noto Sans CJK 1.45 em, against 1.3), so line k starts at the box's top + k line heights.
+      const count = new Set(lines.filter(l => l.height > 0).map(l => Math.round(l.top * 4) / 4)).size;
+      const tops = Array.from({length: count}, (_, k) => box(el).top + k * lh);
       const bottom = Math.min(box(body).bottom, box(card).bottom), boxBottom = box(el).bottom;
       const shown = tops.filter(t => t < Math.min(bottom, boxBottom) - 0.5);
       entry[name] = {height: box(el).height, lineHeight: lh, clamp: cs.webkitLineClamp,

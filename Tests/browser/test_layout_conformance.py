@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import TOLERANCE, evaluate_with_frames, page_url
+from browser_support import TOLERANCE, chromium_env, evaluate_with_frames, page_url
 
 CASES_DIR = Path(__file__).resolve().parent / "layout_cases"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "content").is_dir())
@@ -79,7 +79,7 @@ def page(playwright_instance):
     and one page reused by every test."""
     headed = os.environ.get("HEADED") == "1" and os.environ.get("CI", "").lower() not in ("1", "true", "yes")
     browser = playwright_instance.chromium.launch(
-        executable_path=CHROMIUM, headless=not headed, args=["--disable-smooth-scrolling"])
+        executable_path=CHROMIUM, headless=not headed, args=["--disable-smooth-scrolling"], env=chromium_env())
     context = browser.new_context(
         viewport={"width": 390, "height": VIEWPORT_HEIGHT}, reduced_motion="reduce")
     p = context.new_page()
