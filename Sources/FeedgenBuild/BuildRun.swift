@@ -72,7 +72,10 @@ public final class BuildRun {
         guard FileManager.default.fileExists(atPath: root + "/content") else { return nil }
         let (options, root, itemCache) = (self.options, self.root, self.itemCache)
         var opened: String?
-        let listed = SiteLoader.list(siteRoot: root) { config in
+        let configured = SiteLoader.configuration(siteRoot: root)
+        // The lock and the output's session first (they depend on the configured output only),
+        // then the listing, while the session opens.
+        func openSession(_ config: SiteConfig) {
             let output = Pipeline.outputPath(options, configured: config.output, root: root)
             guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
             // One listing of the output: no stray file, and whether a patch that writes nothing
@@ -86,6 +89,8 @@ public final class BuildRun {
             itemCache.opening = opening
             opened = output
         }
+        openSession(configured.config)
+        let listed = SiteLoader.list(configured, stampFiles: true)
         listing = listed
         timing.mark("listing")
         return (listed, opened, opened == nil ? nil : itemCache.opening)

@@ -47,31 +47,12 @@ public enum Pipeline {
         loadOptions.drafts = options.drafts
         loadOptions.future = options.future
         loadOptions.expired = options.expired
-        if options.useCache, let itemCache {
-            loadOptions.itemCache = { config in
-                let output = outputPath(options, configured: config.output, root: root)
-                let folder = BuildCache.folder(forOutput: output)
-                // An output this build may write (else `run` reports why, and writes nothing).
-                let writable = options.write && OutputWriter.check(output: output, siteRoot: root) == nil
-                if writable { itemCache.lock.acquire(cacheFolder: folder, output: output, waiting: options.waitingMessage) }
-                let cache = ItemCache(
-                    path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources",
-                    testCut: options.itemLogCut)
-                itemCache.value = cache
-                // The output's session opens while the content loads, for an output that may be
-                // written: it reads and checks the cache's back buffer, and rebuilds it from the
-                // output when it does not check out (the output itself is never touched). A
-                // patch build that did not apply may have opened it already.
-                if writable, itemCache.opening?.output != output {
-                    let opening = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
-                    opening.start(useCache: true)
-                    itemCache.opening = opening
-                }
-                return cache
-            }
-        }
-        let (loaded, loadDiagnostics) =
-            if let listing { SiteLoader.load(listing, options: loadOptions) } else { SiteLoader.load(siteRoot: root, options: loadOptions) }
+        // The configuration first: the parsed items of earlier builds (and the output's session,
+        // opened meanwhile) are in the build cache beside the configured output folder.
+        let configured = listing ?? SiteLoader.configuration(siteRoot: root)
+        let cache = options.useCache ? itemCache.map { openItemCache($0, options, config: configured.config, root: root) } : nil
+        let listed = listing ?? SiteLoader.list(configured, stampFiles: cache?.vouchesForUnchangedFiles == true)
+        let (loaded, loadDiagnostics) = SiteLoader.load(listed, options: loadOptions, cache: cache)
         report.diagnostics.append(contentsOf: loadDiagnostics)
         timing.mark("load")
 
@@ -94,6 +75,29 @@ public enum Pipeline {
         report.cards = prepared.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         report.pages = prepared.feeds.count + prepared.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
         return (prepared, templates, contentLinks)
+    }
+
+    /// The build cache's parsed items for a site configured as `config`, kept in `box` with the
+    /// lock of the cache taken when the output may be written; the output's session starts
+    /// opening on another thread (it reads and checks the cache's back buffer, and rebuilds it
+    /// from the output when it does not check out; the output itself is never touched). A patch
+    /// build that did not apply may have opened it already.
+    static func openItemCache(_ box: ItemCacheBox, _ options: BuildOptions, config: SiteConfig, root: String) -> ItemCache {
+        let output = outputPath(options, configured: config.output, root: root)
+        let folder = BuildCache.folder(forOutput: output)
+        // An output this build may write (else `run` reports why, and writes nothing).
+        let writable = options.write && OutputWriter.check(output: output, siteRoot: root) == nil
+        if writable { box.lock.acquire(cacheFolder: folder, output: output, waiting: options.waitingMessage) }
+        let cache = ItemCache(
+            path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources",
+            testCut: options.itemLogCut)
+        box.value = cache
+        if writable, box.opening?.output != output {
+            let opening = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
+            opening.start(useCache: true)
+            box.opening = opening
+        }
+        return cache
     }
 
     static func finish(_ report: inout BuildReport, _ options: BuildOptions) -> BuildReport {

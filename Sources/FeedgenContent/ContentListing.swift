@@ -2,7 +2,7 @@ import FeedgenDiagnostics
 import FeedgenStorage
 
 /// A site's configuration and the shape of its `content/` folder, listed before any content
-/// file is read (``SiteLoader/list(siteRoot:)``).
+/// file is read (``SiteLoader/configuration(siteRoot:)``, then ``SiteLoader/list(_:stampFiles:)``).
 public struct ContentListing: Sendable {
     /// The site folder (absolute).
     public let root: String

@@ -54,6 +54,9 @@ public final class ItemCache: @unchecked Sendable {
 
     /// The `stat` of each item file and the key of its bytes (nil: every file is read).
     let sources: SourceStats?
+    /// Whether the last build's table of item files can vouch for some files as unchanged by
+    /// their `stat` (so that listing `content/` should stamp every item file).
+    package var vouchesForUnchangedFiles: Bool { sources?.hasTrustedEntries == true }
 
     /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache) and,
     /// with a `sourcesPath`, the ``SourceStats`` table there, so that item files whose `stat` is

@@ -11,9 +11,6 @@ public struct LoadOptions: Sendable {
     public var expired: Bool
     /// The build's "now"; compared with publishDate/expiryDate in the site's `timeZone`.
     public var now: ContentDate
-    /// The parsed items of earlier builds (the build cache) for a site with this configuration
-    /// (the cache's place depends on the configured output folder); nil parses every file.
-    public var itemCache: (@Sendable (SiteConfig) -> ItemCache?)?
 
     public init(drafts: Bool = false, future: Bool = false, expired: Bool = false, now: ContentDate) {
         self.drafts = drafts
@@ -37,55 +34,52 @@ public struct LoadOptions: Sendable {
 public enum SiteLoader {
     /// The site at `siteRoot` (absolute, or relative to the current directory). `site` is nil
     /// when any error was found; `diagnostics` then holds every error that could be found,
-    /// with the warnings and notes.
+    /// with the warnings and notes. Every file is parsed (no parsed items of earlier builds).
     public static func load(siteRoot: String, options: LoadOptions) -> (site: Site?, diagnostics: Diagnostics) {
-        let root = FileSystem.absolute(siteRoot)
-        var diagnostics: [Diagnostic] = []
-        let config = loadConfig(root: root, diagnostics: &diagnostics)
-        var plan: ContentPlan?
-        var cache: ItemCache?
-        if FileSystem.isDirectory(root + "/content") == true {
-            cache = options.itemCache?(config)
-            // Item files are stamped while listed only when the last build's table can vouch
-            // for some of them (a first build reads every file anyway).
-            var scanner = ContentScanner(root: root, stampFiles: cache?.sources?.hasTrustedEntries == true)
-            scanner.scan()
-            plan = scanner.plan
-        }
-        let listing = ContentListing(root: root, config: config, configDiagnostics: diagnostics, plan: plan)
-        return load(listing, options: options, cache: cache)
+        load(list(configuration(siteRoot: siteRoot), stampFiles: false), options: options)
     }
 
-    /// The configuration and the shape of `content/` of the site at `siteRoot`, every item file
-    /// stamped (its `stat`), before any content file is read: for a caller that decides what
-    /// to load from what changed (the build cache's patch build), then loads it with
-    /// ``load(_:options:onlyItems:)``, which does not list the folders again.
-    ///
-    /// - Parameter configured: called with the configuration before `content/` is listed.
-    public static func list(siteRoot: String, configured: (SiteConfig) -> Void = { _ in }) -> ContentListing {
+    /// The site at `siteRoot` with its configuration read (`feedgen.yaml`, or the defaults)
+    /// and `content/` not listed yet: the first step of a load for a caller that supplies the
+    /// parsed items of earlier builds, whose place depends on the configured output folder.
+    /// ``list(_:stampFiles:)`` follows.
+    public static func configuration(siteRoot: String) -> ContentListing {
         let root = FileSystem.absolute(siteRoot)
         var diagnostics: [Diagnostic] = []
         let config = loadConfig(root: root, diagnostics: &diagnostics)
-        configured(config)
-        var plan: ContentPlan?
-        if FileSystem.isDirectory(root + "/content") == true {
-            var scanner = ContentScanner(root: root, stampFiles: true)
+        return ContentListing(root: root, config: config, configDiagnostics: diagnostics, plan: nil)
+    }
+
+    /// `configured` (``configuration(siteRoot:)``) with the shape of its `content/` listed,
+    /// before any content file is read (none when there is no `content/` folder).
+    ///
+    /// - Parameter stampFiles: whether every item file's `stat` is taken while its folder is
+    ///   listed: for a caller whose earlier builds' table can vouch for unchanged files (the
+    ///   build cache's, ``ItemCache/vouchesForUnchangedFiles``) or that decides what to load from what changed
+    ///   (the patch build); a first build reads every file anyway.
+    public static func list(_ configured: ContentListing, stampFiles: Bool) -> ContentListing {
+        var listing = configured
+        if FileSystem.isDirectory(configured.root + "/content") == true {
+            var scanner = ContentScanner(root: configured.root, stampFiles: stampFiles)
             scanner.scan()
-            plan = scanner.plan
+            listing.plan = scanner.plan
         }
-        return ContentListing(root: root, config: config, configDiagnostics: diagnostics, plan: plan)
+        return listing
     }
 
     /// ``load(siteRoot:options:)`` of a site already listed.
     ///
-    /// - Parameter onlyItems: nil loads every item (through `options.itemCache`); else only the
-    ///   item files of this set (site-relative paths) are read and parsed, without the item
-    ///   cache, and the site holds those items only (its feeds, sections, inline items and
-    ///   static files are all there). Its diagnostics then concern only what was read.
+    /// - Parameters:
+    ///   - cache: the parsed items of earlier builds (the build cache's), which unchanged item
+    ///     files are taken from, and which newly parsed ones are added to; nil parses every file.
+    ///   - onlyItems: nil loads every item; else only the item files of this set (site-relative
+    ///     paths) are read and parsed, without `cache`, and the site holds those items only (its
+    ///     feeds, sections, inline items and static files are all there). Its diagnostics then
+    ///     concern only what was read.
     public static func load(
-        _ listing: ContentListing, options: LoadOptions, onlyItems: Set<String>? = nil
+        _ listing: ContentListing, options: LoadOptions, cache: ItemCache? = nil, onlyItems: Set<String>? = nil
     ) -> (site: Site?, diagnostics: Diagnostics) {
-        let cache = onlyItems == nil && listing.plan != nil ? options.itemCache?(listing.config) : nil
+        let cache = onlyItems == nil && listing.plan != nil ? cache : nil
         var listing = listing
         if let onlyItems, var plan = listing.plan {
             for f in plan.feeds.indices {
@@ -98,10 +92,10 @@ public enum SiteLoader {
             }
             listing.plan = plan
         }
-        return load(listing, options: options, cache: cache)
+        return loadListed(listing, options: options, cache: cache)
     }
 
-    private static func load(
+    private static func loadListed(
         _ listing: ContentListing, options: LoadOptions, cache: ItemCache?
     ) -> (site: Site?, diagnostics: Diagnostics) {
         let root = listing.root
