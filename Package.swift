@@ -51,6 +51,8 @@ let package = Package(
 
         // renameat2(RENAME_EXCHANGE): swaps the new output in atomically.
         .target(name: "CFileSystem"),
+        // Replaces cmark-gfm's special-character management with a thread-safe one (see its file).
+        .target(name: "CCmarkSpecialChars", linkerSettings: [.linkedLibrary("dl")]),
 
         // Diagnostics shared by every stage: `path:line:column: severity: message`.
         .target(name: "FeedgenDiagnostics"),
@@ -65,7 +67,7 @@ let package = Package(
         // Content: front matter, YAML (libyaml), Markdown (cmark-gfm), the site model.
         .target(
             name: "FeedgenContent",
-            dependencies: ["CCmark", "CYaml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),
+            dependencies: ["CCmark", "CCmarkSpecialChars", "CYaml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),
         // Resolve: a loaded site → one resolved site (layouts decoded, images found and
         // measured, links checked, output paths and collisions), read by every later stage.
         .target(
@@ -120,7 +122,7 @@ let package = Package(
         .testTarget(name: "FeedgenLayoutTests", dependencies: ["FeedgenLayout"]),
         .testTarget(name: "FeedgenResolveTests", dependencies: ["FeedgenResolve", "FeedgenContent"]),
         .testTarget(name: "FeedgenMustacheTests", dependencies: ["FeedgenMustache"]),
-        .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenStorage", "FeedgenDiagnostics"]),
+        .testTarget(name: "FeedgenContentTests", dependencies: ["FeedgenContent", "FeedgenStorage", "FeedgenDiagnostics", "CCmarkSpecialChars"]),
         .testTarget(
             name: "FeedgenBuildTests",
             dependencies: [
