@@ -157,8 +157,15 @@ struct GroupSolver {
             if mainFixed {
                 var used = 0.0
                 var k = 0
+                var usedAtRound = -1.0
                 while consumed < available {
                     let d = k % list.count
+                    // Subitems that take no room along the axis (a zero width, no spacing) would
+                    // repeat until the items run out: one round of them fills the instance.
+                    if d == 0 {
+                        if used == usedAtRound { break }
+                        usedAtRound = used
+                    }
                     // A nested group of fixed main extent that cannot fit is not solved only to be
                     // dropped: solving it first made each nesting level solve its subitems twice,
                     // 2^depth work (40 nested fractionalWidth(1.0) groups never finished).
