@@ -109,5 +109,16 @@ enum OutputCollisions {
         for file in site.site.staticFiles {
             claim(file, by: SourceLocation(path: "static/" + file))
         }
+        // A file cannot also be a folder: `feed.xml/q.html` beside the feed's `feed.xml` (else
+        // the write fails with ENOTDIR, which blames the output folder, exit 2).
+        for (k, entry) in claimed.sorted(by: { $0.key < $1.key }) {
+            for i in k.utf8.indices where k.utf8[i] == UInt8(ascii: "/") {
+                guard let file = claimed[String(k[..<i])] else { continue }
+                diagnostics.error(
+                    entry.source,
+                    "this would write the output file '\(entry.path)' inside '\(file.path)', which \(file.source) writes as a file; rename one of them")
+                break
+            }
+        }
     }
 }

@@ -173,6 +173,20 @@ import FeedgenDiagnostics
         #expect(!FileManager.default.fileExists(atPath: root + "/content/pub"))
     }
 
+    /// Was exit 2, "cannot write the output folder: feed.xml/q.html: Not a directory", blaming
+    /// the output folder for an item whose page would sit inside the feed's Atom file.
+    @Test func pageInsideAGeneratedFileIsAnErrorAtTheItem() {
+        let root = site([
+            "feedgen.yaml": "baseURL: https://example.org/\n",
+            "content/posts/idx.md": "---\ntitle: Q\nid: feed.xml/q\n---\nbody\n",
+        ])
+        let report = build(root, output: temporaryFolder() + "/public")
+        #expect(report.exitStatus == 1)
+        #expect(messages(report).filter { $0.contains("error:") } == [
+            "content/posts/idx.md:1:1: error: this would write the output file 'feed.xml/q.html' inside 'feed.xml', which feedgen itself writes as a file; rename one of them"
+        ])
+    }
+
     @Test func staticFileShadowingAGeneratedFileIsAnError() {
         // The watch build's reload script replaced static/_feedgen/live-reload.js silently.
         let root = site([
