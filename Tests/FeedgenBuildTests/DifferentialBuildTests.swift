@@ -28,7 +28,9 @@ import Testing
         var links: [(target: String, anchor: Bool)] = []
 
         func text(linksFrom path: String) -> String {
-            var front = "title: \"\(title)\"\nweight: \(weight)\ndate: \(date)\ntags: [\(tags.joined(separator: ", "))]\n"
+            // `keywords`, not `tags`: every tag has a page, and the patch build declines sites with
+            // tag pages (SectionViews.declinesPatch), which this run exercises.
+            var front = "title: \"\(title)\"\nweight: \(weight)\ndate: \(date)\nkeywords: [\(tags.joined(separator: ", "))]\n"
             if draft { front += "draft: true\n" }
             if let image { front += "image: {src: \(image), alt: \"A picture: \(image)\"}\n" }
             let up = String(repeating: "../", count: path.split(separator: "/").count - 2)
