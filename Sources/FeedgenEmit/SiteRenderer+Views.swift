@@ -11,6 +11,19 @@ extension SiteRenderer {
         return ["url": .string(link.url), "label": .string(link.label)]
     }
 
+    /// `feed` with, on a section's or tag's own page, its section's title (a placeholder from
+    /// ``SectionPages``, so that the layout model has the header) being the item count
+    /// (`partials/item-count.mustache`, "8 items"): the page's `h1` is the section's title, and
+    /// the cards' headings (`h3`) need an `h2` above them. Any other page is returned as it is.
+    ///
+    /// - Throws: ``TemplateErrors`` when the partial does not render.
+    func titled(_ feed: PreparedFeed) throws(TemplateErrors) -> PreparedFeed {
+        guard let own = feed.ownPage, feed.sections.count == 1 else { return feed }
+        var titled = feed
+        titled.sections[0].section.title = try uiText(Self.itemCountTemplate, TemplateContext.itemCount(own.total))
+        return titled
+    }
+
     /// `feed.pager` of `feed.mustache` on a section's own pages when there are two or more:
     /// `previous` and `next` (`{url}`, null at either end) and `pages` (`{number, url, current}`
     /// each, `current` true on this page's entry); null on any other page.

@@ -257,6 +257,7 @@ public struct SiteRenderer: Sendable {
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered;
     /// with `groups`, each section's `groupsHTML` is a placeholder kept there.
     func feedContext(_ feed: PreparedFeed, groups: FeedGroups? = nil) throws(TemplateErrors) -> MustacheValue {
+        let feed = try titled(feed)
         let page = feed.pagePath
         // Cards are estimated when any section of the page may defer them (the estimates of
         // every section place the sections after it).

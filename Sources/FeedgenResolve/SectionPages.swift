@@ -25,6 +25,8 @@ public struct OwnPage: Sendable, Hashable {
     /// 1-based page number, and how many pages the section has.
     public var number: Int
     public var count: Int
+    /// How many items the section's pages hold together.
+    public var total: Int
     /// Where its problems (collisions) are reported: the `_section.md`, or the tag's first use.
     public var source: SourceLocation
 
@@ -74,11 +76,14 @@ enum SectionPages {
         return runs.enumerated().map { n, run in
             var shown = section
             shown.section.items = run
-            shown.section.title = nil  // the page's heading is the section's title
+            // The page's `h1` is the section's title; the section's own header (so the model has
+            // it too) is the item count, rendered from its partial by ``SiteRenderer``.
+            shown.section.title = "\(items.count) items"
             shown.section.headerHTML = ""
             (shown.layout, shown.preset) = layout
             let own = OwnPage(
-                kind: .section(section.section.id), origin: feedIndex, folder: folder, number: n + 1, count: runs.count, source: source)
+                kind: .section(section.section.id), origin: feedIndex, folder: folder, number: n + 1, count: runs.count,
+                total: items.count, source: source)
             return page(
                 own, title: section.section.title ?? section.section.id, intro: section.section.headerHTML,
                 lang: section.section.lang ?? feed.feed.lang, section: shown, feed: feed)

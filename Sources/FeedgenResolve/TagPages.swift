@@ -74,9 +74,9 @@ public enum TagPages {
             }
             folders[segment] = tag
             let folder = (feed.feed.path.isEmpty ? "" : feed.feed.path + "/") + "tags/" + segment
-            let own = OwnPage(kind: .tag(tag), origin: feedIndex, folder: folder, number: 1, count: 1, source: location)
+            let own = OwnPage(kind: .tag(tag), origin: feedIndex, folder: folder, number: 1, count: 1, total: tagItems.count, source: location)
             // One section id for every tag page of the feed: they share one key and its CSS rules.
-            var section = PreparedSection(section: Section(id: "tagged", title: nil, items: tagItems), layout: layout, preset: preset)
+            var section = PreparedSection(section: Section(id: "tagged", title: "\(tagItems.count) items", items: tagItems), layout: layout, preset: preset)
             section.section.lang = feed.feed.lang
             let page = SectionPages.page(own, title: tag, intro: "", lang: feed.feed.lang, section: section, feed: feed)
             tags.append(Tag(name: tag, count: tagItems.count, page: page, location: location))

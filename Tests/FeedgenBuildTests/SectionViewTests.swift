@@ -56,6 +56,7 @@ import FeedgenIncremental
         #expect(all.contains(#"<section class="cl-section cl-preset-grid" data-section-id="latest""#))
         #expect(all.contains(#"<nav class="breadcrumb" aria-label="Breadcrumb"><a href="../index.html">Views</a></nav>"#))
         #expect(all.contains(#"<h1 class="page-title">Latest</h1>"#))
+        #expect(all.contains(#"<h2 id="sec-latest">5 items</h2>"#))  // the cards' h3 need an h2
         #expect(all.contains(#"<a href="../posts/p5.html">Post 5</a>"#))
         // One detail page per item, and one feed entry.
         let files = snapshot(out).keys.sorted()
