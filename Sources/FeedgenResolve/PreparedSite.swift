@@ -62,11 +62,12 @@ public struct PreparedFeed: Sendable {
     /// The feed page's output path (`index.html`, `recipes/index.html`).
     public var pagePath: String { ownPage?.pagePath ?? (feed.path.isEmpty ? "index.html" : feed.path + "/index.html") }
 
-    /// Whether the page has Atom and JSON feeds (with a `baseURL`): every feed page and tag page
-    /// (a section's own pages show items that its feed's feeds hold).
+    /// Whether the page has Atom and JSON feeds (with a `baseURL`): every feed page and the first
+    /// page of a tag (its newest items, a page's worth; a section's own pages show items that its
+    /// feed's feeds hold).
     public var isSyndicated: Bool {
         guard let own = ownPage else { return true }
-        if case .tag = own.kind { return true }
+        if case .tag = own.kind { return own.number == 1 }
         return false
     }
 

@@ -162,7 +162,7 @@ public enum SectionViews {
                 }
                 feeds[f].sections[s] = section
             }
-            pages += tags.map(\.page)
+            pages += tags.flatMap(\.pages)
         }
         // The items of a page beyond the feeds show the images of their feed's items.
         for page in pages {

@@ -11,7 +11,9 @@ public enum TagPages {
     struct Tag {
         var name: String
         var count: Int
-        var page: PreparedFeed
+        /// Its pages (more than one past the page size), the first at `<feed>/tags/<tag>/index.html`.
+        var pages: [PreparedFeed]
+        var page: PreparedFeed { pages[0] }
         var location: SourceLocation
     }
 
@@ -58,6 +60,7 @@ public enum TagPages {
             layoutNode = settings[s].pageLayout!
             layoutPath = SectionViews.sourcePath(feed.sections[s].section, feedFolder: feed.feed.folder)
         }
+        let pageSize = settings.first { $0.terms != nil }?.paginate ?? SectionViewSettings.defaultPageSize
         var decoder = LayoutDecoder(path: layoutPath)
         let (layout, preset) = decoder.decode(layoutNode)
         diagnostics.append(contentsOf: decoder.diagnostics)
@@ -74,12 +77,19 @@ public enum TagPages {
             }
             folders[segment] = tag
             let folder = (feed.feed.path.isEmpty ? "" : feed.feed.path + "/") + "tags/" + segment
-            let own = OwnPage(kind: .tag(tag), origin: feedIndex, folder: folder, number: 1, count: 1, total: tagItems.count, source: location)
-            // One section id for every tag page of the feed: they share one key and its CSS rules.
-            var section = PreparedSection(section: Section(id: "tagged", title: "\(tagItems.count) items", items: tagItems), layout: layout, preset: preset)
-            section.section.lang = feed.feed.lang
-            let page = SectionPages.page(own, title: tag, intro: "", lang: feed.feed.lang, section: section, feed: feed)
-            tags.append(Tag(name: tag, count: tagItems.count, page: page, location: location))
+            // Long tags are paginated like a section's own pages (`paginate` of the chips section).
+            let runs = SectionPages.chunks(tagItems, size: pageSize)
+            let pages = runs.enumerated().map { n, run in
+                let own = OwnPage(
+                    kind: .tag(tag), origin: feedIndex, folder: folder, number: n + 1, count: runs.count, total: tagItems.count,
+                    source: location)
+                // One section id for every tag page of the feed: they share one key and its CSS rules.
+                var section = PreparedSection(
+                    section: Section(id: "tagged", title: "\(tagItems.count) items", items: run), layout: layout, preset: preset)
+                section.section.lang = feed.feed.lang
+                return SectionPages.page(own, title: tag, intro: "", lang: feed.feed.lang, section: section, feed: feed)
+            }
+            tags.append(Tag(name: tag, count: tagItems.count, pages: pages, location: location))
         }
         return tags
     }

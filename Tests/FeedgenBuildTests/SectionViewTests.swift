@@ -147,6 +147,23 @@ import FeedgenIncremental
         #expect(Self.read(out + "/feed.xml").components(separatedBy: "<entry>").count - 1 == 5)
     }
 
+    @Test func aLongTagIsPaginatedByItsChipsSection() throws {
+        let root = Self.site(["content/latest/_section.md": "---\ntitle: Tags\nlayout: chips\nterms: tags\npaginate: 2\n---\n"])
+        let out = root + "/../public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        let first = Self.read(out + "/tags/soup/index.html")
+        let second = Self.read(out + "/tags/soup/page/2/index.html")
+        #expect(Self.cells(first, section: "tagged") == ["posts/p5", "posts/p3"])
+        #expect(Self.cells(second, section: "tagged") == ["posts/p1"])
+        #expect(second.contains(#"<li><a href="../../index.html" rel="prev">Previous<span class="cl-visually-hidden"> page</span></a></li>"#))
+        #expect(second.contains(#"<h2 id="sec-tagged">3 items</h2>"#))
+        // The tag's feeds: its first page's items; page 2 has none of its own.
+        #expect(Self.read(out + "/tags/soup/feed.xml").components(separatedBy: "<entry>").count - 1 == 2)
+        #expect(!FileManager.default.fileExists(atPath: out + "/tags/soup/page/2/feed.xml"))
+        #expect(!second.contains("feed.xml"))
+    }
+
     @Test func twoTagsGivingOnePageAreAnErrorNamingBoth() throws {
         let root = Self.site(["content/posts/x.md": "---\ntitle: X\ntags: [Soup]\n---\nB\n"], feedSections: "[posts]")
         let report = build(root, output: root + "/../public")
