@@ -150,7 +150,8 @@ public enum SectionViews {
                 section.section.items = Array(all.prefix(shown))
                 section.drawnIDs = entries[s].drawn.intersection(section.section.items.map(\.id))
                 if section.section.items != own.section.items { section.detailItems = own.section.items }
-                if settings[s].hasOwnPage {
+                // `paginate` alone, with every item on the feed page: no page would be linked to.
+                if settings[s].hasOwnPage, settings[s].seeAll != nil || all.count > shown {
                     let made = SectionPages.pages(
                         of: own, items: all, settings: settings[s], feed: feeds[f], feedIndex: f,
                         path: sourcePath(own.section, feedFolder: feedPath), diagnostics: &diagnostics)

@@ -75,7 +75,8 @@ import FeedgenIncremental
                 "content/pinned/_section.md": "---\ntitle: Pinned\nlayout: hero\nsections: feed\nwhere: {pin: true}\n---\n",
                 "content/soup/_section.md": "---\ntitle: Soup\nlayout: grid\nsections: [posts]\nwhere: {tags: soup}\n---\n",
                 "content/cards/_section.md": "---\ntitle: Cards\nsections: [posts]\nwhere: {type: card}\nlimit: 1\n---\n",
-            ], feedSections: "[pinned, soup, cards, posts]")
+                "content/few/_section.md": "---\ntitle: Few\nsections: [posts]\npaginate: 10\n---\n",
+            ], feedSections: "[pinned, soup, cards, few, posts]")
         let out = root + "/../public"
         let report = build(root, output: out)
         #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
@@ -83,8 +84,12 @@ import FeedgenIncremental
         #expect(Self.cells(home, section: "pinned") == ["pinned:posts/p2"])
         #expect(Self.cells(home, section: "soup") == ["soup:posts/p1", "soup:posts/p3", "soup:posts/p5"])
         #expect(Self.cells(home, section: "cards") == ["cards:posts/p1"])
-        // A limit without `seeAll` or `paginate` makes no own page.
+        // A limit without `seeAll` or `paginate` makes no own page, nor does `paginate` alone when
+        // the feed page shows every item.
         #expect(!FileManager.default.fileExists(atPath: out + "/cards/index.html"))
+        #expect(Self.cells(home, section: "few").count == 5)
+        #expect(!FileManager.default.fileExists(atPath: out + "/few/index.html"))
+        #expect(!home.contains(#"href="few/index.html""#))
     }
 
     @Test func unknownSectionsAndKeysAreErrorsAtTheirValues() throws {
