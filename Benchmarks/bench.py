@@ -79,14 +79,16 @@ def documents():
     return docs
 
 
-def generate(n: int, root: Path) -> Path:
-    """Writes the feedgen site and the Hugo site for n items; returns the concatenated Markdown."""
+def generate(n: int, root: Path, paginate: int | None = None) -> Path:
+    """Writes the feedgen site and the Hugo site for n items; returns the concatenated Markdown.
+    With `paginate`, the feedgen section has its own pages of that many items (content-format §4.1)."""
     docs = documents()
     fg, hg = root / "feedgen", root / "hugo"
     (fg / "content" / "docs").mkdir(parents=True)
     (fg / "Templates" / "cards").mkdir(parents=True)
     (fg / "Templates" / "cards" / "card.mustache").write_text(FEEDGEN_CARD)
-    (fg / "content" / "docs" / "_section.md").write_text("---\ntitle: Cards\nlayout: list\n---\n")
+    pages = f"paginate: {paginate}\n" if paginate else ""
+    (fg / "content" / "docs" / "_section.md").write_text(f"---\ntitle: Cards\nlayout: list\n{pages}---\n")
     (hg / "content" / "docs").mkdir(parents=True)
     (hg / "layouts" / "_default").mkdir(parents=True)
     (hg / "config.toml").write_text(HUGO_CONFIG)
@@ -138,6 +140,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--skip-hugo", action="store_true")
     ap.add_argument("--feedgen", default=None)
+    ap.add_argument("--paginate", type=int, default=None,
+                    help="give the feedgen section its own pages of this many items (`paginate`), e.g. 100")
     ap.add_argument("--out-root", default=None,
                     help="folder for the tools' output (e.g. /dev/shm, to measure without the disk's file-creation cost)")
     args = ap.parse_args()
@@ -160,7 +164,7 @@ def main():
         # Kept until every size is done (see the note on deletions below).
         tmp = keep.enter_context(tempfile.TemporaryDirectory(prefix=f"feedgen-bench-{n}-"))
         root = Path(tmp)
-        all_md = generate(n, root)
+        all_md = generate(n, root, args.paginate)
         out_root = Path(args.out_root) / f"feedgen-bench-out-{n}" if args.out_root else root
         if args.out_root:
             keep.callback(shutil.rmtree, out_root, True)
@@ -181,6 +185,8 @@ def main():
         fg = median_of(args.runs, lambda i: [feedgen, "build", str(root / "feedgen"), "--output", str(out_root / f"fg-public-{i}"), "--quiet"],
                        after=drop("fg-public"))
         rows = [("feedgen", fg)]
+        largest = max((p.stat().st_size, p) for p in (out_root / "fg-public-0").rglob("*.html"))
+        print(f"{n:>7} largest feedgen HTML page: {largest[0] / 1024:.0f} KiB ({largest[1].relative_to(out_root / 'fg-public-0')})", flush=True)
         # The disk's share: creating the same files with no work at all (`cp -r` of feedgen's
         # output into a fresh folder), printed for context, not in the ratios.
         rows.append(("cp -r", median_of(args.runs, lambda i: ["cp", "-r", str(out_root / "fg-public-0"), str(out_root / f"copy-{i}")],

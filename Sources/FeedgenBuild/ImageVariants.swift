@@ -300,12 +300,18 @@ public enum ImageVariants {
         var cachePaths: [String: String] = [:]
         for job in jobs { cachePaths["\(job.source)\u{0}\(job.width)\u{0}\(job.format.rawValue)"] = job.cachePath }
         var made = Set<String>()
+        // A file shown under several keys (an item on a section's own page or a tag page, too)
+        // lists every width made of it: the assets of one file then carry the same variants, so
+        // whichever of them the output copies the file from, each page's srcset names files
+        // that are written.
+        var keys: [String: Set<String>] = [:]
+        for plan in plans { keys[plan.source, default: []].insert(plan.key) }
         for plan in plans where failed[plan.source] == nil {
             guard let source = sources[plan.source] ?? nil, var asset = site.images[plan.key] else { continue }
             made.insert(plan.source)
             asset.variants = []
             for format in source.formats.sorted(by: { $0.rawValue < $1.rawValue }) {
-                for width in plan.widths {
+                for width in keys[plan.source]!.count > 1 ? source.widths.sorted() : plan.widths {
                     guard let cached = cachePaths["\(plan.source)\u{0}\(width)\u{0}\(format.rawValue)"] else { continue }
                     asset.variants.append(ImageVariant(
                         width: width, mimeType: format.mimeType,

@@ -71,9 +71,10 @@ public enum Pipeline {
         let (prepared, contentLinks) = SiteResolver.resolve(site, diagnostics: &report.diagnostics)
         if let templates { report.diagnostics.append(contentsOf: templates.lint(for: site)) }
         timing.mark("resolve")
-        report.feeds = prepared.feeds.count
-        report.cards = prepared.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
-        report.pages = prepared.feeds.count + prepared.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count { $0.hasBody } } }
+        // Feeds and their cards; a section's or tag's own pages count as pages only.
+        report.feeds = prepared.feeds.count { $0.ownPage == nil }
+        report.cards = prepared.feeds.reduce(0) { $0 + ($1.ownPage != nil ? 0 : $1.sections.reduce(0) { $0 + $1.section.items.count }) }
+        report.pages = prepared.feeds.count + prepared.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.pageItems.count { $0.hasBody } } }
         return (prepared, templates, contentLinks)
     }
 

@@ -71,8 +71,12 @@ enum LayoutCommand {
         var feedPath = args.options["--feed"] ?? ""
         while feedPath.hasPrefix("/") { feedPath.removeFirst() }
         while feedPath.hasSuffix("/") { feedPath.removeLast() }
-        guard let feed = prepared.feeds.first(where: { $0.feed.path == feedPath || $0.feed.folder == feedPath }) else {
-            let names = prepared.feeds.map { $0.feed.path.isEmpty ? "/" : $0.feed.path }
+        // A section's or tag's own page is named by its folder (`recipes/recipes/page/2`, `tags/soup`).
+        func name(_ feed: PreparedFeed) -> String {
+            feed.ownPage == nil ? feed.feed.path : String(feed.pagePath.dropLast("/index.html".count))
+        }
+        guard let feed = prepared.feeds.first(where: { name($0) == feedPath || ($0.ownPage == nil && $0.feed.folder == feedPath) }) else {
+            let names = prepared.feeds.map { name($0).isEmpty ? "/" : name($0) }
             throw UsageError("no feed '\(feedPath)'; feeds: \(names.joined(separator: ", "))")
         }
         // The design tokens the CSS reads for contentInsetsReference (docs/layout.md, U-7).

@@ -16,7 +16,7 @@ struct ItemOrigin {
 
 extension Item {
     /// The front matter keys of content-format §5.
-    static let knownKeys = [
+    package static let knownKeys = [
         "id", "title", "description", "date", "publishDate", "expiryDate", "draft", "weight", "image", "link",
         "type", "tags", "lang", "params", "published",
     ]

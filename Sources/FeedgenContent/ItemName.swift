@@ -2,7 +2,7 @@
 /// title (URL-safe, from the name), and Jekyll's file-name date (`2024-03-05-title.md`).
 import FeedgenStorage
 
-struct ItemName: Equatable {
+package struct ItemName: Equatable {
     /// The Markdown extensions read as items, in any case (Jekyll lower-cases the extension
     /// before comparing): the union of Jekyll's default `markdown_ext` (`markdown,mkdown,mkdn,mkd,md`)
     /// and Hugo's Markdown suffixes (`md`, `mdown`, `markdown`), and `.markdn`.
@@ -99,7 +99,7 @@ struct ItemName: Equatable {
     /// ``maxSegmentBytes``, cut at a character boundary to 191 bytes and ended with `-` and the
     /// 8 hex digits of the name's XXH3 hash (``StableHasher``, its lower 32 bits), so that two long names
     /// with the same beginning stay apart and the result is the same on every build.
-    static func pathSegment(_ name: String) -> String {
+    package static func pathSegment(_ name: String) -> String {
         let safe = urlSafe(name)
         guard safe.utf8.count > maxSegmentBytes else { return safe }
         var hasher = StableHasher()

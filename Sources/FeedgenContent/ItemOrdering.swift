@@ -6,11 +6,11 @@
 
 /// The orders of `sort` (content-format §4). All comparisons are on UTF-8 bytes (titles
 /// case-folded first), so the result does not depend on the locale.
-enum ItemOrdering {
+package enum ItemOrdering {
     /// Sorts `items` by `order`; ties end on `fileName`, which is unique within a section.
     /// - Complexity: O(n log n) comparisons of precomputed keys; then the items are permuted in
     ///   place by swaps (no item is copied).
-    static func sort(_ items: inout [Item], by order: SortOrder) {
+    package static func sort(_ items: inout [Item], by order: SortOrder) {
         let keys = items.map(Key.init)
         let source = keys.indices.sorted { a, b in compare(keys[a], keys[b], order) < 0 }
         // Apply "new[k] = old[source[k]]" cycle by cycle.
@@ -28,7 +28,7 @@ enum ItemOrdering {
     }
 
     /// `items` sorted by `order` (see ``sort(_:by:)``).
-    static func sorted(_ items: [Item], by order: SortOrder) -> [Item] {
+    package static func sorted(_ items: [Item], by order: SortOrder) -> [Item] {
         var copy = items
         sort(&copy, by: order)
         return copy
@@ -96,7 +96,7 @@ enum ItemOrdering {
     }
 
     /// -1, 0 or 1 comparing UTF-8 bytes (not Swift's canonical-equivalence `<`).
-    static func byteOrder(_ a: String, _ b: String) -> Int {
+    package static func byteOrder(_ a: String, _ b: String) -> Int {
         // Native strings are contiguous UTF-8: compare with memcmp.
         let fast = a.utf8.withContiguousStorageIfAvailable { pa in
             b.utf8.withContiguousStorageIfAvailable { pb -> Int in

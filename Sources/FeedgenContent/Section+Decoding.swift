@@ -13,7 +13,11 @@ struct SectionSettings: Sendable {
     var inlineItems: [Item] = []
     var frontMatter: YAMLNode?
 
-    static let knownKeys = ["title", "weight", "layout", "sort", "items", "lang", "controls"]
+    static let knownKeys = [
+        "title", "weight", "layout", "sort", "items", "lang", "controls",
+        // Read by FeedgenResolve (SectionViews): a section as a view over other sections.
+        "sections", "where", "limit", "seeAll", "pageLayout", "paginate", "terms",
+    ]
 
     /// `sourcePath` is the site-relative `_section.md`; `sectionID` the folder name.
     static func decode(

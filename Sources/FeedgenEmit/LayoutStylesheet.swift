@@ -54,7 +54,9 @@ public enum LayoutStylesheet {
     /// The whole stylesheet for `feeds`, in feed and section order (deterministic).
     public static func css(for feeds: [PreparedFeed]) -> String {
         var css = base
-        for feed in feeds {
+        var keys = Set<String>()
+        // The pages of one section share a key (``OwnPage/key``) and so their rules.
+        for feed in feeds where keys.insert(feed.key).inserted {
             let scope = "[data-feed=\(HTML.cssString(feed.key))]"
             css += "\n/* feed \(feed.key) */\n"
             css += "\(scope) .cl-sections { row-gap: \(CSSLength.px(feed.feed.interSectionSpacing).css); }\n"

@@ -91,7 +91,7 @@ extension SiteRenderer {
         // One job per section, on every core like the feed pages; a section's light and dark
         // pages are siblings, so they share its rendered HTML.
         var jobs: [(feed: PreparedFeed, section: PreparedSection, imagesBefore: Int)] = []
-        for feed in site.feeds {
+        for feed in site.feeds where feed.ownPage == nil {  // a section in one place: its feed
             for (s, before) in zip(feed.sections, imagesBefore(feed)) { jobs.append((feed, s, before)) }
         }
         let all = jobs
@@ -241,9 +241,9 @@ extension SiteRenderer {
               <p>Every section of every feed at \(widthsText), in light and dark. Each frame is as wide as its label says, so the section lays out as on a screen of that width, and as tall as the section. Written by <code>feedgen build --previews</code>; the site does not link here.</p>
 
             """
-        if site.feeds.count > 1 {
+        if site.feeds.count(where: { $0.ownPage == nil }) > 1 {
             out += "  <nav class=\"pv-feeds\" aria-label=\"Feeds\">\n    <ul>\n"
-            for (f, feed) in site.feeds.enumerated() {
+            for (f, feed) in site.feeds.enumerated() where feed.ownPage == nil {
                 out += "      <li><a href=\"#pv-feed-\(f)\">\(HTML.escape(feed.feed.title))</a></li>\n"
             }
             out += "    </ul>\n  </nav>\n"
@@ -257,7 +257,7 @@ extension SiteRenderer {
         out += "document.querySelectorAll(\"iframe[data-fit]\").forEach(function(f){if(f.contentWindow===e.source)f.height=Math.max(1,Math.ceil(h-.01))})});\n"
         out += "</script>\n"
         out += "</header>\n<main>\n"
-        for (f, feed) in site.feeds.enumerated() {
+        for (f, feed) in site.feeds.enumerated() where feed.ownPage == nil {
             let feedPage = RelativeURL.relative(from: here, to: feed.pagePath)
             out += "<section aria-labelledby=\"pv-feed-\(f)\">\n"
             out += "  <h2 id=\"pv-feed-\(f)\">\(HTML.escape(feed.feed.title)) <small>(<a href=\"\(HTML.escape(feedPage))\">\(HTML.escape(feed.pagePath))</a>)</small></h2>\n"

@@ -38,7 +38,7 @@ extension SiteRenderer {
         }
         let footer = SectionHTML.hasFooter(s.layout) ? try uiText(Self.itemCountTemplate, TemplateContext.itemCount(count)) : nil
         let section = FeedGroups.Section(
-            layout: s.layout, ids: s.section.items.map(\.id), cards: rendered.cards, headingID: headingID,
+            layout: s.layout, ids: s.cellIDs, cards: rendered.cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
             slides: slides, footer: footer, deferred: deferred, eager: rendered.eager, priority: rendered.priority)
         let groups = pending.map { $0.placeholder(for: section) } ?? section.html
@@ -57,6 +57,7 @@ extension SiteRenderer {
                 "controls": .bool(scroll.controls),
                 "slideshow": .bool(scroll.slideshow),
                 "roleDescription": carousel,
+                "seeAll": Self.seeAllContext(s),
             ],
             "groupsHTML": .string(groups),
         ]

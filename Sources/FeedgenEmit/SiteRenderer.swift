@@ -80,7 +80,7 @@ public struct SiteRenderer: Sendable {
         for (f, feed) in site.feeds.enumerated() {
             result.append(.feed(f))
             for (s, section) in feed.sections.enumerated() {
-                for (i, item) in section.section.items.enumerated() where item.hasBody {
+                for (i, item) in section.pageItems.enumerated() where item.hasBody {
                     result.append(.detail(feed: f, section: s, item: i))
                 }
             }
@@ -92,21 +92,21 @@ public struct SiteRenderer: Sendable {
     public func path(of page: Page) -> String {
         switch page {
         case .feed(let f): site.feeds[f].pagePath
-        case .detail(let f, let s, let i): site.feeds[f].detailPath(site.feeds[f].sections[s].section.items[i])
+        case .detail(let f, let s, let i): site.feeds[f].detailPath(site.feeds[f].sections[s].pageItems[i])
         }
     }
 
     /// The item of a detail page.
     public func item(of page: Page) -> Item? {
         guard case .detail(let f, let s, let i) = page else { return nil }
-        return site.feeds[f].sections[s].section.items[i]
+        return site.feeds[f].sections[s].pageItems[i]
     }
 
     /// Renders one page (a job of ``render()``; safe to call from several threads).
     public func renderPage(_ page: Page) throws(TemplateErrors) -> OutputFile {
         switch page {
         case .feed(let f): try feedPage(site.feeds[f])
-        case .detail(let f, let s, let i): try detailPage(site.feeds[f].sections[s].section.items[i], feed: site.feeds[f])
+        case .detail(let f, let s, let i): try detailPage(site.feeds[f].sections[s].pageItems[i], feed: site.feeds[f])
         }
     }
 
@@ -118,7 +118,7 @@ public struct SiteRenderer: Sendable {
     public func key(of page: Page) -> UInt64? {
         guard case .detail(let f, let s, let i) = page else { return nil }
         let feed = site.feeds[f]
-        let item = feed.sections[s].section.items[i]
+        let item = feed.sections[s].pageItems[i]
         var h = StableHasher()
         h.combine(path(of: page))
         h.combine(ItemCache.fingerprint(item))
@@ -142,6 +142,10 @@ public struct SiteRenderer: Sendable {
         files.append(OutputFile(path: OutputPaths.themeStylesheet, contents: .text(themeCSS())))
         if let syndication = Syndication(site: site) {
             for feed in site.feeds {
+                guard feed.isSyndicated else {
+                    maps.append(SyndicationMap(updated: ""))  // one map per feed, in feed order
+                    continue
+                }
                 let (atom, atomMap) = syndication.atomAndMap(feed)
                 let (json, ranges) = syndication.jsonFeedAndRanges(feed)
                 var map = atomMap
@@ -253,6 +257,7 @@ public struct SiteRenderer: Sendable {
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered;
     /// with `groups`, each section's `groupsHTML` is a placeholder kept there.
     func feedContext(_ feed: PreparedFeed, groups: FeedGroups? = nil) throws(TemplateErrors) -> MustacheValue {
+        let feed = try titled(feed)
         let page = feed.pagePath
         // Cards are estimated when any section of the page may defer them (the estimates of
         // every section place the sections after it).
@@ -273,15 +278,20 @@ public struct SiteRenderer: Sendable {
                 s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k], groups: groups)
             sections.append(["id": .string(s.section.id), "html": .string(try render("section.mustache", context))])
         }
-        let subfeeds = site.feeds.filter { isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
+        let subfeeds = feed.ownPage != nil ? [] : site.feeds.filter { $0.ownPage == nil && isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
             ["title": .string(sub.feed.title), "url": .string(RelativeURL.relative(from: page, to: sub.pagePath))]
         }
         var parent: MustacheValue = .null
-        if !feed.feed.path.isEmpty, let p = site.feeds.last(where: { isChild(feed.feed.path, of: $0.feed.path) }) {
+        if let origin = feed.ownPage?.origin {
+            // A section's or tag's own page leads back to its feed.
+            parent = ["title": .string(site.feeds[origin].feed.title), "url": .string(RelativeURL.relative(from: page, to: site.feeds[origin].pagePath))]
+        } else if !feed.feed.path.isEmpty, let p = site.feeds.last(where: { $0.ownPage == nil && isChild(feed.feed.path, of: $0.feed.path) }) {
             parent = ["title": .string(p.feed.title), "url": .string(RelativeURL.relative(from: page, to: p.pagePath))]
         }
         return [
-            "page": pageContext(title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page, feed: feed),
+            "page": pageContext(
+                title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page,
+                feed: feed.isSyndicated ? feed : nil),
             "site": siteContext,
             "feed": [
                 "key": .string(feed.key), "title": .string(feed.feed.title),
@@ -290,6 +300,7 @@ public struct SiteRenderer: Sendable {
                 "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
                 "hasControls": .bool(feed.sections.contains { Self.scrolling($0).controls }),
                 "hasScrollers": .bool(feed.sections.contains { Self.scrolling($0).scrollerID != nil }),
+                "pager": pagerContext(feed),
             ],
             "sections": .array(sections),
         ]

@@ -68,7 +68,13 @@ public struct Syndication: Sendable {
         var seen = Set<String>()
         var out: [Entry] = []
         for (k, s) in feed.sections.enumerated() {
-            for (i, item) in s.section.items.enumerated() where seen.insert(item.id).inserted {
+            for (i, item) in s.section.items.enumerated() where !TagPages.isChip(item) && seen.insert(item.id).inserted {
+                guard let entry = entry(item, section: k, index: i, feed: feed) else { continue }
+                out.append(entry)
+            }
+            // Items of the section that its feed page does not show (past its `limit` or first page).
+            guard let more = s.detailItems, feed.ownPage == nil else { continue }
+            for (i, item) in more.enumerated() where seen.insert(item.id).inserted {
                 guard let entry = entry(item, section: k, index: i, feed: feed) else { continue }
                 out.append(entry)
             }
@@ -252,7 +258,7 @@ public struct Syndication: Sendable {
         for feed in site.feeds {
             paths.append(feed.pagePath)
             for s in feed.sections {
-                for item in s.section.items where item.hasBody { paths.append(feed.detailPath(item)) }
+                for item in s.pageItems where item.hasBody { paths.append(feed.detailPath(item)) }
             }
         }
         var seen = Set<String>()

@@ -210,13 +210,16 @@ extension TemplateContext {
                 "feed.parent", "feed.parent.title", "feed.parent.url",
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
                 "feed.hasScrollers",
+                "feed.pager", "feed.pager.previous", "feed.pager.previous.url", "feed.pager.next", "feed.pager.next.url",
+                "feed.pager.pages", "feed.pager.pages.number", "feed.pager.pages.url", "feed.pager.pages.current",
                 "sections", "sections.id", "sections.html",
             ])
         case .section:
             return ContextSchema(paths: [
                 "section", "section.id", "section.title", "section.headingID", "section.headerHTML", "section.lang", "section.dir",
                 "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "section.scrollerID",
-                "section.controls", "section.slideshow", "section.roleDescription", "groupsHTML",
+                "section.controls", "section.slideshow", "section.roleDescription",
+                "section.seeAll", "section.seeAll.url", "section.seeAll.label", "groupsHTML",
             ])
         case .item:
             return ContextSchema(

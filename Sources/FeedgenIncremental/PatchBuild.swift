@@ -107,6 +107,8 @@ enum PatchBuild {
         feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, previous: BuildSnapshot? = nil
     ) -> BuildSnapshot? {
         guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count else { return nil }
+        // An item of a site with views may show on several pages: such sites are not patched.
+        guard !SectionViews.declinesPatch(site) else { return nil }
         // With a `baseURL`, every feed's Atom and JSON documents must be mapped.
         if site.site.config.baseURL != nil, feeds.contains(where: { $0.syndication == nil }) { return nil }
         let files = listing.itemFiles

@@ -79,17 +79,17 @@ enum OutputCollisions {
         claim(OutputPaths.buildID, by: watch)
         if site.site.config.baseURL != nil {
             claim(OutputPaths.sitemap, by: generated)
-            for feed in site.feeds {
+            for feed in site.feeds where feed.isSyndicated {
                 claim(OutputPaths.atom(feed), by: generated)
                 claim(OutputPaths.json(feed), by: generated)
             }
         }
         for feed in site.feeds {
-            claim(feed.pagePath, by: SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.folder))
+            claim(feed.pagePath, by: feed.ownPage?.source ?? SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.folder))
             for s in feed.sections {
                 // Detail pages are most of a site's files: their paths and keys are made on
                 // every core for long sections, then claimed in order.
-                let items = s.section.items
+                let items = s.pageItems
                 let make = { @Sendable (i: Int) -> (path: String, key: String)? in
                     guard items[i].hasBody else { return nil }
                     let path = feed.detailPath(items[i])

@@ -23,7 +23,7 @@ public enum OutputPaths {
     public static func sectionAnchor(_ sectionID: String) -> String { "sec-" + identifier(sectionID) }
 
     /// A feed's Atom feed (`feed.xml`, `recipes/feed.xml`), written when the site has a `baseURL`.
-    public static func atom(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.xml" : feed.feed.path + "/feed.xml" }
+    public static func atom(_ feed: PreparedFeed) -> String { feed.syndicationFolder.isEmpty ? "feed.xml" : feed.syndicationFolder + "/feed.xml" }
     /// A feed's JSON Feed (`feed.json`, `recipes/feed.json`).
-    public static func json(_ feed: PreparedFeed) -> String { feed.feed.path.isEmpty ? "feed.json" : feed.feed.path + "/feed.json" }
+    public static func json(_ feed: PreparedFeed) -> String { feed.syndicationFolder.isEmpty ? "feed.json" : feed.syndicationFolder + "/feed.json" }
 }

@@ -17,7 +17,9 @@ public enum SiteResolver {
         var (feeds, images) = prepareFeeds(site, realRoot: realRoot, diagnostics: &diagnostics)
         // Output collisions are checked on another core meanwhile: they depend on the detail
         // pages' paths (a feed's path and each item's id), not on the links rewritten below.
-        let collisions = CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
+        // A site with views has more pages, known after them (``SectionViews``).
+        let views = SectionViews.needed(site)
+        let early = views ? nil : CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
         let contentLinks = ContentLinks(feeds: feeds)
         contentLinks.check(feeds, into: &diagnostics)
         // Front-matter links to content files now point at their pages (site-root paths, made
@@ -32,9 +34,10 @@ public enum SiteResolver {
                 }
             }
         }
+        if views { SectionViews.apply(&feeds, images: &images, site: site, diagnostics: &diagnostics) }
         var prepared = PreparedSite(site: site, feeds: feeds, images: images)
         prepared.contentPages = contentLinks.pages
-        diagnostics.append(contentsOf: collisions.diagnostics())
+        diagnostics.append(contentsOf: (early ?? CollisionCheck(prepared)).diagnostics())
         return (prepared, contentLinks)
     }
 

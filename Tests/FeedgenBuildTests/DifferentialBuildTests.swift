@@ -27,8 +27,11 @@ import Testing
         /// Links to other cards (content paths), written after the body; `#part-1` on some.
         var links: [(target: String, anchor: Bool)] = []
 
-        func text(linksFrom path: String) -> String {
-            var front = "title: \"\(title)\"\nweight: \(weight)\ndate: \(date)\ntags: [\(tags.joined(separator: ", "))]\n"
+        /// `tagKey` is `keywords` here, not `tags`: every tag has a page, and the patch build declines
+        /// sites with tag pages (SectionViews.declinesPatch), which this run exercises;
+        /// DifferentialViewsTests writes `tags`.
+        func text(linksFrom path: String, tagKey: String = "keywords") -> String {
+            var front = "title: \"\(title)\"\nweight: \(weight)\ndate: \(date)\n\(tagKey): [\(tags.joined(separator: ", "))]\n"
             if draft { front += "draft: true\n" }
             if let image { front += "image: {src: \(image), alt: \"A picture: \(image)\"}\n" }
             let up = String(repeating: "../", count: path.split(separator: "/").count - 2)
@@ -44,6 +47,8 @@ import Testing
         var cards: [String: Card] = [:]
         var layouts: [String: String] = [:]
         var serial = 0
+        /// The front matter key of the cards' tags (see ``Card/text(linksFrom:tagKey:)``).
+        var tagKey = "keywords"
 
         static let presets = ["list", "grid", "carousel", "chips", "insetGrouped", "hero"]
         static let images = ["miso-soup.png", "pancakes.png", "green-salad.png", "vegetable-curry.png"]
@@ -78,7 +83,7 @@ import Testing
             try! Data(text.utf8).write(to: url)
         }
 
-        func writeCard(_ path: String) { write(path, cards[path]!.text(linksFrom: path)) }
+        func writeCard(_ path: String) { write(path, cards[path]!.text(linksFrom: path, tagKey: tagKey)) }
 
         /// A card that can be linked to: it has a page (a body, not a draft) with a `#part-1`.
         func linkable(_ path: String) -> Bool {

@@ -31,7 +31,7 @@ import FeedgenIncremental
                 "---\ntitle: Item \(i)\nweight: \(i + 1)\ndate: 2026-11-\(String(format: "%02d", i + 1))\n---\n# Heading \(i)\n\nBody of item \(i) with *emphasis*.\(link)\n"
         }
         for i in 0..<4 {
-            files["content/notes/note-\(i).md"] = "---\ntitle: Note \(i)\ntags: [a, b]\n---\nA note \(i).\n"
+            files["content/notes/note-\(i).md"] = "---\ntitle: Note \(i)\nkeywords: [a, b]\n---\nA note \(i).\n"
         }
         // A note without a body (no detail page) and one with an unknown key (a warning).
         files["content/notes/bare.md"] = "---\ntitle: Bare\n---\n"

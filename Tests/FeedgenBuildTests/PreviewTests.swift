@@ -55,6 +55,7 @@ import FeedgenEmit
         let previews = snapshot(out).keys.filter { $0.hasPrefix("_previews/") }.sorted()
         #expect(previews == [
             "_previews/index.html",
+            "_previews/latest.dark.html", "_previews/latest.light.html",
             "_previews/picks.dark.html", "_previews/picks.light.html",
             "_previews/recipes/featured.dark.html", "_previews/recipes/featured.light.html",
             "_previews/recipes/popular.dark.html", "_previews/recipes/popular.light.html",
@@ -83,18 +84,19 @@ import FeedgenEmit
         let expected =
             Self.expected(feed: "Today", label: "Today", page: "today", heights: [606, 561, 472, 472])
             + Self.expected(feed: "Today", label: "Weather", page: "weather", heights: [191, 191, 191, 191])
+            + Self.expected(feed: "Today", label: "Latest", page: "latest", heights: [345, 324, 324, 324])
             + Self.expected(feed: "Today", label: "Picks", page: "picks", heights: [345, 324, 324, 324])
             + Self.expected(feed: "Recipes", label: "Today&#39;s pick", page: "recipes/featured", heights: [218, 253, 442, 394])
             + Self.expected(feed: "Recipes", label: "Popular searches", page: "recipes/popular", heights: [226, 182, 138, 138])
             + Self.expected(feed: "Recipes", label: "Recipes", page: "recipes/recipes", heights: [1351, 1419, 1604, 1604])
         let found = try Self.frames(index)
-        #expect(found.count == 48)
+        #expect(found.count == 56)
         #expect(found == expected, "\(found.map(\.description).joined(separator: "\n"))")
         #expect(index.contains(#"<h3 id="pv-feed-1-s0">Today&#39;s pick <code>featured</code></h3>"#))
         #expect(index.contains(#"<h2 id="pv-feed-1">Recipes <small>(<a href="../recipes/index.html">recipes/index.html</a>)</small></h2>"#))
         // One script: it sets each frame's height to the height its page posts.
         #expect(index.components(separatedBy: "<script").count == 2)
-        #expect(index.components(separatedBy: " data-fit ").count == 49)
+        #expect(index.components(separatedBy: " data-fit ").count == 57)
         #expect(index.contains("iframe[data-fit]"))
     }
 

@@ -14,11 +14,13 @@ import Testing
         #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
         #expect(report.diagnostics.errorCount == 0)
         #expect(report.feeds == 2)
-        #expect(report.cards == 26)
+        #expect(report.cards == 30)
         let files = snapshot(out)
         for path in ["index.html", "recipes/index.html", "today/morning.html", "today/kisetsu.html", "picks/tea.html",
                      "weather/tokyo.html", "recipes/recipes/miso-soup.html", "assets/theme.css", "assets/layout.css",
-                     "assets/recipes/recipes/miso-soup.png", OutputWriter.markerName] {
+                     "assets/recipes/recipes/miso-soup.png", OutputWriter.markerName,
+                     // The Latest shelf's own page and a tag page (issue #20).
+                     "latest/index.html", "recipes/tags/vegetarian/index.html", "recipes/tags/vegetarian/feed.xml"] {
             #expect(files[path] != nil, "missing \(path)")
         }
     }

@@ -27,7 +27,23 @@ import FeedgenMustache
 
     /// The keys built for the sample site, per kind of template (params' own keys left out).
     func builtKeys() throws -> [TemplateContext.Kind: Set<String>] {
-        let (report, prepared, templates) = prepare(repositoryRoot)
+        var keys: [TemplateContext.Kind: Set<String>] = [:]
+        try builtKeys(repositoryRoot, into: &keys)
+        // The sample has no section long enough for pages of its own (`feed.pager`).
+        let paged = temporaryFolder() + "/site"
+        var files = ["content/s/_section.md": "---\ntitle: S\npaginate: 1\n---\n"]
+        for i in 1...2 { files["content/s/\(i).md"] = "---\ntitle: \(i)\n---\nBody.\n" }
+        writeSite(paged, files)
+        try builtKeys(paged, into: &keys)
+        for kind in TemplateContext.Kind.allCases {
+            keys[kind] = keys[kind]!.filter { !TemplateContext.schema(for: kind).isOpen($0) || $0.hasSuffix("params") }
+        }
+        return keys
+    }
+
+    /// Adds the context keys the templates are given for the site at `root` to `keys`.
+    func builtKeys(_ root: String, into keys: inout [TemplateContext.Kind: Set<String>]) throws {
+        let (report, prepared, templates) = prepare(root)
         #expect(errors(report) == [])
         var site = try #require(prepared)
         // Variants as a build makes them (into a throw-away cache).
@@ -35,7 +51,6 @@ import FeedgenMustache
         _ = ImageVariants.make(&site, cacheFolder: temporaryFolder(), diagnostics: &diagnostics)
         #expect(!diagnostics.hasErrors)
         let renderer = SiteRenderer(site: site, templates: try #require(templates))
-        var keys: [TemplateContext.Kind: Set<String>] = [:]
         for feed in site.feeds {
             paths(try renderer.feedContext(feed), into: &keys[.feed, default: []])
             for s in feed.sections {
@@ -55,10 +70,6 @@ import FeedgenMustache
                 }
             }
         }
-        for kind in TemplateContext.Kind.allCases {
-            keys[kind] = keys[kind]!.filter { !TemplateContext.schema(for: kind).isOpen($0) || $0.hasSuffix("params") }
-        }
-        return keys
     }
 
     @Test func everyKeyBuiltIsDocumentedAndEveryDocumentedKeyIsBuilt() throws {

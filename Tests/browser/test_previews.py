@@ -146,7 +146,7 @@ def _loaded_frame(page, iframe, src: str):
 
 def test_index_lists_every_frame(browser, previews, feedgen, repo_root):
     expected = _expected_frames(feedgen, repo_root)
-    assert len(expected) == 6 * 8
+    assert len(expected) == 7 * 8  # the sample's seven sections
     page, problems = _open_index(browser, previews)
     try:
         seen = page.evaluate(_FRAMES_JS)

@@ -1,0 +1,187 @@
+/// `SectionViews`: the `_section.md` keys that make a section a view over the feed's content
+/// (`sections`, `where`, `limit`, `seeAll`, `pageLayout`, `paginate`, `terms`; content-format
+/// §4.1), read with positioned errors, and the step of stage 3 that applies them to the feeds.
+import FeedgenContent
+import FeedgenDiagnostics
+
+/// What a section's view keys say (all absent for an ordinary section).
+struct SectionViewSettings: Sendable {
+    /// `sections`: the source sections' folder names with their nodes; nil when not given.
+    var sources: [(name: String, node: YAMLNode)]?
+    /// `sections: feed`: every section of the feed that is not a view itself.
+    var wholeFeed = false
+    /// `where`: each key with its nodes; an item must match all of them.
+    var filter: [(key: String, keyNode: YAMLNode, value: YAMLNode)] = []
+    /// Whether `sort` was written (a view keeps the sources' order otherwise).
+    var sorted = false
+    var limit: Int?
+    /// `seeAll`: the link's text (`true` gives "See all").
+    var seeAll: String?
+    /// `pageLayout`: the layout on the section's own pages.
+    var pageLayout: YAMLNode?
+    /// `paginate`: items per own page.
+    var paginate: Int?
+    /// `terms: tags`: one chip per tag of the feed, each leading to its tag page.
+    var terms: YAMLNode?
+
+    /// The default number of items on each of a section's own pages: 100 built-in cards make a
+    /// page of about 68 KB (measured, docs/benchmarks.md), far below the ~1 MB a phone loads well.
+    static let defaultPageSize = 100
+
+    /// Whether the section draws items or changes what its feed page shows.
+    var isView: Bool { sources != nil || wholeFeed || !filter.isEmpty || limit != nil || hasOwnPage || terms != nil }
+    /// Whether the section has pages of its own (`seeAll` or `paginate`).
+    var hasOwnPage: Bool { seeAll != nil || paginate != nil }
+    /// Whether it draws from other sections.
+    var draws: Bool { sources != nil || wholeFeed }
+
+    /// Reads the keys of `section`'s front matter; problems go into `diagnostics` at their values.
+    static func decode(_ section: Section, path: String, diagnostics: inout Diagnostics) -> SectionViewSettings {
+        var settings = SectionViewSettings()
+        guard let fields = section.frontMatter, fields.pairs != nil else { return settings }
+        func at(_ node: YAMLNode) -> SourceLocation { SourceLocation(path: path, line: node.line, column: node.column) }
+        func positive(_ key: String) -> Int? {
+            guard let node = fields[key], !node.isNull else { return nil }
+            guard let value = node.int, value >= 1 else {
+                diagnostics.error(at(node), "'\(key)' must be a whole number of at least 1, found '\(node.string ?? node.kindDescription)'")
+                return nil
+            }
+            return value
+        }
+        if let node = fields["sections"], !node.isNull {
+            if node.string == "feed" {
+                settings.wholeFeed = true
+            } else if let elements = node.elements, elements.allSatisfy({ $0.string != nil }) {
+                settings.sources = elements.map { ($0.string!, $0) }
+            } else if let name = node.string {
+                settings.sources = [(name, node)]
+            } else {
+                diagnostics.error(at(node), "'sections' must be a list of section folder names of this feed, or 'feed' for all of them")
+            }
+        }
+        if let node = fields["where"], !node.isNull {
+            if let pairs = node.pairs {
+                for pair in pairs {
+                    guard let key = pair.key.string else { continue }
+                    if pair.value.string == nil, key != "tags" || pair.value.elements == nil {
+                        diagnostics.error(at(pair.value), "the value of '\(key)' in 'where' must be a single value (for 'tags', also a list: any of them)")
+                        continue
+                    }
+                    settings.filter.append((key, pair.key, pair.value))
+                }
+            } else {
+                diagnostics.error(at(node), "'where' must be a mapping of item keys to values, e.g. 'where: {tags: soup}'")
+            }
+        }
+        settings.sorted = fields["sort"].map { !$0.isNull } ?? false
+        settings.limit = positive("limit")
+        settings.paginate = positive("paginate")
+        if let node = fields["seeAll"], !node.isNull {
+            if let flag = node.bool {
+                settings.seeAll = flag ? "See all" : nil
+            } else if let text = node.string, !text.isEmpty {
+                settings.seeAll = text
+            } else {
+                diagnostics.error(at(node), "'seeAll' must be true, false or the link's text")
+            }
+        }
+        if let node = fields["pageLayout"], !node.isNull { settings.pageLayout = node }
+        if let node = fields["terms"], !node.isNull {
+            if node.string == "tags" {
+                settings.terms = node
+            } else {
+                diagnostics.error(at(node), "unknown 'terms' '\(node.string ?? node.kindDescription)'; expected 'tags'")
+            }
+        }
+        if settings.pageLayout != nil, !settings.hasOwnPage, settings.terms == nil {
+            diagnostics.warning(at(fields["pageLayout"]!), "'pageLayout' is used only on a section's own pages; add 'seeAll: true' or 'paginate'")
+        }
+        return settings
+    }
+}
+
+public enum SectionViews {
+    /// Whether `site` needs this step: a section with view keys, or an item with `tags` (every
+    /// tag gets a page).
+    public static func needed(_ site: Site) -> Bool {
+        for feed in site.feeds {
+            for section in feed.sections {
+                if let fields = section.frontMatter?.pairs,
+                    fields.contains(where: { ["sections", "where", "limit", "seeAll", "paginate", "terms"].contains($0.key.string ?? "") })
+                {
+                    return true
+                }
+                if section.items.contains(where: { !$0.tags.isEmpty }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether `site` has views, limited sections or pages beyond its feeds and items: the patch
+    /// build declines such sites (an edited item may show on several pages), so their
+    /// incremental builds are full renders, byte-identical to `--clean`.
+    public static func declinesPatch(_ site: PreparedSite) -> Bool {
+        site.feeds.contains { feed in
+            feed.ownPage != nil || feed.sections.contains { $0.detailItems != nil || !$0.drawnIDs.isEmpty || $0.seeAll != nil }
+        }
+    }
+
+    /// Applies every section's view keys to `feeds` (stage 3, after links are rewritten): each
+    /// view's items drawn, filtered, sorted and limited; each section's own pages and each tag's
+    /// page appended as pages (``PreparedFeed/ownPage``), their images registered under their
+    /// keys. Problems go into `diagnostics`.
+    public static func apply(
+        _ feeds: inout [PreparedFeed], images: inout [String: ImageAsset], site: Site, diagnostics: inout Diagnostics
+    ) {
+        var pages: [PreparedFeed] = []
+        for f in feeds.indices {
+            let feedPath = feeds[f].feed.folder
+            var settings: [SectionViewSettings] = []
+            for s in feeds[f].sections {
+                settings.append(SectionViewSettings.decode(s.section, path: sourcePath(s.section, feedFolder: feedPath), diagnostics: &diagnostics))
+            }
+            let tags = TagPages.pages(feed: feeds[f], feedIndex: f, settings: settings, diagnostics: &diagnostics)
+            let entries = SectionEntries.draw(feed: feeds[f], settings: settings, tags: tags, diagnostics: &diagnostics)
+            for s in feeds[f].sections.indices where settings[s].isView {
+                let own = feeds[f].sections[s]
+                let all = entries[s].items
+                let shown = settings[s].limit ?? (settings[s].hasOwnPage ? (settings[s].paginate ?? SectionViewSettings.defaultPageSize) : all.count)
+                var section = own
+                section.section.items = Array(all.prefix(shown))
+                section.drawnIDs = entries[s].drawn.intersection(section.section.items.map(\.id))
+                if section.section.items != own.section.items { section.detailItems = own.section.items }
+                // `paginate` alone, with every item on the feed page: no page would be linked to.
+                if settings[s].hasOwnPage, settings[s].seeAll != nil || all.count > shown {
+                    let made = SectionPages.pages(
+                        of: own, items: all, settings: settings[s], feed: feeds[f], feedIndex: f,
+                        path: sourcePath(own.section, feedFolder: feedPath), diagnostics: &diagnostics)
+                    if let first = made.first, let label = settings[s].seeAll ?? (all.count > shown ? "See all" : nil) {
+                        section.seeAll = SeeAllLink(
+                            url: RelativeURL.relative(from: feeds[f].pagePath, to: first.pagePath), path: first.pagePath, label: label)
+                    }
+                    pages += made
+                }
+                feeds[f].sections[s] = section
+            }
+            pages += tags.flatMap(\.pages)
+        }
+        // The items of a page beyond the feeds show the images of their feed's items.
+        for page in pages {
+            guard let origin = page.ownPage?.origin else { continue }
+            for s in page.sections {
+                for item in s.section.items {
+                    if let asset = images[PreparedSite.imageKey(feed: feeds[origin], item: item)] {
+                        images[PreparedSite.imageKey(feed: page, item: item)] = asset
+                    }
+                }
+            }
+        }
+        feeds += pages
+    }
+
+    /// The site-relative `_section.md` of `section` (its folder when it has none), where its
+    /// problems are reported.
+    static func sourcePath(_ section: Section, feedFolder: String) -> String {
+        section.sourcePath ?? "content/" + (feedFolder.isEmpty ? "" : feedFolder + "/") + section.id
+    }
+}

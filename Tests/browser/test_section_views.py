@@ -1,0 +1,147 @@
+"""Sections as views (issue #20, content-format §4.1) in Chromium at 390 and 1280 px, on file://:
+
+- the sample's home "Latest" shelf shows its `limit` (4) cards and its See all link opens the
+  section's own page holding every item of its sources, newest first;
+- a "Popular searches" chip on the recipes feed opens its tag page, which holds exactly the
+  recipes carrying that tag;
+- the pages of a paginated section (a generated site of 25 items, 10 to a page) link to each
+  other by Previous/Next and page numbers, and together hold every item once, in order;
+- no console errors, every link on these pages resolves to a file, axe finds 0 violations."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from browser_support import close_page, file_path, links, open_page, page_url
+
+WIDTHS = [390, 1280]
+_axe = Axe()
+
+
+def _front_matter(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    return text.split("---\n")[1]
+
+
+def _check_page(opened, label: str) -> None:
+    """No problems recorded, every file:// link resolves, and axe has nothing to say."""
+    page = opened.page
+    assert opened.problems == [], f"{label}: {opened.problems}"
+    missing = [href for href in links(page) if (p := file_path(href)) is not None and not p.is_file()]
+    assert missing == [], f"{label}: links to missing files: {missing}"
+    violations = _axe.run(page, options={"resultTypes": ["violations"]}).response["violations"]
+    # axe reads the stylesheets itself, which file:// refuses it (its own requests, not the page's).
+    opened.problems.clear()
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == [], f"{label}: axe violations"
+
+
+def _cells(page, section: str) -> list[str]:
+    return page.eval_on_selector_all(
+        f'[data-section-id="{section}"] [data-item-id]', "els => els.map(e => e.dataset.itemId)"
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_latest_shelf_shows_its_limit_and_see_all_opens_every_item(browser, site, repo_root, width):
+    opened = open_page(browser, page_url(site / "index.html"), width)
+    try:
+        page = opened.page
+        shelf = _cells(page, "latest")
+        assert len(shelf) == 4
+        assert all(i.startswith("latest:") for i in shelf)
+        visible = page.locator('[data-section-id="latest"] .cl-item').count()
+        assert visible == 4
+        _check_page(opened, f"index.html at {width}px")
+        with page.expect_navigation(wait_until="load"):
+            page.locator('[data-section-id="latest"] .cl-see-all a').click()
+        assert file_path(page.url) == (site / "latest" / "index.html").resolve()
+        # Every item of the sources (today, picks), newest first; the shelf's are the first four.
+        content = repo_root / "content"
+        sources = sorted(list((content / "today").glob("*.md")) + list((content / "picks").glob("*.md")))
+        sources = [p for p in sources if not p.name.startswith("_")]
+        everything = _cells(page, "latest")
+        assert sorted(everything) == sorted(f"{p.parent.name}/{p.stem}" for p in sources)
+        assert everything[:4] == [i.removeprefix("latest:") for i in shelf]
+        assert page.locator("h1.page-title").inner_text() == "Latest"
+        assert page.locator("nav.breadcrumb a").get_attribute("href") == "../index.html"
+        _check_page(opened, f"latest/index.html at {width}px")
+    finally:
+        close_page(opened)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_chip_opens_its_tag_page_with_exactly_the_tagged_items(browser, site, repo_root, width):
+    opened = open_page(browser, page_url(site / "recipes" / "index.html"), width)
+    try:
+        page = opened.page
+        chips = page.locator('[data-section-id="popular"] a')
+        assert chips.count() == 10
+        _check_page(opened, f"recipes/index.html at {width}px")
+        chip = page.locator('[data-section-id="popular"] a', has_text=re.compile(r"^\s*vegetarian\s*$"))
+        with page.expect_navigation(wait_until="load"):
+            chip.click()
+        assert file_path(page.url) == (site / "recipes" / "tags" / "vegetarian" / "index.html").resolve()
+        tagged = sorted(
+            f"{p.parent.name}/{p.stem}"
+            for p in (repo_root / "content" / "recipes").rglob("*.md")
+            if not p.name.startswith("_") and re.search(r"^tags: \[.*\bvegetarian\b", _front_matter(p), re.M)
+        )
+        assert len(tagged) >= 3
+        assert sorted(_cells(page, "tagged")) == tagged
+        _check_page(opened, f"recipes/tags/vegetarian/index.html at {width}px")
+    finally:
+        close_page(opened)
+
+
+@pytest.fixture(scope="module")
+def paged_site(feedgen: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A feed with one section of 25 items, 10 to a page; returns its output folder."""
+    root = tmp_path_factory.mktemp("paged")
+    section = root / "content" / "all"
+    section.mkdir(parents=True)
+    (root / "feedgen.yaml").write_text("title: Paged\n", encoding="utf-8")
+    (section / "_section.md").write_text("---\ntitle: Everything\nlayout: list\npaginate: 10\n---\n", encoding="utf-8")
+    for i in range(1, 26):
+        (section / f"i{i:02d}.md").write_text(f"---\ntitle: Item {i}\nweight: {i}\n---\nBody {i}.\n", encoding="utf-8")
+    out = root / "public"
+    subprocess.run([str(feedgen), "build", str(root), "--output", str(out), "--quiet"], check=True)
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_paginated_pages_link_to_each_other_and_hold_every_item_once(browser, paged_site, width):
+    opened = open_page(browser, page_url(paged_site / "index.html"), width)
+    try:
+        page = opened.page
+        assert len(_cells(page, "all")) == 10
+        with page.expect_navigation(wait_until="load"):
+            page.locator('[data-section-id="all"] .cl-see-all a').click()
+        seen: list[str] = []
+        numbers = []
+        while True:
+            _check_page(opened, page.url)
+            seen += _cells(page, "all")
+            current = page.locator('nav.cl-pager a[aria-current="page"]')
+            numbers.append(int(current.inner_text()))
+            assert page.locator("nav.cl-pager li a").count() in (4, 5)  # 3 numbers, Previous and/or Next
+            nxt = page.locator('nav.cl-pager a[rel="next"]')
+            if nxt.count() == 0:
+                break
+            with page.expect_navigation(wait_until="load"):
+                nxt.click()
+        assert numbers == [1, 2, 3]
+        assert seen == [f"all/i{i:02d}" for i in range(1, 26)]
+        # And back: Previous leads to page 2, page number 1 to the first page.
+        with page.expect_navigation(wait_until="load"):
+            page.locator('nav.cl-pager a[rel="prev"]').click()
+        assert file_path(page.url) == (paged_site / "all" / "page" / "2" / "index.html").resolve()
+        with page.expect_navigation(wait_until="load"):
+            page.locator("nav.cl-pager a", has_text=re.compile(r"^1$")).click()
+        assert file_path(page.url) == (paged_site / "all" / "index.html").resolve()
+    finally:
+        close_page(opened)
