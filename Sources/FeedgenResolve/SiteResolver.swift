@@ -18,7 +18,10 @@ public enum SiteResolver {
         // Output collisions are checked on another core meanwhile: they depend on the detail
         // pages' paths (a feed's path and each item's id), not on the links rewritten below.
         let collisions = CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
-        let contentLinks = ContentLinks(feeds: feeds)
+        let files = ContentLinks(feeds: feeds)
+        // Body paths (images, files, root-relative pages, permalink folders): content-format §5.4.
+        let paths = BodyPaths.resolve(feeds: feeds, contentPages: files.pages, site: site, realRoot: realRoot, diagnostics: &diagnostics)
+        let contentLinks = files.adding(paths: paths.pages)
         contentLinks.check(feeds, into: &diagnostics)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
@@ -34,6 +37,7 @@ public enum SiteResolver {
         }
         var prepared = PreparedSite(site: site, feeds: feeds, images: images)
         prepared.contentPages = contentLinks.pages
+        (prepared.bodyFiles, prepared.bodyAbsent) = (paths.files, paths.absent)
         diagnostics.append(contentsOf: collisions.diagnostics())
         return (prepared, contentLinks)
     }
