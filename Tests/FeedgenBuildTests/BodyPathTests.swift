@@ -102,4 +102,35 @@ import Testing
         #expect(json.contains(#"<a href=\"https://example.org/blog/posts/b.html\">b</a>"#))
         #expect(!atom.contains("feedgen-md:") && !json.contains("feedgen-md:"))
     }
+
+    /// Incremental builds stay byte-identical to clean builds: a body image that changes size,
+    /// a missing one that appears, and an edit of a body with paths each give the clean output.
+    @Test func incrementalBuildsOfBodyPathsEqualCleanBuilds() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/posts/a.md": "---\ntitle: A\n---\n![p](pic.svg) ![later](later.svg)\n",
+            "content/posts/b.md": "---\ntitle: B\n---\nB.\n",
+            "content/posts/pic.svg": Self.svg,
+        ])
+        let out = temporaryFolder() + "/public"
+        #expect(build(root, output: out).exitStatus == 0)
+        func expectClean(_ step: String) {
+            let clean = temporaryFolder() + "/public"
+            #expect(build(root, output: clean).exitStatus == 0)
+            let (a, b) = (snapshot(out).filter { !$0.key.hasPrefix(".") }, snapshot(clean).filter { !$0.key.hasPrefix(".") })
+            #expect(a.keys.sorted() == b.keys.sorted(), "\(step)")
+            #expect(a.filter { b[$0.key] != $0.value }.keys.sorted() == [], "\(step)")
+        }
+        writeSite(root, ["content/posts/pic.svg": #"<svg xmlns="http://www.w3.org/2000/svg" width="90" height="10"/>"#])
+        #expect(build(root, output: out).exitStatus == 0)
+        #expect(try String(contentsOfFile: out + "/posts/a.html", encoding: .utf8).contains(#"width="90" height="10""#))
+        expectClean("the image changed size")
+        writeSite(root, ["content/posts/later.svg": Self.svg])
+        #expect(build(root, output: out).exitStatus == 0)
+        #expect(try String(contentsOfFile: out + "/posts/a.html", encoding: .utf8).contains(#"<img src="../assets/posts/later.svg" width="12" height="34" alt="later" />"#))
+        expectClean("the missing image appeared")
+        writeSite(root, ["content/posts/a.md": "---\ntitle: A\n---\nNow ![p](pic.svg) [b](/posts/b/)\n"])
+        #expect(build(root, output: out).exitStatus == 0)
+        expectClean("the body changed")
+    }
 }
