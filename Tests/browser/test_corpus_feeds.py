@@ -9,21 +9,20 @@ test: it lives here for the venv and the corpus fixtures' shape."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import feedparser
 import jsonschema
 import pytest
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+import corpus_sites
+
+SHARED = corpus_sites.SHARED
 BASE = "https://example.org/site/"
 
 pytestmark = pytest.mark.skipif(
-    not (SHARED / "hugodocs" / "en").is_dir() or not (SHARED / "jekyll-posts").is_dir(),
+    not corpus_sites.available(),
     reason=f"{SHARED} not found (the corpora live beside the repository, in ../shared/corpus)",
 )
 
@@ -92,34 +91,9 @@ JSON_FEED_1_1 = {
 _URL_ATTR = re.compile(r'\s(?:href|src)="([^"]*)"')
 
 
-def _build(feedgen: Path, root: Path) -> Path:
-    out = root / "public"
-    result = subprocess.run(
-        [str(feedgen), "build", str(root), "--output", str(out), "--quiet"], capture_output=True, text=True
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
-
-
 @pytest.fixture(scope="module")
 def corpus_feeds(feedgen, tmp_path_factory) -> dict[str, Path]:
-    hugo = tmp_path_factory.mktemp("hugodocs-feeds")
-    shutil.copytree(SHARED / "hugodocs" / "en", hugo / "content" / "docs")
-    (hugo / "content" / "docs" / "_section.md").write_text("---\ntitle: Hugo documentation\nlayout: list\n---\n")
-    jekyll = tmp_path_factory.mktemp("jekyll-feeds")
-    posts = jekyll / "content" / "posts"
-    posts.mkdir(parents=True)
-    for source in sorted((SHARED / "jekyll-posts").iterdir()):
-        if source.suffix in (".md", ".markdown"):
-            shutil.copyfile(source, posts / source.name)
-    # The one post whose date has a stray year (issue 19, "Done when") is fixed in the copy.
-    stray = posts / "2023-01-29-jekyll-3-9-3-released.markdown"
-    stray.write_text(stray.read_text().replace("18:30:22 2023 -0800", "18:30:22 -0800"))
-    (jekyll / "content" / "_feed.md").write_text("---\ntitle: Jekyll releases\n---\n")
-    (posts / "_section.md").write_text("---\ntitle: Posts\nlayout: list\n---\n")
-    for root in (hugo, jekyll):
-        (root / "feedgen.yaml").write_text(f"title: Corpus\nbaseURL: {BASE}\n")
-    return {"hugodocs": _build(feedgen, hugo), "jekyll-posts": _build(feedgen, jekyll)}
+    return corpus_sites.build_corpora(feedgen, tmp_path_factory, config=f"title: Corpus\nbaseURL: {BASE}\n")
 
 
 def _content_urls(html: str) -> list[str]:
