@@ -59,19 +59,24 @@ extension MarkdownLink {
     /// target percent-encoded (every byte but ASCII letters, digits, `-._~/`: a `?`, `#`, `&`
     /// or quote in a file name cannot end it), then `suffix` as written (`?query#fragment`).
     public func marker(suffix: Substring) -> String {
-        var out = Markdown.contentLinkScheme
+        var out: [UInt8] = Array(Markdown.contentLinkScheme.utf8)
+        out.reserveCapacity(out.count + target.utf8.count + suffix.utf8.count)
         for byte in target.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+                out.append(UInt8(ascii: "%"))
+                out.append(Self.hexDigit(byte >> 4))
+                out.append(Self.hexDigit(byte & 15))
             }
         }
-        return out + suffix
+        out.append(contentsOf: suffix.utf8)
+        return String(decoding: out, as: UTF8.self)
     }
+
+    @inline(__always) private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "A") + v - 10 }
 
     /// Whether `link` starts with a URL scheme (`https:`, `mailto:`, `data:`; RFC 3986 §3.1).
     static func hasScheme(_ link: String) -> Bool {

@@ -178,8 +178,13 @@ public struct ContentLinks: Sendable {
                 continue
             }
             var end = i + marker.count
-            while end < bytes.count, ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " ")].contains(bytes[end]) {
-                end += 1
+            // A quote, `>` or space ends it (a switch: an array literal per byte cost more than
+            // the rest of the rewrite once every body path became a marker).
+            scan: while end < bytes.count {
+                switch bytes[end] {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " "): break scan
+                default: end += 1
+                }
             }
             var destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + marker.count)..<end]), as: UTF8.self)
             var fragment = ""
