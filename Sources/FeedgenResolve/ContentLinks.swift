@@ -170,13 +170,13 @@ public struct ContentLinks: Sendable {
         in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>, String, String) -> Void
     ) {
         let marker = Array(Markdown.contentLinkScheme.utf8)
+        guard let base = bytes.baseAddress else { return }
         var i = 0
-        let last = bytes.count - marker.count
-        while i <= last {
-            guard bytes[i] == marker[0], UnsafeRawBufferPointer(rebasing: bytes[i..<(i + marker.count)]).elementsEqual(marker) else {
-                i += 1
-                continue
-            }
+        while i + marker.count <= bytes.count {
+            // memmem (feedgen_find) jumps to the next marker: most of a page is not one (a byte loop in Swift
+            // was the build's top function once every page with a body path held markers).
+            guard let hit = marker.withUnsafeBytes({ feedgen_find(base + i, bytes.count - i, $0.baseAddress, marker.count) }) else { return }
+            i = base.distance(to: UnsafeRawPointer(hit))
             var end = i + marker.count
             // A quote, `>` or space ends it (a switch: an array literal per byte cost more than
             // the rest of the rewrite once every body path became a marker).
