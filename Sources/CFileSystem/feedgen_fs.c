@@ -425,3 +425,7 @@ int feedgen_link_tree(const char *from, const char *to) {
 int feedgen_contains(const void *bytes, size_t length, const void *needle, size_t needle_length) {
     return memmem(bytes, length, needle, needle_length) != NULL;
 }
+
+const void *feedgen_find(const void *bytes, size_t length, const void *needle, size_t needle_length) {
+    return memmem(bytes, length, needle, needle_length);
+}

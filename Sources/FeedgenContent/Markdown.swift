@@ -46,9 +46,10 @@ public enum Markdown {
     public static let contentLinkScheme = "feedgen-md:"
 
     /// Renders `markdown` from the file `source.path` whose body starts at line `source.firstLine`.
-    /// Links (not images) to a relative `.md` path become `feedgen-md:<site-relative path>`
-    /// destinations (when `rewriteLinks`), and are returned with their positions so that the build
-    /// can check them and turn them into links to the right output page. `rawHTML` holds where
+    /// Links to a relative `.md` path become `feedgen-md:<site-relative path>` destinations (when
+    /// `rewriteLinks`), and so do links and images whose destination is any other path
+    /// (``MarkdownLink/init(pathDestination:directory:)``); all are returned with their positions
+    /// so that the build can check them and turn them into URLs of the right output file. `rawHTML` holds where
     /// safe mode dropped raw HTML (empty when `unsafe` or without `source`). Soft line breaks
     /// between East Asian wide characters are removed (``EastAsianWidth``). `problems` holds a
     /// warning for each `#fragment` link that names no id of this text (``MarkdownHeadings``),
@@ -116,6 +117,13 @@ public enum Markdown {
                     path: source!.path, line: source!.firstLine + Int(cmark_node_get_start_line(node)) - 1,
                     column: Int(cmark_node_get_start_column(node)))
             }
+            /// Notes `link` (found at `node`) and writes its marker as the node's destination.
+            func mark(_ node: OpaquePointer, _ link: MarkdownLink, suffix: Substring) {
+                var located = link
+                located.location = location()
+                links.append(located)
+                _ = cmark_node_set_url(node, located.marker(suffix: suffix))
+            }
             switch type {
             case CMARK_NODE_TEXT:
                 if smart { MarkdownSmartQuotes.fix(node) }
@@ -148,13 +156,22 @@ public enum Markdown {
                     continue
                 }
                 let url = String(cString: raw)
-                guard MarkdownLink.mayEndInMarkdownSuffix(url) || MarkdownLink.endsInSlash(url) else { continue }
                 if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
-                guard let link = MarkdownLink(destination: url, directory: directory!, folders: true) else { continue }
-                var located = link
-                located.location = location()
-                links.append(located)
-                _ = cmark_node_set_url(node, contentLinkScheme + located.target + (located.fragment.map { "#" + $0 } ?? ""))
+                if MarkdownLink.mayEndInMarkdownSuffix(url) || MarkdownLink.endsInSlash(url),
+                    let link = MarkdownLink(destination: url, directory: directory!, folders: true)
+                {
+                    mark(node, link, suffix: link.fragment.map { "#" + $0 } ?? "")
+                } else if let link = MarkdownLink(pathDestination: url, directory: directory!) {
+                    // Any other path (a file, a root-relative page): content-format §5.4.
+                    mark(node, link, suffix: LinkResolver.split(url).suffix)
+                }
+            case CMARK_NODE_IMAGE:
+                guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
+                let url = String(cString: raw)
+                if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
+                if let link = MarkdownLink(pathDestination: url, directory: directory!) {
+                    mark(node, link, suffix: LinkResolver.split(url).suffix)
+                }
             default:
                 break
             }

@@ -162,6 +162,11 @@ public struct SiteRenderer: Sendable {
                 files.append(OutputFile(path: variant.outputPath, contents: .copy(from: variant.source)))
             }
         }
+        // Files beside items that bodies link to (BodyPaths), unless a card image copies them.
+        let imagePaths = Set(site.imageFiles.map(\.outputPath))
+        for (path, source) in site.bodyFiles.sorted(by: { $0.key < $1.key }) where !imagePaths.contains(path) {
+            files.append(OutputFile(path: path, contents: .copy(from: source)))
+        }
         for path in site.site.staticFiles {
             files.append(OutputFile(path: path, contents: .copy(from: site.site.root + "/static/" + path)))
         }

@@ -155,7 +155,7 @@ public struct Syndication: Sendable {
         x += "    <updated>\(item.date.map(Self.timestamp) ?? updated)</updated>\n"
         if let d = item.date { x += "    <published>\(Self.timestamp(d))</published>\n" }
         x += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(Self.xml(e.url))\"/>\n"
-        if let image = e.image { x += "    <link rel=\"enclosure\" href=\"\(Self.xml(image))\"/>\n" }
+        if let image = e.image, let asset = site.image(feed: feed, item: item) { x += enclosure(asset, url: image) }
         if let d = item.description, !d.isEmpty { x += "    <summary>\(Self.xml(d))</summary>\n" }
         if item.hasBody { x += "    <content type=\"html\">\(Self.xml(absolutized(item.html, page: feed.detailPath(item))))</content>\n" }
         for tag in item.tags { x += "    <category term=\"\(Self.xml(tag))\"/>\n" }
@@ -285,16 +285,26 @@ public struct Syndication: Sendable {
             let attr = rest[r]
             let eq = attr.firstIndex(of: "=")!
             let name = attr[..<eq]
-            let value = String(attr[attr.index(eq, offsetBy: 2)..<attr.index(before: attr.endIndex)])
-            let resolved: String
+            var value = String(attr[attr.index(eq, offsetBy: 2)..<attr.index(before: attr.endIndex)])
+            var resolved = "#"
             if value.hasPrefix(Markdown.contentLinkScheme) {
-                // A link to another content file: its page's absolute URL (never the marker).
+                // A link to another content file or a body path: its absolute URL (never the
+                // marker); a path that names nothing, as written (``BodyPaths/verbatim(_:)``).
                 let marked = value.dropFirst(Markdown.contentLinkScheme.count)
-                let hash = marked.firstIndex(of: "#") ?? marked.endIndex
+                let hash = marked.firstIndex { $0 == "#" || $0 == "?" } ?? marked.endIndex
                 let target = MarkdownLink.decodePercent(String(marked[..<hash]).replacingOccurrences(of: "&amp;", with: "&"))
-                resolved = site.contentPages[target].map { HTML.escape(url($0)) + marked[hash...] } ?? "#"
+                if let page = site.contentPages[target] {
+                    let (path, _, verbatim) = BodyPaths.parse(page)
+                    if verbatim { value = String(path) + marked[hash...] } else { resolved = HTML.escape(url(String(path))) + marked[hash...] }
+                }
+            }
+            if value.hasPrefix(Markdown.contentLinkScheme) {
+                // Resolved above (a marker naming no page stays `#`).
             } else if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") {
                 resolved = value
+            } else if value.hasPrefix("/") {
+                // Root-relative (raw HTML): under `baseURL`, its path kept (not the host's root).
+                resolved = HTML.escape(base) + value.dropFirst()
             } else {
                 let unescaped = value.replacingOccurrences(of: "&amp;", with: "&")
                 resolved = URL(string: unescaped, relativeTo: pageURL).map { HTML.escape($0.absoluteString) } ?? value

@@ -70,7 +70,7 @@ enum PatchBuild {
 
     /// The image files `site` shows (absolute paths), sorted, with their stamps.
     static func images(_ site: PreparedSite) -> [BuildSnapshot.Source] {
-        let files = Set(site.images.values.map(\.source).filter { !$0.isEmpty }).sorted()
+        let files = Set(site.images.values.map(\.source).filter { !$0.isEmpty } + site.bodyFiles.values).sorted()
         return sources(files, prefix: "")
     }
 
@@ -164,7 +164,7 @@ enum PatchBuild {
             itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
             staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
-            absent: shadowingImages(site), feeds: feeds,
+            absent: Array(Set(shadowingImages(site) + site.bodyAbsent)).sorted(), feeds: feeds,
             diagnostics: report.diagnostics.items, pages: report.pages, feedCount: report.feeds, cards: report.cards)
     }
 }

@@ -36,17 +36,10 @@ package struct ContentAnchors {
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment
     /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``.
     package static func check(_ feeds: [PreparedFeed], pages: [String: String], into diagnostics: inout Diagnostics) {
-        var links: [MarkdownLink] = []
-        for feed in feeds {
-            links += feed.feed.introLinks
-            for s in feed.sections {
-                links += s.section.headerLinks
-                for item in s.section.items { links += item.markdownLinks }
-            }
-        }
+        var links = BodyPaths.allLinks(feeds)
         links.removeAll { link in
             link.fragment.map { MarkdownHeadings.alwaysFound(MarkdownLink.decodePercent($0)) } ?? true
-                || pages[link.target] == nil
+                || pages[link.target] == nil || link.isPath
         }
         guard !links.isEmpty else { return }
         var anchors = ContentAnchors(feeds: feeds)

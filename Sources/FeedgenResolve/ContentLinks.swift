@@ -32,6 +32,17 @@ public struct ContentLinks: Sendable {
         }
     }
 
+    /// These links with `paths` (``BodyPaths/Resolution/pages``: where body paths lead) added.
+    public func adding(paths: [String: String]) -> ContentLinks {
+        guard !paths.isEmpty else { return self }
+        return ContentLinks(pages: pages.merging(paths) { $1 }, isEmpty: isEmpty)
+    }
+
+    private init(pages: [String: String], isEmpty: Bool) {
+        self.pages = pages
+        self.isEmpty = isEmpty
+    }
+
     /// Links resolved by `pages` (a patch build's: the pages of the items it renders' links).
     public init(pages: [String: String]) {
         self.pages = pages
@@ -43,14 +54,15 @@ public struct ContentLinks: Sendable {
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
     public func check(_ feeds: [PreparedFeed], into diagnostics: inout Diagnostics) {
         for feed in feeds {
-            for link in feed.feed.introLinks where pages[link.target] == nil { report(link, error: false, &diagnostics) }
+            // Body paths (images, files, root-relative pages) are reported by ``BodyPaths``.
+            for link in feed.feed.introLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
             for s in feed.sections {
-                for link in s.section.headerLinks where pages[link.target] == nil { report(link, error: false, &diagnostics) }
+                for link in s.section.headerLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
                 for item in s.section.items {
                     // A folder link may be a permalink written for another generator, and a
                     // Jekyll `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which
                     // may not have been copied: warnings.
-                    for link in item.markdownLinks where pages[link.target] == nil {
+                    for link in item.markdownLinks where pages[link.target] == nil && !link.isPath {
                         report(link, error: !link.target.hasSuffix("/") && !link.destination.hasPrefix("{%"), &diagnostics)
                     }
                 }
@@ -118,7 +130,17 @@ public struct ContentLinks: Sendable {
         Self.forEachDestination(in: bytes) { range, destination, fragment in
             if out.isEmpty { out.reserveCapacity(bytes.count) }
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
-            let replacement = pages[destination].map { RelativeURL.relative(from: page, to: $0) + fragment } ?? "#"
+            var replacement = "#"
+            if let value = pages[destination] {
+                let (path, size, verbatim) = BodyPaths.parse(value)
+                replacement = (verbatim ? String(path) : RelativeURL.relative(from: page, to: String(path))) + fragment
+                // An image's size follows its `src` (cmark writes `<img src="…" alt="…"`).
+                if let size, let x = size.firstIndex(of: "x"), range.lowerBound >= 5,
+                    UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound - 5)..<range.lowerBound]).elementsEqual("src=\"".utf8)
+                {
+                    replacement += "\" width=\"\(size[..<x])\" height=\"\(size[size.index(after: x)...])"
+                }
+            }
             out.append(contentsOf: replacement.utf8)
             edits.append((range, replacement.utf8.count))
             copied = range.upperBound
@@ -135,31 +157,39 @@ public struct ContentLinks: Sendable {
     public func resolvesEveryDestination(in bytes: UnsafeRawBufferPointer) -> Bool {
         var known = true
         Self.forEachDestination(in: bytes) { _, destination, _ in
-            if pages[destination] == nil { known = false }
+            // A body path's file may have changed size or appeared: the full build decides.
+            if pages[destination] == nil || MarkdownLink.isPathTarget(destination) { known = false }
         }
         return known
     }
 
     /// Calls `body` with each `feedgen-md:<path>#frag` destination in `bytes`, in order: its byte
-    /// range, its site-relative path (percent-decoded) and its fragment (with `#`, or empty).
+    /// range, its site-relative path (percent-decoded) and its suffix as written (`?query#frag`,
+    /// or empty).
     private static func forEachDestination(
         in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>, String, String) -> Void
     ) {
         let marker = Array(Markdown.contentLinkScheme.utf8)
+        guard let base = bytes.baseAddress else { return }
         var i = 0
-        let last = bytes.count - marker.count
-        while i <= last {
-            guard bytes[i] == marker[0], UnsafeRawBufferPointer(rebasing: bytes[i..<(i + marker.count)]).elementsEqual(marker) else {
-                i += 1
-                continue
-            }
+        while i + marker.count <= bytes.count {
+            // memmem (feedgen_find) jumps to the next marker: most of a page is not one (a byte loop in Swift
+            // was the build's top function once every page with a body path held markers).
+            guard let hit = marker.withUnsafeBytes({ feedgen_find(base + i, bytes.count - i, $0.baseAddress, marker.count) }) else { return }
+            i = base.distance(to: UnsafeRawPointer(hit))
             var end = i + marker.count
-            while end < bytes.count, ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " ")].contains(bytes[end]) {
-                end += 1
+            // A quote, `>` or space ends it (a switch: an array literal per byte cost more than
+            // the rest of the rewrite once every body path became a marker).
+            scan: while end < bytes.count {
+                switch bytes[end] {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " "): break scan
+                default: end += 1
+                }
             }
             var destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + marker.count)..<end]), as: UTF8.self)
             var fragment = ""
-            if let hash = destination.firstIndex(of: "#") {
+            // The marker's target is percent-encoded: its first `?` or `#` starts the suffix.
+            if let hash = destination.firstIndex(where: { $0 == "#" || $0 == "?" }) {
                 fragment = String(destination[hash...])
                 destination = String(destination[..<hash])
             }

@@ -101,10 +101,15 @@ enum OutputCollisions {
                 }
             }
         }
+        var copied: Set<String> = []
         for image in site.imageFiles {
             if image.outputPath.hasPrefix("assets/") {
+                copied.insert(image.outputPath)
                 claim(image.outputPath, by: SourceLocation(path: String(image.source.dropFirst(site.site.root.count + 1))))
             }
+        }
+        for (path, source) in site.bodyFiles.sorted(by: { $0.key < $1.key }) where !copied.contains(path) {
+            claim(path, by: SourceLocation(path: String(source.dropFirst(site.site.root.count + 1))))
         }
         for file in site.site.staticFiles {
             claim(file, by: SourceLocation(path: "static/" + file))

@@ -89,6 +89,11 @@ public struct PreparedSite: Sendable {
     /// The output page of each content file (and feed folder, `content/posts/`) that links may
     /// name, by site-relative path: what `feedgen-md:` markers in item HTML lead to in feeds.
     public var contentPages: [String: String] = [:]
+    /// Files beside items that body links and images name, copied: output path → absolute
+    /// source (``BodyPaths``).
+    public var bodyFiles: [String: String] = [:]
+    /// Files whose appearance would change where a body path leads (absolute paths, sorted).
+    public var bodyAbsent: [String] = []
 
     public init(site: Site, feeds: [PreparedFeed], images: [String: ImageAsset]) {
         self.site = site

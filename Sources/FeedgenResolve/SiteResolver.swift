@@ -20,7 +20,10 @@ public enum SiteResolver {
         // A site with views has more pages, known after them (``SectionViews``).
         let views = SectionViews.needed(site)
         let early = views ? nil : CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
-        let contentLinks = ContentLinks(feeds: feeds)
+        let files = ContentLinks(feeds: feeds)
+        // Body paths (images, files, root-relative pages, permalink folders): content-format §5.4.
+        let paths = BodyPaths.resolve(feeds: feeds, contentPages: files.pages, site: site, realRoot: realRoot, diagnostics: &diagnostics)
+        let contentLinks = files.adding(paths: paths.pages)
         contentLinks.check(feeds, into: &diagnostics)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
@@ -37,6 +40,7 @@ public enum SiteResolver {
         if views { SectionViews.apply(&feeds, images: &images, site: site, diagnostics: &diagnostics) }
         var prepared = PreparedSite(site: site, feeds: feeds, images: images)
         prepared.contentPages = contentLinks.pages
+        (prepared.bodyFiles, prepared.bodyAbsent) = (paths.files, paths.absent)
         diagnostics.append(contentsOf: (early ?? CollisionCheck(prepared)).diagnostics())
         return (prepared, contentLinks)
     }

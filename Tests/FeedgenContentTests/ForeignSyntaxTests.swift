@@ -51,11 +51,13 @@ import Testing
                 "content/s/a.md:4:5 {% link _posts/2017-01-18-x.markdown %}",
                 "content/s/a.md:4:56 {%- link about me.md -%}#part",
                 "content/s/a.md:5:6 {% post_url 2013-05-06-jekyll-1-0-0-released %}",
+                // A file, root-relative: a body path (content-format §5.4).
+                "content/s/a.md:5:21 {% link assets/a b.pdf %}",
             ])
         #expect(r.html.contains("<a href=\"feedgen-md:content/posts/2017-01-18-x.markdown\">one</a>"))
         #expect(r.html.contains("<a href=\"feedgen-md:content/about%20me.md#part\">two</a>"))
         #expect(r.html.contains("<a href=\"feedgen-md:content/posts/2013-05-06-jekyll-1-0-0-released.md\">three</a>"))
-        #expect(r.html.contains("<a href=\"/assets/a%20b.pdf\">file</a>"))
+        #expect(r.html.contains("<a href=\"feedgen-md:/assets/a%20b.pdf\">file</a>"))
         #expect(r.html.contains("<code>{% link z.md %}</code>"))
         #expect(
             r.warnings == [

@@ -11,13 +11,12 @@ when ../shared is absent."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+import corpus_sites as corpus_sites_module
 from browser_support import chromium_env
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -76,35 +75,10 @@ BATCH = 10  # pages open at once (more is no faster on two cores)
 EXPECTED_PAGES = {"hugodocs": 870, "jekyll-posts": 102}
 
 
-def _build(feedgen: Path, root: Path) -> Path:
-    out = root / "public"
-    result = subprocess.run(
-        [str(feedgen), "build", str(root), "--output", str(out), "--quiet"], capture_output=True, text=True
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return out
-
-
 @pytest.fixture(scope="module")
 def corpus_sites(feedgen, tmp_path_factory) -> dict[str, Path]:
-    """Both corpora built as sites (as Tests/FeedgenBuildTests/CorpusTests.swift builds them):
-    name → output folder."""
-    hugo = tmp_path_factory.mktemp("hugodocs")
-    shutil.copytree(SHARED / "hugodocs" / "en", hugo / "content" / "docs")
-    (hugo / "content" / "docs" / "_section.md").write_text("---\ntitle: Hugo documentation\nlayout: list\n---\n")
-
-    jekyll = tmp_path_factory.mktemp("jekyll-posts")
-    posts = jekyll / "content" / "posts"
-    posts.mkdir(parents=True)
-    for source in sorted((SHARED / "jekyll-posts").iterdir()):
-        if source.suffix in (".md", ".markdown"):
-            shutil.copyfile(source, posts / source.name)
-    # The one post whose date has a stray year (an error, asserted by CorpusTests), fixed here.
-    stray = posts / "2023-01-29-jekyll-3-9-3-released.markdown"
-    stray.write_text(stray.read_text(encoding="utf-8").replace("18:30:22 2023 -0800", "18:30:22 -0800"), encoding="utf-8")
-    (jekyll / "content" / "_feed.md").write_text("---\ntitle: Jekyll releases\n---\n")
-    (posts / "_section.md").write_text("---\ntitle: Posts\nlayout: list\n---\n")
-    return {"hugodocs": _build(feedgen, hugo), "jekyll-posts": _build(feedgen, jekyll)}
+    """Both corpora built as sites (corpus_sites.py): name → output folder."""
+    return corpus_sites_module.build_corpora(feedgen, tmp_path_factory)
 
 
 def _detail_pages(public: Path) -> list[Path]:

@@ -38,6 +38,8 @@ int feedgen_replace_file_parts(const char *path, struct iovec *parts, size_t cou
 
 /// 1 when `needle` occurs in the `length` bytes at `bytes` (memmem), else 0.
 int feedgen_contains(const void *bytes, size_t length, const void *needle, size_t needle_length);
+/// The first occurrence of `needle` in `bytes` (memmem), or NULL.
+const void *feedgen_find(const void *bytes, size_t length, const void *needle, size_t needle_length);
 
 /// Like feedgen_replace_file, with the bytes of the regular file `from`.
 int feedgen_replace_with_copy(const char *from, const char *to);

@@ -1,0 +1,203 @@
+/// `BodyPaths`: every body path that is not a link to a Markdown file — images, files beside
+/// an item, files in `static/`, root-relative pages (`/docs/x/`), permalink-style folders
+/// (`../other-post/`) — resolved to an output file, the files beside items copied, problems
+/// reported at the link (issue #19 §3, issue #22 §3, content-format §5.4).
+import FeedgenContent
+import FeedgenDiagnostics
+import Foundation
+
+public enum BodyPaths {
+    /// What the body paths of a site lead to.
+    public struct Resolution: Sendable {
+        /// Marker target → output file (``value(path:size:)``), for ``ContentLinks``.
+        public var pages: [String: String] = [:]
+        /// Files beside items that the output gets a copy of: output path → absolute source.
+        public var files: [String: String] = [:]
+        /// Files (absolute) whose appearance would change what a path resolves to (an incremental
+        /// build must not patch when one appears).
+        public var absent: [String] = []
+    }
+
+    /// A ``ContentLinks/pages`` value: the output path, and for an image the size its `<img>`
+    /// gets (`width`/`height`, CSS px), after a NUL (output paths never hold one).
+    public static func value(path: String, size: (width: Int, height: Int)?) -> String {
+        size.map { path + "\u{0}\($0.width)x\($0.height)" } ?? path
+    }
+
+    /// A ``ContentLinks/pages`` value for a path that names nothing: the destination's path as
+    /// written, after U+0001 — kept in the page (with a warning) rather than made `#`, which
+    /// as an image's `src` would load the page itself.
+    public static func verbatim(_ destination: String) -> String { "\u{1}" + LinkResolver.split(destination).path }
+
+    /// The output path and image size of a ``value(path:size:)``; for a ``verbatim(_:)`` value,
+    /// the path as written and `verbatim` true.
+    public static func parse(_ value: String) -> (path: Substring, size: Substring?, verbatim: Bool) {
+        if value.hasPrefix("\u{1}") { return (value.dropFirst(), nil, true) }
+        guard let nul = value.firstIndex(of: "\u{0}") else { return (Substring(value), nil, false) }
+        return (value[..<nul], value[value.index(after: nul)...], false)
+    }
+
+    /// Resolves the body paths of `feeds` (items, `_feed.md` intros, `_section.md` texts) and
+    /// the folder links that `contentPages` has no page for. A path above the output root is an
+    /// error at the link; one that names no file or page is a warning (`--strict`: an error).
+    static func resolve(
+        feeds: [PreparedFeed], contentPages: [String: String], site: Site, realRoot: String, diagnostics: inout Diagnostics
+    ) -> Resolution {
+        var links = allLinks(feeds)
+        links.removeAll { !$0.isPath && !($0.target.hasSuffix("/") && contentPages[$0.target] == nil) }
+        var out = Resolution()
+        guard !links.isEmpty else { return out }
+        var resolver = Resolver(names: PageNames(feeds: feeds), site: site, realRoot: realRoot)
+        var done: [String: Outcome] = [:]
+        for link in links {
+            let outcome = done[link.target] ?? resolver.resolve(link)
+            done[link.target] = outcome
+            switch outcome {
+            case .page(let path, let size):
+                out.pages[link.target] = value(path: path, size: size)
+            case .copy(let path, let source, let size):
+                out.pages[link.target] = value(path: path, size: size)
+                out.files[path] = source
+            case .outside:
+                diagnostics.error(
+                    link.location, "link '\(link.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site")
+            case .missing(let looked):
+                // A folder link is reported by ContentLinks (a folder without a feed page).
+                guard link.isPath else { continue }
+                if out.pages[link.target] == nil { out.pages[link.target] = verbatim(link.destination) }
+                diagnostics.warning(
+                    link.location, "'\(link.destination)' names no file or page (looked for \(looked)); fix the path or remove it")
+            case .problem(let message):
+                diagnostics.error(link.location, message)
+            }
+        }
+        out.absent = resolver.absent.sorted()
+        return out
+    }
+
+    /// Every Markdown link of `feeds`: intros', section texts' and items', in page order.
+    static func allLinks(_ feeds: [PreparedFeed]) -> [MarkdownLink] {
+        var links: [MarkdownLink] = []
+        for feed in feeds {
+            links += feed.feed.introLinks
+            for s in feed.sections {
+                links += s.section.headerLinks
+                for item in s.section.items { links += item.markdownLinks }
+            }
+        }
+        return links
+    }
+
+    enum Outcome {
+        case page(String, size: (width: Int, height: Int)?)
+        case copy(String, source: String, size: (width: Int, height: Int)?)
+        case outside
+        case missing(String)
+        case problem(String)
+    }
+
+    /// The rules, in order, for one target.
+    struct Resolver {
+        let names: PageNames
+        let site: Site
+        let realRoot: String
+        let staticFiles: Set<String>
+        var absent: Set<String> = []
+
+        init(names: PageNames, site: Site, realRoot: String) {
+            self.names = names
+            self.site = site
+            self.realRoot = realRoot
+            self.staticFiles = Set(site.staticFiles)
+        }
+
+        mutating func resolve(_ link: MarkdownLink) -> Outcome {
+            let t = link.target
+            if t.hasPrefix("/") {
+                // Root-relative: `static/` first (as Hugo serves it), then a page, then a file
+                // of `content/` (a page bundle's resource).
+                let p = String(t.dropFirst())
+                guard !p.hasPrefix("../"), p != ".." else { return .outside }
+                if let found = staticFile(p) { return found }
+                absent.insert(site.root + "/static/" + p)
+                if let page = names.page(rootRelative: p) { return .page(page, size: nil) }
+                if let found = contentFile("content/" + p) { return found }
+                return .missing("static/\(p), a page named /\(p) and content/\(p)")
+            }
+            // Relative: from the site folder. `static/…` (a path climbing out of content/ into
+            // static/) is the output root too; anything else above content/ is outside.
+            if t.hasPrefix("static/") { return resolve(link.retargeted("/" + t.dropFirst("static/".count))) }
+            guard t.hasPrefix("content/") || t == "content/" else { return .outside }
+            if let found = contentFile(t) { return found }
+            if let page = names.page(t) { return .page(page, size: nil) }
+            absent.insert(site.root + "/" + t)
+            return .missing("\(t) and a page named so")
+        }
+
+        /// The `static/` file (or folder's `index.html`) `p` names.
+        func staticFile(_ p: String) -> Outcome? {
+            let file = p.isEmpty || p.hasSuffix("/") ? p + "index.html" : p
+            if staticFiles.contains(file) {
+                return .page(file, size: imageSize(site.root + "/static/" + file, name: p))
+            }
+            if !p.hasSuffix("/"), staticFiles.contains(p + "/index.html") { return .page(p + "/index.html", size: nil) }
+            return nil
+        }
+
+        /// The file of `content/` that `t` names, copied to `assets/` as item images are (a
+        /// folder's `index.html`). A Markdown file is not a file to copy (it is a page or not).
+        func contentFile(_ t: String) -> Outcome? {
+            guard MarkdownLink.markdownExtensionLength(t) == 0 else { return nil }
+            var rel = t
+            var info = stat()
+            let path = LinkResolver.existingPath(site.root + "/" + t) ?? site.root + "/" + t
+            guard stat(path, &info) == 0 else { return nil }
+            var source = path
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                source = path + "/index.html"
+                rel = (t.hasSuffix("/") ? t : t + "/") + "index.html"
+                guard stat(source, &info) == 0 else { return nil }
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            let real = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
+            guard real.hasPrefix(realRoot + "/") else {
+                return .problem("'\(t)' is a symbolic link that leads outside the site folder (to \(real)); copy the file into the site")
+            }
+            let output = "assets/" + rel.dropFirst("content/".count)
+            guard Self.isImage(rel) else { return .copy(output, source: source, size: nil) }
+            switch ImageProbe.checkedHeader(
+                path: source, name: String(t.split(separator: "/").last ?? ""), maxPixels: site.config.imageMaxPixels,
+                maxFileSize: site.config.imageMaxFileSize)
+            {
+            case .failure(let problem): return .problem(problem.message)
+            case .success(let header): return .copy(output, source: source, size: header.map { ($0.width, $0.height) })
+            }
+        }
+
+        /// The size of the image at `path` (nil for a file that is no image feedgen reads).
+        func imageSize(_ path: String, name: String) -> (width: Int, height: Int)? {
+            guard Self.isImage(name) else { return nil }
+            if case .success(let header?) = ImageProbe.checkedHeader(
+                path: path, name: name, maxPixels: site.config.imageMaxPixels, maxFileSize: site.config.imageMaxFileSize)
+            {
+                return (header.width, header.height)
+            }
+            return nil
+        }
+
+        /// Whether `name` ends in an image extension feedgen reads (PNG, JPEG, GIF, WebP, SVG).
+        static func isImage(_ name: String) -> Bool {
+            guard let dot = name.lastIndex(of: ".") else { return false }
+            return ["png", "jpg", "jpeg", "gif", "webp", "svg"].contains(name[name.index(after: dot)...].lowercased())
+        }
+    }
+}
+
+extension MarkdownLink {
+    /// The same link naming `target`.
+    func retargeted(_ target: String) -> MarkdownLink {
+        var copy = self
+        copy.target = target
+        return copy
+    }
+}
