@@ -7,7 +7,8 @@
 /// without running Liquid: `{% highlight lang %}…{% endhighlight %}` becomes a fenced code block
 /// of that language, `{% raw %}…{% endraw %}` its text as written, and `{% link P %}` /
 /// `{% post_url N %}` in a link destination a path to the content file they name
-/// (``ForeignSyntaxPass/liquidLinkDestination(_:)``); Hugo's escaped shortcode
+/// (``ForeignSyntaxPass/liquidLinkDestination(_:)``), as do Hugo's `ref` / `relref` shortcodes
+/// there (``ForeignSyntaxPass/hugoRefDestination(name:argsStart:end:)``); Hugo's escaped shortcode
 /// `{{</* x */>}}` becomes the text `{{< x >}}`, as Hugo shows it. Code is respected: in fenced and
 /// indented code blocks and in code spans everything is kept as written (`{{ .Title }}` in a code
 /// example is code), except the `raw` markers and shortcode escapes, which Jekyll and Hugo remove

@@ -112,7 +112,9 @@ import FeedgenDiagnostics
         let byKind = kinds.sorted { $0.value > $1.value }.map { "\($0.value) × \($0.key)" }
         #expect(
             byKind == [
-                "47 × warning: Liquid output '…' is left out of the page: feedgen does not run Liquid",
+                // 2016-10-06-jekyll-3-3-is-here's two `[…]({{ "/docs/…" | relative_url }})` are
+                // the root-relative paths they name (§5.3), no longer left out.
+                "45 × warning: Liquid output '…' is left out of the page: feedgen does not run Liquid",
                 "10 × warning: Liquid tag '…' is left out of the page: feedgen does not run Liquid",
                 "4 × warning: raw HTML omitted (Markdown safe mode); set '…' in feedgen.yaml to keep it",
                 // `{% link _docs/history.md %}#v3-9-4`: Jekyll's documentation is not in the corpus
