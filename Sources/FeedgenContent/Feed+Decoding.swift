@@ -92,7 +92,7 @@ struct MarkdownOptions: Sendable {
             problems: [Diagnostic]
         )
     {
-        let foreign = ForeignSyntax.process(body)
+        let foreign = ForeignSyntax.process(body, unsafe: unsafe)
         var warnings: [Diagnostic] = []
         if let foreign, let source {
             warnings = foreign.warnings.map {

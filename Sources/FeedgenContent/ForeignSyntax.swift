@@ -35,7 +35,8 @@ struct ForeignSyntax {
 
     /// The body with foreign syntax handled; nil when it holds none (no `{%`, `{{` or `{:`: the
     /// common case costs one scan of the bytes).
-    static func process(_ body: String) -> ForeignSyntax? {
+    /// With `unsafe` (`markdown.unsafe`), `{::nomarkdown}`'s text is kept as raw HTML.
+    static func process(_ body: String, unsafe: Bool = false) -> ForeignSyntax? {
         var found = false
         var previous: UInt8 = 0
         for byte in body.utf8 {
@@ -46,7 +47,7 @@ struct ForeignSyntax {
             previous = byte
         }
         guard found else { return nil }
-        var pass = ForeignSyntaxPass(Array(body.utf8))
+        var pass = ForeignSyntaxPass(Array(body.utf8), unsafe: unsafe)
         pass.run()
         return ForeignSyntax(
             text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),

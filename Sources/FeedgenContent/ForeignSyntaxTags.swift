@@ -40,6 +40,7 @@ extension ForeignSyntaxPass {
             return true
         }
         if next == 0x3A {  // {:
+            if !raw, !inCode, i + 2 < b.count, b[i + 2] == 0x3A, kramdownExtension() { return true }
             guard !raw, !inCode, let end = find([0x7D], from: i + 2, sameLine: true) else { return false }
             warn("kramdown attribute list \(shown(i, end)) is left out of the page: feedgen does not apply kramdown attributes")
             skip(end - i)

@@ -106,6 +106,41 @@ import Testing
             ])
     }
 
+    /// kramdown's comments, table of contents, options and nomarkdown are left out with their
+    /// text (before, "secret" and a bullet "TOC" reached the page); nomarkdown's text is raw HTML
+    /// with `markdown.unsafe`. Later lines keep their numbers.
+    @Test func kramdownExtensionsLeakNoText() {
+        let body = """
+            * TOC
+            {:toc}
+
+            Intro {::comment}secret{:/comment} end.
+
+            {::comment}
+            Hidden
+            lines.
+            {:/}
+            {::options parse_block_html="true" /}
+            {::nomarkdown}<b>raw</b>{:/nomarkdown}
+
+            [x](y.md)
+            """
+        let r = render(body)
+        #expect(r.html == "<p>Intro  end.</p>\n<p><a href=\"feedgen-md:content/s/y.md\">x</a></p>\n")
+        #expect(r.links == ["content/s/a.md:16:1 y.md"])
+        #expect(
+            r.warnings == [
+                "content/s/a.md:4:1: warning: kramdown table of contents '* TOC' with '{:toc}' is left out of the page: feedgen does not generate a table of contents",
+                "content/s/a.md:7:7: warning: kramdown comment '{::comment}' is left out of the page with its text, up to '{:/comment}'",
+                "content/s/a.md:9:1: warning: kramdown comment '{::comment}' is left out of the page with its text, up to '{:/}'",
+                "content/s/a.md:13:1: warning: kramdown options '{::options parse_block_html=\"true\" /}' are left out of the page: feedgen does not apply kramdown options",
+                "content/s/a.md:14:1: warning: kramdown '{::nomarkdown}' is left out of the page with its text (raw output, up to '{:/nomarkdown}'); set 'markdown.unsafe: true' in feedgen.yaml to keep it as raw HTML",
+            ])
+        let unsafe = MarkdownOptions(unsafe: true, smart: true).render(body, source: ("content/s/a.md", 4))
+        #expect(unsafe.html == "<p>Intro  end.</p>\n<p><b>raw</b></p>\n<p><a href=\"feedgen-md:content/s/y.md\">x</a></p>\n")
+        #expect(unsafe.warnings.count == 4)
+    }
+
     @Test func highlightBecomesAFencedCodeBlock() {
         let r = render(
             """
