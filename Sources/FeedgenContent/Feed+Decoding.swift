@@ -92,7 +92,7 @@ struct MarkdownOptions: Sendable {
             problems: [Diagnostic]
         )
     {
-        let foreign = ForeignSyntax.process(body)
+        let foreign = ForeignSyntax.process(body, unsafe: unsafe)
         var warnings: [Diagnostic] = []
         if let foreign, let source {
             warnings = foreign.warnings.map {
@@ -112,11 +112,12 @@ struct MarkdownOptions: Sendable {
             }
             for k in r.links.indices {
                 r.links[k].location = original(r.links[k].location)
-                // A link from a Jekyll tag shows the tag (its check is then a warning).
+                // A link from a Jekyll tag or Hugo `ref` shows the tag (its check is then a
+                // warning); a `ref`'s fragment is inside its tag.
                 let destination = r.links[k].destination
                 let hash = destination.firstIndex(of: "#") ?? destination.endIndex
                 if let tag = foreign?.linkTags[String(destination[..<hash])] {
-                    r.links[k].destination = tag + destination[hash...]
+                    r.links[k].destination = tag.hasPrefix("{{") ? tag : tag + destination[hash...]
                 }
             }
             r.rawHTML = r.rawHTML.map(original)

@@ -7,7 +7,8 @@
 /// without running Liquid: `{% highlight lang %}…{% endhighlight %}` becomes a fenced code block
 /// of that language, `{% raw %}…{% endraw %}` its text as written, and `{% link P %}` /
 /// `{% post_url N %}` in a link destination a path to the content file they name
-/// (``ForeignSyntaxPass/liquidLinkDestination(_:)``); Hugo's escaped shortcode
+/// (``ForeignSyntaxPass/liquidLinkDestination(_:)``), as do Hugo's `ref` / `relref` shortcodes
+/// there (``ForeignSyntaxPass/hugoRefDestination(name:argsStart:end:)``); Hugo's escaped shortcode
 /// `{{</* x */>}}` becomes the text `{{< x >}}`, as Hugo shows it. Code is respected: in fenced and
 /// indented code blocks and in code spans everything is kept as written (`{{ .Title }}` in a code
 /// example is code), except the `raw` markers and shortcode escapes, which Jekyll and Hugo remove
@@ -34,7 +35,8 @@ struct ForeignSyntax {
 
     /// The body with foreign syntax handled; nil when it holds none (no `{%`, `{{` or `{:`: the
     /// common case costs one scan of the bytes).
-    static func process(_ body: String) -> ForeignSyntax? {
+    /// With `unsafe` (`markdown.unsafe`), `{::nomarkdown}`'s text is kept as raw HTML.
+    static func process(_ body: String, unsafe: Bool = false) -> ForeignSyntax? {
         var found = false
         var previous: UInt8 = 0
         for byte in body.utf8 {
@@ -45,7 +47,7 @@ struct ForeignSyntax {
             previous = byte
         }
         guard found else { return nil }
-        var pass = ForeignSyntaxPass(Array(body.utf8))
+        var pass = ForeignSyntaxPass(Array(body.utf8), unsafe: unsafe)
         pass.run()
         return ForeignSyntax(
             text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),

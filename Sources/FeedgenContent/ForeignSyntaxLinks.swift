@@ -1,6 +1,9 @@
-/// Jekyll's link tags `{% link path %}` and `{% post_url name %}` in a Markdown link's
-/// destination, rewritten by ``ForeignSyntaxPass`` into root-relative paths that the content-link
-/// resolver checks and rewrites like any other link (content-format §5.3).
+import Foundation
+
+/// Jekyll's link tags `{% link path %}` and `{% post_url name %}`, Hugo's `ref` / `relref`
+/// shortcodes and Jekyll's URL outputs (`{{ site.baseurl }}`, `{{ "P" | relative_url }}`) in a
+/// Markdown link's destination, rewritten by ``ForeignSyntaxPass`` into paths that the
+/// content-link resolver checks and rewrites like any other link (content-format §5.3).
 extension ForeignSyntaxPass {
     /// The tag at `i` (`link` or `post_url`, ending at `tag.end`) as a link destination, when it
     /// stands where a Markdown destination starts (after `](` or in a reference definition
@@ -40,6 +43,67 @@ extension ForeignSyntaxPass {
         }
         let prefix: [UInt8] = ItemName.extensionLength(target) > 0 ? Array("/./".utf8) : [0x2F]
         return prefix + Self.percentEncoded(target)
+    }
+
+    /// Hugo's `{{< ref "P" >}}` / `{{< relref "P" >}}` (or `{{% … %}}`) at `i` (its arguments
+    /// from `argsStart`, the shortcode ending at `end`) as a link destination, when it stands
+    /// where a Markdown destination starts and has one argument, a plain path (quoted or not);
+    /// nil otherwise (the shortcode is then left out with the usual warning).
+    ///
+    /// Hugo reads `P` from the content folder when it starts with `/`, else from the current
+    /// file's folder; a `#fragment` is kept; a path with no extension names a Markdown file
+    /// (`ref "other"` → `other.md`, which finds `other.markdown` too). A root path is spelt
+    /// `/./…`, a relative one `././…` (no author writes either), by which
+    /// ``ForeignSyntax/linkTags`` tells these links from hand-written ones.
+    func hugoRefDestination(name: String, argsStart: Int, end: Int) -> [UInt8]? {
+        guard name == "ref" || name == "relref", inDestinationPosition else { return nil }
+        var args = b[argsStart..<(end - 3)]
+        while let c = args.first, c == 0x20 || c == 0x09 || c == 0x0A { args = args.dropFirst() }
+        while let c = args.last, c == 0x20 || c == 0x09 || c == 0x0A { args = args.dropLast() }
+        if let c = args.first, c == 0x22 || c == 0x27 || c == 0x60 {
+            guard args.count >= 2, args.last == c else { return nil }
+            args = args.dropFirst().dropLast()
+        }
+        guard !args.isEmpty,
+            !args.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x22 || $0 == 0x27 || $0 == 0x7B || $0 == 0x7D || $0 == 0x3F || $0 == 0x3A })
+        else { return nil }
+        var path = Array(args)
+        var fragment: [UInt8] = []
+        if let hash = path.firstIndex(of: 0x23) {
+            fragment = Array(path[hash...])
+            path = Array(path[..<hash])
+        }
+        let root = path.first == 0x2F
+        while path.first == 0x2F { path.removeFirst() }
+        guard !path.isEmpty else { return nil }
+        let lastSegment = path.split(separator: 0x2F).last ?? []
+        if path.last != 0x2F, !lastSegment.contains(0x2E) { path += Array(".md".utf8) }
+        guard ItemName.extensionLength(path) > 0 else { return nil }
+        return Array((root ? "/./" : "././").utf8) + Self.percentEncoded(path) + fragment
+    }
+
+    /// Jekyll's Liquid output at `i` (ending at `end`) as the start of a link destination, when it
+    /// stands where one starts: `{{ site.baseurl }}` and `{{ site.url }}` are nothing (the path
+    /// written after them is then root-relative: `{{ site.baseurl }}/about/` → `/about/`), and
+    /// `{{ "P" | relative_url }}` / `absolute_url` is `P` from the site root (`/assets/a.png`).
+    /// Nil for any other output (it is then left out with the usual warning).
+    func liquidOutputDestination(end: Int) -> [UInt8]? {
+        guard inDestinationPosition else { return nil }
+        var inner = b[(i + 2)..<(end - 2)]
+        if inner.first == 0x2D { inner = inner.dropFirst() }  // `{{-`
+        if inner.last == 0x2D { inner = inner.dropLast() }  // `-}}`
+        let text = String(decoding: inner, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text == "site.baseurl" || text == "site.url" { return [] }
+        let parts = text.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, parts[1] == "relative_url" || parts[1] == "absolute_url",
+            let quote = parts[0].first, quote == "\"" || quote == "'", parts[0].count >= 2, parts[0].last == quote
+        else { return nil }
+        var path = Array(parts[0].dropFirst().dropLast().utf8)
+        guard !path.contains(where: { $0 == 0x7B || $0 == 0x7D || $0 == 0x22 || $0 == 0x27 || $0 == 0x0A }),
+            !String(decoding: path, as: UTF8.self).contains("://")
+        else { return nil }
+        if path.first != 0x2F { path.insert(0x2F, at: 0) }
+        return Self.percentEncoded(path)
     }
 
     /// Whether the output so far ends where a link destination starts: `](` (spaces allowed

@@ -30,16 +30,25 @@ struct ForeignSyntaxPass {
     /// The destinations written for Jekyll's `{% link %}` / `{% post_url %}` tags
     /// (``liquidLinkDestination(_:)``), each with the tag as written.
     var linkTags: [String: String] = [:]
+    /// `markdown.unsafe`: `{::nomarkdown}`'s text is kept as raw HTML.
+    var unsafe = false
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], unsafe: Bool = false) {
         b = bytes
+        self.unsafe = unsafe
         out.reserveCapacity(bytes.count)
     }
 
     mutating func run() {
         var lineStart = true
         while i < b.count {
-            if lineStart, highlight == nil { classifyLine() }
+            if lineStart, highlight == nil {
+                classifyLine()
+                if !lineIsCode, !raw, b[i] != 0x0A, tableOfContents() {
+                    lineStart = false
+                    continue
+                }
+            }
             lineStart = false
             let c = b[i]
             if let h = highlight, i == h.end {

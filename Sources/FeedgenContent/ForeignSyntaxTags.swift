@@ -40,6 +40,7 @@ extension ForeignSyntaxPass {
             return true
         }
         if next == 0x3A {  // {:
+            if !raw, !inCode, i + 2 < b.count, b[i + 2] == 0x3A, kramdownExtension() { return true }
             guard !raw, !inCode, let end = find([0x7D], from: i + 2, sameLine: true) else { return false }
             warn("kramdown attribute list \(shown(i, end)) is left out of the page: feedgen does not apply kramdown attributes")
             skip(end - i)
@@ -65,6 +66,20 @@ extension ForeignSyntaxPass {
             while k < end - 3, b[k] != 0x20, b[k] != 0x0A, b[k] != 0x09 { k += 1 }
             let name = String(decoding: b[j..<k], as: UTF8.self)
             if shortcodeCodeBlock(name: name, mark: mark, argsStart: k, end: end) { return true }
+            if var destination = hugoRefDestination(name: name, argsStart: k, end: end) {
+                let written = String(decoding: b[i..<end].map { $0 == 0x0A || $0 == 0x09 ? 0x20 : $0 }, as: UTF8.self)
+                var hash = destination.firstIndex(of: 0x23) ?? destination.endIndex
+                // Another tag for the same file (`ref "x.md"`, `ref "x"`): one more `./`, so that
+                // each link shows its own tag.
+                while let other = linkTags[String(decoding: destination[..<hash], as: UTF8.self)], other != written {
+                    destination.insert(contentsOf: [0x2E, 0x2F], at: destination[0] == 0x2F ? 1 : 0)
+                    hash += 2
+                }
+                skip(end - i)
+                emit(destination)
+                linkTags[String(decoding: destination[..<hash], as: UTF8.self)] = written
+                return true
+            }
             if j >= end || b[j] != 0x2F {  // a closing `{{< /x >}}`: its opening tag was reported
                 warn("Hugo shortcode \(shown(i, end)) is left out of the page: feedgen does not run shortcodes")
             }
@@ -74,6 +89,11 @@ extension ForeignSyntaxPass {
         guard !inCode, var end = find([0x7D, 0x7D], from: i + 2, sameLine: false) else { return false }
         // `{{{x}}}` (a Mustache triple, as in Handlebars-style content) is one construct.
         if i + 2 < b.count, b[i + 2] == 0x7B, end < b.count, b[end] == 0x7D { end += 1 }
+        if let destination = liquidOutputDestination(end: end) {
+            skip(end - i)
+            emit(destination)
+            return true
+        }
         warn("Liquid output \(shown(i, end)) is left out of the page: feedgen does not run Liquid")
         skip(end - i)
         return true

@@ -24,8 +24,9 @@ extension Item {
     /// Builds an item from its front matter mapping (or inline mapping). Unknown keys become
     /// `params`, with a warning when they look like a typo of a known key.
     static func decode(
-        _ fields: YAMLNode, origin: ItemOrigin, suggestions: KeySuggestions, reader: inout FieldReader
+        _ written: YAMLNode, origin: ItemOrigin, suggestions: KeySuggestions, reader: inout FieldReader
     ) -> Item {
+        let fields = canonicalKeys(written, reader: &reader)
         var item = Item(
             id: origin.defaultID, sourcePath: origin.sourcePath, location: origin.location,
             title: origin.defaultTitle, description: origin.summary, html: origin.html, hasBody: origin.hasBody,
@@ -92,6 +93,46 @@ extension Item {
         item.params = decodeParams(fields, suggestions: suggestions, reader: &reader)
         return item
     }
+
+    /// `fields` with each key that is a known key in another case (`Draft`, `publishdate`: Hugo
+    /// lowercases front matter keys) spelt as feedgen spells it, so that it takes effect instead
+    /// of becoming a param. Two spellings of one key are an error at the one dropped: the exact
+    /// spelling is kept, else the first. Unchanged (no copy) when every key is spelt exactly.
+    static func canonicalKeys(_ fields: YAMLNode, reader: inout FieldReader) -> YAMLNode {
+        guard let pairs = fields.pairs,
+            pairs.contains(where: { pair in
+                pair.key.string.map { !knownKeys.contains($0) && knownKeysByLowercase[$0.lowercased()] != nil } ?? false
+            })
+        else { return fields }
+        // The index of the pair kept for each known key, by its canonical spelling.
+        var kept: [String: Int] = [:]
+        var result: [YAMLPair?] = pairs
+        for (index, pair) in pairs.enumerated() {
+            guard let key = pair.key.string, let canonical = knownKeysByLowercase[key.lowercased()] else { continue }
+            var renamed = pair
+            renamed.key.kind = .scalar(canonical, plain: true)
+            result[index] = renamed
+            guard let other = kept[canonical] else {
+                kept[canonical] = index
+                continue
+            }
+            // Keep the exact spelling, else the first one written.
+            let (keep, drop) = key == canonical ? (index, other) : (other, index)
+            let dropped = pairs[drop].key
+            let keptKey = pairs[keep].key
+            reader.error(
+                dropped,
+                "duplicate key '\(dropped.string ?? canonical)': '\(keptKey.string ?? canonical)' at line \(keptKey.line), column \(keptKey.column) is the same key (front matter keys match in any case, as in Hugo); remove one")
+            result[drop] = nil
+            kept[canonical] = keep
+        }
+        var node = fields
+        node.kind = .mapping(result.compactMap { $0 })
+        return node
+    }
+
+    /// ``knownKeys`` by their lowercase spelling.
+    static let knownKeysByLowercase = Dictionary(uniqueKeysWithValues: knownKeys.map { ($0.lowercased(), $0) })
 
     /// Nil when `id` can name an output file: `/`-separated segments of letters, digits, `-`,
     /// `_`, `.`, no empty segment, no segment starting with `.`; else the problem.

@@ -15,6 +15,9 @@ package struct ItemName: Equatable {
     var title: String
     /// The date of a `YYYY-MM-DD-slug` (or `YYYY-M-D-slug`) file name, a calendar date.
     var date: ContentDate?
+    /// The `YYYY-MM-DD` a name starts with in Jekyll's post form when it is no calendar date
+    /// (`2024-02-30-bad-day`): the name is then read as a plain name, and a warning says so.
+    var invalidDate: String?
 
     /// - Parameters:
     ///   - sectionID: the section folder's name.
@@ -27,6 +30,8 @@ package struct ItemName: Equatable {
         if let (date, slug) = Self.datePrefix(last) {
             self.date = date
             last = slug
+        } else {
+            invalidDate = Self.nonDatePrefix(last)
         }
         title = last
         segments.append(last)
@@ -60,6 +65,19 @@ package struct ItemName: Equatable {
             let date = ContentDate(year: year, month: month, day: day)
         else { return nil }
         return (date, String(parts[3]))
+    }
+
+    /// The prefix of `name` shaped like Jekyll's post date (`2024-02-30-slug`: 4, 1–2 and 1–2
+    /// digits, then `-` and a slug) that ``datePrefix(_:)`` rejects as no calendar date; nil
+    /// otherwise.
+    static func nonDatePrefix(_ name: String) -> String? {
+        let parts = name.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].utf8.count == 4, (1...2).contains(parts[1].utf8.count),
+            (1...2).contains(parts[2].utf8.count), !parts[3].isEmpty,
+            parts[0...2].allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+            datePrefix(name) == nil
+        else { return nil }
+        return parts[0...2].joined(separator: "-")
     }
 
     /// `segment` with every run of characters an item id may not hold (see

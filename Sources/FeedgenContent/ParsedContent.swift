@@ -160,6 +160,12 @@ struct ParsedContent: Sendable {
                 defaultID: name.id, defaultTitle: name.title,
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
             origin.defaultDate = name.date
+            if let bad = name.invalidDate {
+                reader.diagnostics.append(
+                    .warning(
+                        origin.location,
+                        "the file name's date '\(bad)' is not a calendar date: the name is read as a plain name (no date from it; its id and page keep the whole name), where Jekyll would not read the post"))
+            }
             var item = Item.decode(frontMatter.fields, origin: origin, suggestions: suggestions, reader: &reader)
             item.markdownLinks = body.links
             item.html = MarkdownHeadings.prefixFootnoteIDs(item.html, itemID: item.id)

@@ -25,7 +25,9 @@ public struct ContentLinks: Sendable {
         }
         // A link to `x.md` finds `x.markdown` (or another Markdown extension) when there is no
         // `x.md`: Jekyll's `{% post_url %}` names a post without its extension (§5.3).
-        self.pages = MarkdownLink.addingMdAliases(to: pages)
+        var resolved = MarkdownLink.addingMdAliases(to: pages)
+        Self.addHugoRefLookups(feeds, to: &resolved)
+        self.pages = resolved
         self.isEmpty = !feeds.contains { feed in
             !feed.feed.introLinks.isEmpty
                 || feed.sections.contains { !$0.section.headerLinks.isEmpty || $0.section.items.contains { !$0.markdownLinks.isEmpty } }
@@ -61,14 +63,61 @@ public struct ContentLinks: Sendable {
                 for item in s.section.items {
                     // A folder link may be a permalink written for another generator, and a
                     // Jekyll `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which
-                    // may not have been copied: warnings.
+                    // may not have been copied, as may a Hugo `ref` / `relref`'s: warnings.
                     for link in item.markdownLinks where pages[link.target] == nil && !link.isPath {
-                        report(link, error: !link.target.hasSuffix("/") && !link.destination.hasPrefix("{%"), &diagnostics)
+                        let tag = link.destination.hasPrefix("{%") || link.destination.hasPrefix("{{")
+                        report(link, error: !link.target.hasSuffix("/") && !tag, &diagnostics)
                     }
                 }
             }
         }
         ContentAnchors.check(feeds, pages: pages, into: &diagnostics)
+    }
+
+    /// Hugo reads a `ref` / `relref` path that is no file beside the linking one from the
+    /// content folder (`ref "posts/x.md"`), and a bare name (`ref "x.md"`) as the one file of that
+    /// name anywhere (content-format §5.3): such a link's target gets that file's page. Two files
+    /// of the name leave the link unresolved (its warning). Costs nothing when no `ref` misses.
+    static func addHugoRefLookups(_ feeds: [PreparedFeed], to pages: inout [String: String]) {
+        var byName: [String: [String]]?
+        for feed in feeds {
+            for s in feed.sections {
+                for item in s.section.items {
+                    for link in item.markdownLinks where pages[link.target] == nil {
+                        guard let path = hugoRefPath(link.destination) else { continue }
+                        if path.contains("/") {
+                            if let page = pages["content/" + path] { pages[link.target] = page }
+                            continue
+                        }
+                        if byName == nil {
+                            var index: [String: [String]] = [:]
+                            for key in pages.keys where !key.hasSuffix("/") {
+                                index[String(key.split(separator: "/").last ?? ""), default: []].append(key)
+                            }
+                            byName = index
+                        }
+                        if let found = byName?[path], found.count == 1, let page = pages[found[0]] { pages[link.target] = page }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The path a Hugo `{{< ref "P" >}}` / `relref` tag names (`.md` added when it has no
+    /// extension, no leading `/`, no fragment); nil for other destinations and for root paths
+    /// (already read from the content folder).
+    static func hugoRefPath(_ tag: String) -> String? {
+        guard tag.hasPrefix("{{<") || tag.hasPrefix("{{%") else { return nil }
+        var words = tag.dropFirst(3).dropLast(3).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.first == "ref" || words.first == "relref" else { return nil }
+        words.removeFirst()
+        guard var path = words.first.map(String.init) else { return nil }
+        if let q = path.first, q == "\"" || q == "'" || q == "`", path.count >= 2 { path = String(path.dropFirst().dropLast()) }
+        if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
+        guard !path.isEmpty, !path.hasPrefix("/") else { return nil }
+        if !(path.split(separator: "/").last ?? "").contains(".") { path += ".md" }
+        while path.hasPrefix("./") { path.removeFirst(2) }
+        return path
     }
 
     private func report(_ link: MarkdownLink, error: Bool, _ diagnostics: inout Diagnostics) {

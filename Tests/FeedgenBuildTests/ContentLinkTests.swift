@@ -59,6 +59,31 @@ import Testing
         #expect(page.contains(##"<a href="#">gone</a>"##))
     }
 
+    /// Hugo's `ref` / `relref` (content-format §5.3) lead to the page of the file they name:
+    /// beside the linking file, else from the content folder, a bare name as the one file of that
+    /// name; fragment kept. One naming no page (or a name two files have) is a warning at the link
+    /// showing the shortcode. Before, each gave `<a href="">`.
+    @Test func hugoRefShortcodesLeadToTheirPages() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/posts/bundle/index.md":
+                "---\ntitle: Bundle\n---\n[a]({{< ref \"other.md\" >}}), [b]({{< relref \"/posts/other.md#part\" >}}), [c]({{% ref \"posts/other\" %}}), [d]({{< ref \"../other\" >}}).\n\n[gone]({{% ref \"nothing\" %}}) [two]({{< ref \"x.md\" >}})\n",
+            "content/posts/other.md": "---\ntitle: Other\n---\n## Part\n",
+            "content/posts/x.md": "X.\n",
+            "content/posts/sub/x.md": "X.\n",
+        ])
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(report.diagnostics.sorted.filter { $0.severity != .note }.map(\.description) == [
+            "content/posts/bundle/index.md:6:1: warning: link '{{% ref \"nothing\" %}}' leads to content/posts/bundle/nothing.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
+            "content/posts/bundle/index.md:6:31: warning: link '{{< ref \"x.md\" >}}' leads to content/posts/bundle/x.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
+        ])
+        let page = try String(contentsOfFile: out + "/posts/bundle/index.html", encoding: .utf8)
+        #expect(page.contains(##"<a href="../other.html">a</a>, <a href="../other.html#part">b</a>, <a href="../other.html">c</a>, <a href="../other.html">d</a>."##))
+        #expect(page.contains(##"<a href="#">gone</a> <a href="#">two</a>"##))
+    }
+
     @Test func aLinkToADraftIsAnError() {
         let root = temporaryFolder()
         writeSite(root, [

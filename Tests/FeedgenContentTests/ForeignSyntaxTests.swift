@@ -66,6 +66,83 @@ import Testing
             ])
     }
 
+    /// Hugo's `ref` / `relref` in a link destination become links to the content file they name
+    /// (from the content folder when the path starts with `/`, else from the file's folder; a
+    /// path without extension is a `.md` file); they gave `<a href="">` before.
+    @Test func hugoRefShortcodesBecomeContentLinks() {
+        let r = render(
+            """
+            [r]({{< ref "other.md" >}}), [p]({{< relref "/posts/other.md#part" >}}) and [q]({{% ref another %}}).
+            Bare {{< ref "x.md" >}} and [many]({{< ref "a.md" "b" >}}).
+            """)
+        #expect(
+            r.links == [
+                "content/s/a.md:4:1 {{< ref \"other.md\" >}}",
+                "content/s/a.md:4:30 {{< relref \"/posts/other.md#part\" >}}",
+                "content/s/a.md:4:77 {{% ref another %}}",
+            ])
+        #expect(
+            r.html
+                == "<p><a href=\"feedgen-md:content/s/other.md\">r</a>, <a href=\"feedgen-md:content/posts/other.md#part\">p</a> and <a href=\"feedgen-md:content/s/another.md\">q</a>.\nBare  and <a href=\"\">many</a>.</p>\n")
+        #expect(
+            r.warnings == [
+                "content/s/a.md:5:6: warning: Hugo shortcode '{{< ref \"x.md\" >}}' is left out of the page: feedgen does not run shortcodes",
+                "content/s/a.md:5:36: warning: Hugo shortcode '{{< ref \"a.md\" \"b\" >}}' is left out of the page: feedgen does not run shortcodes",
+            ])
+    }
+
+    /// Jekyll's `{{ site.baseurl }}` and `{{ "P" | relative_url }}` in a link or image
+    /// destination give the path written (root-relative), not an empty destination.
+    @Test func jekyllURLOutputsInDestinationsGiveThePath() {
+        let r = render(
+            """
+            ![logo]({{ site.baseurl }}/assets/a.png) ![l2]({{ "/assets/a.png" | relative_url }})
+            [About]({{ site.url }}{{ site.baseurl }}/about/) [rel]({{ 'b c.pdf' | absolute_url }}) {{ site.baseurl }}
+            """)
+        #expect(
+            r.html
+                == "<p><img src=\"/assets/a.png\" alt=\"logo\" /> <img src=\"/assets/a.png\" alt=\"l2\" />\n<a href=\"/about/\">About</a> <a href=\"/b%20c.pdf\">rel</a></p>\n")
+        #expect(
+            r.warnings == [
+                "content/s/a.md:5:88: warning: Liquid output '{{ site.baseurl }}' is left out of the page: feedgen does not run Liquid"
+            ])
+    }
+
+    /// kramdown's comments, table of contents, options and nomarkdown are left out with their
+    /// text (before, "secret" and a bullet "TOC" reached the page); nomarkdown's text is raw HTML
+    /// with `markdown.unsafe`. Later lines keep their numbers.
+    @Test func kramdownExtensionsLeakNoText() {
+        let body = """
+            * TOC
+            {:toc}
+
+            Intro {::comment}secret{:/comment} end.
+
+            {::comment}
+            Hidden
+            lines.
+            {:/}
+            {::options parse_block_html="true" /}
+            {::nomarkdown}<b>raw</b>{:/nomarkdown}
+
+            [x](y.md)
+            """
+        let r = render(body)
+        #expect(r.html == "<p>Intro  end.</p>\n<p><a href=\"feedgen-md:content/s/y.md\">x</a></p>\n")
+        #expect(r.links == ["content/s/a.md:16:1 y.md"])
+        #expect(
+            r.warnings == [
+                "content/s/a.md:4:1: warning: kramdown table of contents '* TOC' with '{:toc}' is left out of the page: feedgen does not generate a table of contents",
+                "content/s/a.md:7:7: warning: kramdown comment '{::comment}' is left out of the page with its text, up to '{:/comment}'",
+                "content/s/a.md:9:1: warning: kramdown comment '{::comment}' is left out of the page with its text, up to '{:/}'",
+                "content/s/a.md:13:1: warning: kramdown options '{::options parse_block_html=\"true\" /}' are left out of the page: feedgen does not apply kramdown options",
+                "content/s/a.md:14:1: warning: kramdown '{::nomarkdown}' is left out of the page with its text (raw output, up to '{:/nomarkdown}'); set 'markdown.unsafe: true' in feedgen.yaml to keep it as raw HTML",
+            ])
+        let unsafe = MarkdownOptions(unsafe: true, smart: true).render(body, source: ("content/s/a.md", 4))
+        #expect(unsafe.html == "<p>Intro  end.</p>\n<p><b>raw</b></p>\n<p><a href=\"feedgen-md:content/s/y.md\">x</a></p>\n")
+        #expect(unsafe.warnings.count == 4)
+    }
+
     @Test func highlightBecomesAFencedCodeBlock() {
         let r = render(
             """

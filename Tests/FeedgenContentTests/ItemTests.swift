@@ -132,12 +132,12 @@ import Testing
             diagnostics == [
                 "content/s/a.md:2:1: warning: unknown key 'titel' is kept as a param (did you mean 'title'?)",
                 "content/s/a.md:6:3: warning: param 'keywords' is already defined at line 3; this one is ignored",
-                "content/s/a.md:7:1: warning: unknown key 'Weight' is kept as a param (did you mean 'weight'?)",
             ])
         let item = try #require(s?.feeds[0].sections[0].items.first)
         #expect(item.title == "a")
-        #expect(item.weight == nil)
-        #expect(item.params.map { $0.key.string! } == ["titel", "keywords", "mood", "Weight"])
+        // Keys match in any case, as in Hugo (content-format §5.2): `Weight` is the weight.
+        #expect(item.weight == 2)
+        #expect(item.params.map { $0.key.string! } == ["titel", "keywords", "mood"])
     }
 
     @Test func nullValuesCountAsAbsent() throws {

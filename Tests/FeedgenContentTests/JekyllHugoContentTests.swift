@@ -16,7 +16,10 @@ import Testing
             "content/posts/sub/2015-07-08-deep.markdown": "Deep.\n",
         ])
         let (s, diagnostics) = site.load()
-        #expect(diagnostics == [])
+        // A date that does not exist was taken silently as part of the name before.
+        #expect(diagnostics == [
+            "content/posts/2013-02-30-not-a-date.md:1:1: warning: the file name's date '2013-02-30' is not a calendar date: the name is read as a plain name (no date from it; its id and page keep the whole name), where Jekyll would not read the post"
+        ])
         let items = try #require(s?.feed(at: "")?.sections.first?.items)
         let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
         #expect(byID.keys.sorted() == ["posts/2013-02-30-not-a-date", "posts/dated", "posts/jekyll-1-0-0-released", "posts/short", "posts/sub/deep"])
@@ -89,6 +92,37 @@ import Testing
             ])
         #expect(s?.outline() == ["s: s/b, s/d"])
         #expect(site.load(drafts: true, future: true).site?.outline() == ["s: s/a, s/b, s/c, s/d"])
+    }
+
+    /// Hugo lowercases front matter keys: `Draft`, `publishdate`, `expirydate` and `Title` take
+    /// effect (they became params before, and the draft, embargoed and expired items were
+    /// published); two spellings of one key are an error at the one dropped.
+    @Test func frontMatterKeysMatchInAnyCase() throws {
+        let site = try TestSite([
+            "content/s/a.md": "---\ntitle: A\npublishdate: 2099-01-01\n---\n",
+            "content/s/b.md": "---\ntitle: B\nDraft: true\n---\n",
+            "content/s/c.md": "---\ntitle: C\nexpirydate: 2001-01-01\n---\n",
+            "content/s/d.md": "---\nTitle: Capital Title\nDATE: 2024-05-05\n---\n",
+            "content/s/e.md": "---\nTitle: First\ntitle: Exact\nTITLE: Third\n---\n",
+        ])
+        let (s, diagnostics) = site.load()
+        #expect(
+            diagnostics == [
+                "content/s/a.md:3:14: note: skipped: publishDate 2099-01-01 is in the future (use --future to include)",
+                "content/s/b.md:3:8: note: skipped draft (use --drafts to include)",
+                "content/s/c.md:3:13: note: skipped: expired on 2001-01-01 (use --expired to include)",
+                "content/s/e.md:2:1: error: duplicate key 'Title': 'title' at line 3, column 1 is the same key (front matter keys match in any case, as in Hugo); remove one",
+                "content/s/e.md:4:1: error: duplicate key 'TITLE': 'title' at line 3, column 1 is the same key (front matter keys match in any case, as in Hugo); remove one",
+            ])
+        _ = s
+        try site.write("content/s/e.md", "---\ntitle: Exact\n---\n")
+        let (loaded, notes) = site.load()
+        #expect(notes.count == 3)
+        let items = try #require(loaded?.feed(at: "")?.sections.first?.items)
+        #expect(items.map(\.id) == ["s/d", "s/e"])
+        #expect(items.map(\.title) == ["Capital Title", "Exact"])
+        #expect(items.first?.date?.iso == "2024-05-05")
+        #expect(items.first?.params == [])
     }
 
     @Test func chirpyImagePathAndUnknownImageKeys() throws {
