@@ -92,7 +92,8 @@ import Testing
     }
 
     /// Jekyll's `{{ site.baseurl }}` and `{{ "P" | relative_url }}` in a link or image
-    /// destination give the path written (root-relative), not an empty destination.
+    /// destination give the path written (root-relative, marked for the body-path resolver,
+    /// content-format §5.4), not an empty destination.
     @Test func jekyllURLOutputsInDestinationsGiveThePath() {
         let r = render(
             """
@@ -101,7 +102,7 @@ import Testing
             """)
         #expect(
             r.html
-                == "<p><img src=\"/assets/a.png\" alt=\"logo\" /> <img src=\"/assets/a.png\" alt=\"l2\" />\n<a href=\"/about/\">About</a> <a href=\"/b%20c.pdf\">rel</a></p>\n")
+                == "<p><img src=\"feedgen-md:/assets/a.png\" alt=\"logo\" /> <img src=\"feedgen-md:/assets/a.png\" alt=\"l2\" />\n<a href=\"feedgen-md:/about/\">About</a> <a href=\"feedgen-md:/b%20c.pdf\">rel</a></p>\n")
         #expect(
             r.warnings == [
                 "content/s/a.md:5:88: warning: Liquid output '{{ site.baseurl }}' is left out of the page: feedgen does not run Liquid"
