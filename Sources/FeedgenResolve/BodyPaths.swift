@@ -127,7 +127,7 @@ public enum BodyPaths {
             // Relative: from the site folder. `static/…` (a path climbing out of content/ into
             // static/) is the output root too; anything else above content/ is outside.
             if t.hasPrefix("static/") { return resolve(link.retargeted("/" + t.dropFirst("static/".count))) }
-            guard t.hasPrefix("content/") || t == "content/" else { return .outside }
+            guard t.hasPrefix("content/") else { return .outside }
             if let found = contentFile(t) { return found }
             if let page = names.page(t) { return .page(page, size: nil) }
             absent.insert(site.root + "/" + t)

@@ -8,9 +8,18 @@ import Testing
 @testable import FeedgenContent
 
 @Suite struct GFMThreadingTests {
-    final class Slots: @unchecked Sendable {  // each index written by one iteration
-        var html: [String]
-        init(_ count: Int) { html = Array(repeating: "", count: count) }
+    /// One slot per parse, each written by one iteration only: a buffer, not an Array, whose
+    /// element writes from several threads would race on its uniqueness check.
+    final class Slots: @unchecked Sendable {
+        let html: UnsafeMutableBufferPointer<String>
+        init(_ count: Int) {
+            html = .allocate(capacity: count)
+            html.initialize(repeating: "")
+        }
+        deinit {
+            html.deinitialize()
+            html.deallocate()
+        }
     }
 
     /// Failed before the replacement: 1 to 15 of 2,000 spans of a 200-item build came out as
