@@ -8,7 +8,8 @@ import FeedgenDiagnostics
 #endif
 
 /// GitHub Flavored Markdown rendering with cmark-gfm (GitHub's fork of libcmark, Debian 12's
-/// 0.29.0.gfm.6). Every cmark call of the module lives in this file and MarkdownHeadings.swift.
+/// 0.29.0.gfm.6). The cmark calls of the module live in this file and the other Markdown*.swift
+/// files; with GFM, GitHub's alerts (`> [!NOTE]`) become its alert markup (``MarkdownAlerts``).
 ///
 /// With `gfm` (the default, `markdown.gfm`) the parser has cmark-gfm's table, strikethrough,
 /// autolink, tasklist and tagfilter extensions and `CMARK_OPT_FOOTNOTES` (the GFM spec 0.29);
@@ -30,7 +31,8 @@ public enum Markdown {
     /// paragraph. Used as the default `description` of an item.
     public static func firstParagraphText(_ markdown: String, smart: Bool = false, gfm: Bool = true) -> String? {
         withDocument(markdown, options: options(unsafe: false, smart: smart, gfm: gfm), gfm: gfm) { document, _ in
-            _ = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false, smart: smart)
+            let walk = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false, smart: smart, gfm: gfm)
+            MarkdownAlerts.convert(walk.quotes)
             return firstParagraph(in: document)
         }
     }
@@ -68,12 +70,14 @@ public enum Markdown {
         let options = options(unsafe: unsafe, smart: smart, gfm: gfm)
         return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
             let walk = prepare(
-                document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil, smart: smart)
+                document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil, smart: smart,
+                gfm: gfm)
             let rawHTML = source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
             MarkdownHeadings.addIDs(walk.headings, options: options, extensions: extensions, smart: smart)
             MarkdownBlocks.wrap(tables: walk.tables)
             MarkdownBlocks.makeFocusable(codeBlocks: walk.codeBlocks, options: options, extensions: extensions)
             MarkdownBlocks.label(tasks: walk.tasks)
+            MarkdownAlerts.convert(walk.quotes)
             var html = ""
             if let rendered = cmark_render_html(document, options, extensions) {
                 html = String(cString: rendered)
@@ -86,18 +90,19 @@ public enum Markdown {
 
     /// One walk over the tree: rewrites `.md` links, notes raw HTML and `#fragment` links, mends
     /// smart quotes after `(` and `[` (``MarkdownSmartQuotes``),
-    /// collects the headings, tables, code blocks and task items that the caller changes, then
+    /// collects the headings, tables, code blocks, task items and (with GFM) block quotes that the
+/// caller changes (``MarkdownAlerts``), then
     /// unlinks the soft breaks between wide characters (the tree changes only after the walk:
     /// the iterator must not see a changed tree).
     private static func prepare(
         _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool,
-        smart: Bool
+        smart: Bool, gfm: Bool
     ) -> (
         links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)], headings: [OpaquePointer],
-        tables: [OpaquePointer], codeBlocks: [OpaquePointer], tasks: [OpaquePointer],
+        tables: [OpaquePointer], codeBlocks: [OpaquePointer], tasks: [OpaquePointer], quotes: [OpaquePointer],
         fragments: [(fragment: String, destination: String, location: SourceLocation)]
     ) {
-        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], []) }
+        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], [], []) }
         var links: [MarkdownLink] = []
         var rawHTML: [(line: Int, column: Int, literal: String)] = []
         var wideBreaks: [OpaquePointer] = []
@@ -105,6 +110,7 @@ public enum Markdown {
         var tables: [OpaquePointer] = []
         var codeBlocks: [OpaquePointer] = []
         var tasks: [OpaquePointer] = []
+        var quotes: [OpaquePointer] = []
         var fragments: [(fragment: String, destination: String, location: SourceLocation)] = []
         var directory: String?  // the source's folder, computed at the first `.md` link
         while true {
@@ -145,6 +151,8 @@ public enum Markdown {
                 tables.append(node)
             case CMARK_NODE_CODE_BLOCK:
                 codeBlocks.append(node)
+            case CMARK_NODE_BLOCK_QUOTE:
+                if gfm { quotes.append(node) }
             case CMARK_NODE_ITEM:
                 if let e = cmark_node_get_syntax_extension(node), e == gfmExtensions[3] { tasks.append(node) }
             case CMARK_NODE_LINK:
@@ -178,7 +186,7 @@ public enum Markdown {
         }
         cmark_iter_free(iterator)
         for node in wideBreaks { cmark_node_free(node) }  // unlinks it first
-        return (links, rawHTML, headings, tables, codeBlocks, tasks, fragments)
+        return (links, rawHTML, headings, tables, codeBlocks, tasks, quotes, fragments)
     }
 
     /// Where raw HTML was dropped, in the file. cmark counts an inline's column from the line with

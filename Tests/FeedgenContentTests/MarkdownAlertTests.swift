@@ -1,0 +1,58 @@
+/// GitHub's alerts (`> [!NOTE]`) and Hugo's titled form, exact HTML, and descriptions without the marker.
+import Testing
+
+@testable import FeedgenContent
+
+@Suite struct MarkdownAlertTests {
+    @Test func noteBecomesGitHubsAlertMarkup() {
+        let html = Markdown.render("> [!NOTE]\n> Useful *info*.\n>\n> More.\n", unsafe: false, smart: false)
+        #expect(
+            html == """
+                <div class="markdown-alert markdown-alert-note">
+                <p class="markdown-alert-title">Note</p>
+                <p>Useful <em>info</em>.</p>
+                <p>More.</p>
+                </div>
+
+                """)
+    }
+
+    @Test func hugoTitleAndFoldSignAfterTheMarker() {
+        let html = Markdown.render("> [!WARNING]+ Radiation `hazard` & \"risk\"\n> Stay back.\n", unsafe: false, smart: false)
+        #expect(
+            html == """
+                <div class="markdown-alert markdown-alert-warning">
+                <p class="markdown-alert-title">Radiation <code>hazard</code> &amp; &quot;risk&quot;</p>
+                <p>Stay back.</p>
+                </div>
+
+                """)
+    }
+
+    @Test func typesAreCaseInsensitiveAndAnyWord() {
+        #expect(
+            Markdown.render("> [!tip]\n", unsafe: false, smart: false)
+                == "<div class=\"markdown-alert markdown-alert-tip\">\n<p class=\"markdown-alert-title\">Tip</p>\n</div>\n")
+        #expect(
+            Markdown.render("> [!Info]\n> x\n", unsafe: false, smart: false)
+                == "<div class=\"markdown-alert markdown-alert-info\">\n<p class=\"markdown-alert-title\">Info</p>\n<p>x</p>\n</div>\n"
+        )
+    }
+
+    @Test func otherQuotesStayQuotes() {
+        #expect(Markdown.render("> Not [!NOTE] here.\n", unsafe: false, smart: false) == "<blockquote>\n<p>Not [!NOTE] here.</p>\n</blockquote>\n")
+        #expect(Markdown.render("> [!NOTE\n", unsafe: false, smart: false) == "<blockquote>\n<p>[!NOTE</p>\n</blockquote>\n")
+        // A title with other markup than code spans is not read as one: the quote stays.
+        #expect(Markdown.render("> [!NOTE] *x*\n", unsafe: false, smart: false) == "<blockquote>\n<p>[!NOTE] <em>x</em></p>\n</blockquote>\n")
+        #expect(Markdown.render("> [!]\n", unsafe: false, smart: false) == "<blockquote>\n<p>[!]</p>\n</blockquote>\n")
+        // Strict CommonMark has no alerts.
+        #expect(
+            Markdown.render("> [!NOTE]\n> x\n", unsafe: false, smart: false, gfm: false)
+                == "<blockquote>\n<p>[!NOTE]\nx</p>\n</blockquote>\n")
+    }
+
+    @Test func theDescriptionHasNoMarker() {
+        #expect(Markdown.firstParagraphText("> [!IMPORTANT]\n> Read this first.\n\nThen this.\n") == "Read this first.")
+        #expect(Markdown.firstParagraphText("> [!NOTE] A title\n> Body.\n") == "Body.")
+    }
+}
