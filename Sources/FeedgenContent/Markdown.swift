@@ -130,6 +130,14 @@ public enum Markdown {
                 links.append(located)
                 _ = cmark_node_set_url(node, located.marker(suffix: suffix))
             }
+            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node),
+                MarkdownLink.isProtocolRelative(url)
+            {
+                // `//host/x` takes the page's scheme, `file:` for a page opened from disk
+                // (RFC 3986 §4.2): written `https://host/x`, what a browser fetches on a site.
+                _ = cmark_node_set_url(node, "https:" + String(cString: url))
+                continue
+            }
             switch type {
             case CMARK_NODE_TEXT:
                 if smart { MarkdownSmartQuotes.fix(node) }

@@ -123,4 +123,11 @@ public struct MarkdownLink: Sendable, Hashable {
 extension MarkdownLink {
     /// Undoes the percent-encoding libcmark applies to link destinations.
     public static func decodePercent(_ s: String) -> String { percentDecode(s) }
+
+    /// Whether `url` is a network-path reference, `//host/…` (RFC 3986 §4.2), and not `///`.
+    static func isProtocolRelative(_ url: UnsafePointer<CChar>?) -> Bool {
+        guard let url else { return false }
+        let slash = CChar(UInt8(ascii: "/"))
+        return url[0] == slash && url[1] == slash && url[2] != slash && url[2] != 0
+    }
 }

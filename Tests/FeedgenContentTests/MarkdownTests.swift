@@ -13,6 +13,13 @@ import Testing
         )
     }
 
+    @Test func protocolRelativeURLsGetHTTPS() {
+        // From file:// a `//host` URL would name a file share; `///x` is a path, left to the resolver.
+        #expect(
+            Markdown.render("[a](//cdn.example.org/x.js) ![i](//img.example.org/a.png) [r](///x) [s](/x)", unsafe: false, smart: false)
+                == "<p><a href=\"https://cdn.example.org/x.js\">a</a> <img src=\"https://img.example.org/a.png\" alt=\"i\" /> <a href=\"///x\">r</a> <a href=\"/x\">s</a></p>\n")
+    }
+
     @Test func safeModeKeepsImageDataURLs() {
         let html = Markdown.render(
             "![a](data:image/png;base64,AAAA) [b](data:text/html;base64,AAAA)", unsafe: false, smart: false)
