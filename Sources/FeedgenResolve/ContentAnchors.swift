@@ -1,5 +1,6 @@
-/// The check of `other.md#part` links: the fragment must be an id of the page the file is
-/// shown on (a heading id, a footnote id, a section heading), else a warning at the link.
+/// The check of `other.md#part` links, and of body paths that lead to a page (`/docs/x/#part`,
+/// `../post/#part`): the fragment must be an id of that page (a heading id, a footnote id, a
+/// section heading), else a warning at the link.
 import FeedgenContent
 import FeedgenDiagnostics
 
@@ -20,12 +21,14 @@ package struct ContentAnchors {
                 if s.section.title != nil { ids.append(OutputPaths.sectionAnchor(s.section.id)) }
             }
             let page = (html, ids)
+            texts[Self.pageKey(feed.pagePath)] = page
             if let source = feed.feed.sourcePath { texts[source] = page }
             texts["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = page
             for s in feed.sections {
                 if let source = s.section.sourcePath { texts[source] = page }
                 for item in s.section.items where item.fileName != "" {
                     texts[item.sourcePath] = item.hasBody ? ([item.html], []) : page
+                    if item.hasBody { texts[Self.pageKey(feed.detailPath(item))] = ([item.html], []) }
                 }
             }
         }
@@ -34,25 +37,37 @@ package struct ContentAnchors {
     }
 
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment
-    /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``.
+    /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``;
+    /// a body path that leads to a file (an image, a PDF) has its fragment unchecked.
     package static func check(_ feeds: [PreparedFeed], pages: [String: String], into diagnostics: inout Diagnostics) {
         var links = BodyPaths.allLinks(feeds)
         links.removeAll { link in
             link.fragment.map { MarkdownHeadings.alwaysFound(MarkdownLink.decodePercent($0)) } ?? true
-                || pages[link.target] == nil || link.isPath
+                || pages[link.target] == nil
         }
         guard !links.isEmpty else { return }
         var anchors = ContentAnchors(feeds: feeds)
         for link in links {
+            var target = link.target
+            var page = link.target
+            // A body path or a folder link (`/docs/x/`, `../post/`) names no source file: the
+            // page it resolved to holds the ids; a path to a file (an image, a PDF) is not checked.
+            if link.isPath || link.target.hasSuffix("/") {
+                let resolved = BodyPaths.parse(pages[link.target]!)
+                guard !resolved.verbatim, anchors.texts[pageKey(String(resolved.path))] != nil else { continue }
+                (target, page) = (pageKey(String(resolved.path)), String(resolved.path))
+            }
             let fragment = MarkdownLink.decodePercent(link.fragment!)
-            let ids = anchors.ids(of: link.target)
+            let ids = anchors.ids(of: target)
             guard !ids.contains(fragment) else { continue }
-            let page = link.target.hasSuffix("/") ? "the page of " + link.target.dropLast() : link.target
             diagnostics.warning(
                 link.location,
                 MarkdownHeadings.deadAnchorMessage(destination: link.destination, fragment: fragment, page: page, ids: ids))
         }
     }
+
+    /// The key of an output page among ``texts`` (which are otherwise keyed by source path).
+    private static func pageKey(_ path: String) -> String { "\u{0}" + path }
 
     private mutating func ids(of target: String) -> Set<String> {
         if let known = cache[target] { return known }

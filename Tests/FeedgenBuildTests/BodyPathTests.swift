@@ -49,6 +49,26 @@ import Testing
         #expect(try String(contentsOfFile: out + "/assets/posts/files/my report.pdf", encoding: .utf8) == "%PDF-1.4\n")
     }
 
+    @Test func fragmentsOfPathsToPagesAreChecked() throws {
+        let root = temporaryFolder()
+        writeSite(root, [
+            "content/posts/a.md":
+                "---\ntitle: A\n---\n[ok](/posts/b/#part-one) [bad](/posts/b/#nope) [folder](../posts/b/#gone) [file](pic.svg#x) [fine](../posts/b/#part-one)\n",
+            "content/posts/b.md": "---\ntitle: B\n---\n## Part one\n\nB.\n",
+            "content/posts/pic.svg": Self.svg,
+        ])
+        let out = temporaryFolder() + "/public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0)
+        #expect(report.diagnostics.sorted.filter { $0.severity != .note }.map(\.description) == [
+            "content/posts/a.md:4:26: warning: link '/posts/b/#nope' leads to no heading or anchor with the id 'nope' on posts/b.html; fix the link or the heading",
+            "content/posts/a.md:4:48: warning: link '../posts/b/#gone' leads to no heading or anchor with the id 'gone' on posts/b.html; fix the link or the heading",
+        ])
+        let page = try String(contentsOfFile: out + "/posts/a.html", encoding: .utf8)
+        #expect(page.contains(#"<a href="b.html#part-one">ok</a> <a href="b.html#nope">bad</a>"#))
+        #expect(build(root, output: temporaryFolder() + "/public", strict: true).exitStatus == 1)
+    }
+
     @Test func aPathAboveTheOutputRootIsAnErrorAtTheLink() {
         let root = temporaryFolder()
         writeSite(root, ["content/posts/a.md": "---\ntitle: A\n---\nSee [x](../../x.html) and [y](/../y.png).\n"])
