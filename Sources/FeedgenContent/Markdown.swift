@@ -30,9 +30,10 @@ public enum Markdown {
     /// become spaces and white-space runs one space; markup dropped), or nil when there is no
     /// paragraph. Used as the default `description` of an item.
     public static func firstParagraphText(_ markdown: String, smart: Bool = false, gfm: Bool = true) -> String? {
-        withDocument(markdown, options: options(unsafe: false, smart: smart, gfm: gfm), gfm: gfm) { document, _ in
+        let options = options(unsafe: false, smart: smart, gfm: gfm)
+        return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
             let walk = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false, smart: smart, gfm: gfm)
-            MarkdownAlerts.convert(walk.quotes)
+            MarkdownAlerts.convert(walk.quotes, options: options, extensions: extensions)
             return firstParagraph(in: document)
         }
     }
@@ -77,7 +78,7 @@ public enum Markdown {
             MarkdownBlocks.wrap(tables: walk.tables)
             MarkdownBlocks.makeFocusable(codeBlocks: walk.codeBlocks, options: options, extensions: extensions)
             MarkdownBlocks.label(tasks: walk.tasks)
-            MarkdownAlerts.convert(walk.quotes)
+            MarkdownAlerts.convert(walk.quotes, options: options, extensions: extensions)
             var html = ""
             if let rendered = cmark_render_html(document, options, extensions) {
                 html = String(cString: rendered)

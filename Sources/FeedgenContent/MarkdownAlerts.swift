@@ -17,47 +17,61 @@ enum MarkdownAlerts {
 
     /// Replaces each alert among `quotes` by `<div class="markdown-alert markdown-alert-TYPE">`
     /// with `<p class="markdown-alert-title">Title</p>` first; the rest of the quote follows
-    /// unchanged. `> [!WARNING]+ Radiation hazard` gives the title "Radiation hazard" (the
-    /// fold sign is dropped: folding needs a `<details>`, left for later). A quote whose first
-    /// line is not a marker, or whose title has other markup than code spans, stays a block quote.
-    static func convert(_ quotes: [OpaquePointer]) {
-        for quote in quotes { convert(quote) }
+    /// unchanged. `> [!WARNING]+ Radiation *hazard*` gives the title "Radiation <em>hazard</em>",
+    /// rendered by cmark with `options` and `extensions` (the fold sign is dropped: folding needs
+    /// a `<details>`, left for later). A quote whose first line is not a marker stays a quote.
+    static func convert(_ quotes: [OpaquePointer], options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?) {
+        for quote in quotes { convert(quote, options: options, extensions: extensions) }
     }
 
-    private static func convert(_ quote: OpaquePointer) {
+    private static func convert(_ quote: OpaquePointer, options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?) {
         guard let paragraph = cmark_node_first_child(quote), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH
         else { return }
-        // The first line's nodes: text (cmark splits `[`, `!NOTE` and `]` into separate nodes),
-        // then code spans in a title; anything else on it means this is no marker line.
-        var line: [OpaquePointer] = []
-        var segments: [(code: Bool, text: String)] = []
-        var lineEnd: OpaquePointer?
+        // The marker is in the leading text nodes (cmark splits `[`, `!NOTE` and `]` apart).
+        var texts: [(node: OpaquePointer, literal: String)] = []
         var next = cmark_node_first_child(paragraph)
-        while let node = next {
-            let type = cmark_node_get_type(node)
-            if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
-                lineEnd = node
-                break
-            }
-            guard type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE else { return }
-            segments.append((type == CMARK_NODE_CODE, cmark_node_get_literal(node).map { String(cString: $0) } ?? ""))
-            line.append(node)
+        while let node = next, cmark_node_get_type(node) == CMARK_NODE_TEXT {
+            texts.append((node, cmark_node_get_literal(node).map { String(cString: $0) } ?? ""))
             next = cmark_node_next(node)
         }
-        let leading = segments.prefix { !$0.code }.map(\.text).joined()
-        guard let marker = parseMarker(leading) else { return }
-        var title = escape(String(leading.dropFirst(marker.length)).trimmingLeadingSpaces())
-        for segment in segments.drop(while: { !$0.code }) {
-            title += segment.code ? "<code>\(escape(segment.text))</code>" : escape(segment.text)
+        guard let marker = parseMarker(texts.map(\.literal).joined()) else { return }
+        // The title is rendered as a paragraph of its own document (cmark's renderer reads a
+        // paragraph's parent).
+        guard let alert = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK), let titleDocument = cmark_node_new(CMARK_NODE_DOCUMENT),
+            let title = cmark_node_new(CMARK_NODE_PARAGRAPH)
+        else { return }
+        defer { cmark_node_free(titleDocument) }
+        _ = cmark_node_append_child(titleDocument, title)
+        // Drop the marker; what follows it on the line, up to the first break, is the title.
+        var left = marker.length
+        for (node, literal) in texts where left > 0 {
+            let rest = literal.dropFirst(left)
+            left -= literal.count - rest.count
+            if rest.isEmpty { cmark_node_free(node) } else { _ = cmark_node_set_literal(node, String(rest)) }
         }
-        if title.allSatisfy({ $0 == " " || $0 == "\t" }) { title = titles[marker.type] ?? capitalized(marker.type) }
-
-        guard let alert = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
+        if let first = cmark_node_first_child(paragraph), cmark_node_get_type(first) == CMARK_NODE_TEXT,
+            let literal = cmark_node_get_literal(first)
+        {
+            _ = cmark_node_set_literal(first, String(String(cString: literal).drop { $0 == " " || $0 == "\t" }))
+        }
+        while let node = cmark_node_first_child(paragraph) {
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
+                cmark_node_free(node)
+                break
+            }
+            _ = cmark_node_append_child(title, node)
+        }
+        var html = ""
+        if let rendered = cmark_render_html(titleDocument, options, extensions) {
+            html = String(cString: rendered)  // `<p>…</p>\n`
+            free(rendered)
+        }
+        var titleHTML = html.hasPrefix("<p>") && html.hasSuffix("</p>\n") ? String(html.dropFirst(3).dropLast(5)) : ""
+        if titleHTML.isEmpty { titleHTML = titles[marker.type] ?? marker.type.prefix(1).uppercased() + marker.type.dropFirst() }
         _ = cmark_node_set_on_enter(
-            alert, "<div class=\"markdown-alert markdown-alert-\(marker.type)\">\n<p class=\"markdown-alert-title\">\(title)</p>")
+            alert, "<div class=\"markdown-alert markdown-alert-\(marker.type)\">\n<p class=\"markdown-alert-title\">\(titleHTML)</p>")
         _ = cmark_node_set_on_exit(alert, "</div>")
-        for node in line { cmark_node_free(node) }
-        if let lineEnd { cmark_node_free(lineEnd) }
         if cmark_node_first_child(paragraph) == nil { cmark_node_free(paragraph) }
         _ = cmark_node_insert_before(quote, alert)
         while let child = cmark_node_first_child(quote) { _ = cmark_node_append_child(alert, child) }
@@ -76,24 +90,4 @@ enum MarkdownAlerts {
         if let sign = after.dropFirst().first, sign == "+" || sign == "-" { length += 1 }
         return (word.lowercased(), length)
     }
-
-    private static func capitalized(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
-
-    private static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    fileprivate func trimmingLeadingSpaces() -> String { String(drop { $0 == " " || $0 == "\t" }) }
 }
