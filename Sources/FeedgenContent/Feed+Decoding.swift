@@ -67,6 +67,8 @@ struct MarkdownOptions: Sendable {
     var unsafe: Bool
     var smart: Bool
     var gfm = true
+    /// ``SiteConfig/summaryLength``.
+    var summaryLength = SummaryLength.defaultWords
 
     /// The HTML of a feed intro or section body at `source`, with its links to content files
     /// (as in item bodies); warns where safe mode dropped raw HTML and at other generators'
@@ -123,7 +125,8 @@ struct MarkdownOptions: Sendable {
             r.rawHTML = r.rawHTML.map(original)
             r.problems = r.problems.map { Diagnostic($0.severity, original($0.location), $0.message) }
         }
-        return (r.html, r.summary, true, r.links, r.rawHTML, warnings, r.problems)
+        let summary = r.summary.map { SummaryLength.truncate($0, words: summaryLength) }
+        return (r.html, summary, true, r.links, r.rawHTML, warnings, r.problems)
     }
 
     /// One warning per place where safe mode replaced raw HTML with `<!-- raw HTML omitted -->`.

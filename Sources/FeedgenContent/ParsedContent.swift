@@ -102,6 +102,7 @@ struct ParsedContent: Sendable {
             key.combine(markdown.unsafe)
             key.combine(markdown.smart)
             key.combine(markdown.gfm)
+            key.combine(markdown.summaryLength)
             key.combine(timeZone?.identifier ?? "")
             return key.value
         }

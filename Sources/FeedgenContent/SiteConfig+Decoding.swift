@@ -2,7 +2,7 @@ import Foundation
 import FeedgenDiagnostics
 
 extension SiteConfig {
-    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "theme", "images"]
+    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "summaryLength", "theme", "images"]
 
     /// Reads `feedgen.yaml`'s mapping (nil: no file). Wrong values are reported and replaced
     /// by their defaults.
@@ -48,6 +48,13 @@ extension SiteConfig {
                 if let unsafe = reader.bool(markdown["unsafe"], key: "unsafe") { config.markdownUnsafe = unsafe }
                 if let smart = reader.bool(markdown["smart"], key: "smart") { config.markdownSmart = smart }
                 if let gfm = reader.bool(markdown["gfm"], key: "gfm") { config.markdownGFM = gfm }
+            }
+        }
+        if let lengthNode = node["summaryLength"], let length = reader.int(lengthNode, key: "summaryLength") {
+            if length >= 1 {
+                config.summaryLength = length
+            } else {
+                reader.error(lengthNode, "'summaryLength' must be a whole number of words ≥ 1, found \(length)")
             }
         }
         if let images = node["images"], !images.isNull {

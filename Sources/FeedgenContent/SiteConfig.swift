@@ -17,6 +17,9 @@ public struct SiteConfig: Sendable {
     /// `markdown.gfm`: GitHub Flavored Markdown (tables, footnotes, task lists, strikethrough,
     /// autolinks, tag filter); false gives strict CommonMark.
     public var markdownGFM = true
+    /// `summaryLength`: the most words of an item's default `description` (its body's first
+    /// paragraph); Hugo's name and default.
+    public var summaryLength = SummaryLength.defaultWords
     /// `theme` design tokens in source order; values keep their source text.
     public var theme: [(String, String)]
     /// `images.maxMegapixels` × 1,000,000: the most pixels (width × height, from the header) a

@@ -109,7 +109,8 @@ public enum SiteLoader {
         var isScheduled = false
         if let plan = listing.plan {
             diagnostics += plan.diagnostics
-            let markdown = MarkdownOptions(unsafe: config.markdownUnsafe, smart: config.markdownSmart, gfm: config.markdownGFM)
+            let markdown = MarkdownOptions(
+                unsafe: config.markdownUnsafe, smart: config.markdownSmart, gfm: config.markdownGFM, summaryLength: config.summaryLength)
             let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, timeZone: config.timeZone, cache: cache)
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(
