@@ -1,10 +1,13 @@
 """GitHub Flavored Markdown in the built-in theme (issue 19, items 1 and 6): a detail page with a
-wide table, a long code line, footnotes and a task list never scrolls sideways at 320 px (the
-table and the code block scroll inside themselves), the heading and footnote links land on their
+wide table, a long code line, an image wider than the column, footnotes and a task list never
+scrolls sideways at 320 px (the table and the code block scroll inside themselves, the image
+scales down), the heading and footnote links land on their
 ids, and axe finds nothing at 320 and 1280 px in light and dark."""
 from __future__ import annotations
 
+import struct
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
@@ -30,6 +33,8 @@ BODY = f"""Intro with a note[^1] and a [link to the steps](#steps).
 {CODE}
 ```
 
+![A wide diagram](wide.png)
+
 A very long URL: https://example.org/{"a-very-long-path-segment-without-any-break" * 3} and `inline code`.
 
 ## Steps
@@ -49,6 +54,17 @@ FILES = {
 _axe = Axe()
 
 
+def png(width: int, height: int) -> bytes:
+    """A grey RGB PNG of width × height pixels."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\0" + b"\x80" * (3 * width) for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 @pytest.fixture(scope="module")
 def gfm_site(feedgen, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("gfm")
@@ -56,6 +72,8 @@ def gfm_site(feedgen, tmp_path_factory) -> Path:
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
+    # An image 1,200 px wide: wider than the column at every width.
+    (root / "content/docs/wide.png").write_bytes(png(1200, 300))
     out = root / "public"
     result = subprocess.run([str(feedgen), "build", str(root), "--output", str(out)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -63,7 +81,7 @@ def gfm_site(feedgen, tmp_path_factory) -> Path:
     return out
 
 
-def test_tables_and_code_scroll_inside_themselves_at_320(gfm_site: Path, browser):
+def test_tables_code_and_images_stay_inside_the_page_at_320(gfm_site: Path, browser):
     opened = open_page(browser, (gfm_site / "docs/gfm.html").as_uri(), 320)
     try:
         page = opened.page
@@ -73,6 +91,11 @@ def test_tables_and_code_scroll_inside_themselves_at_320(gfm_site: Path, browser
                 selector, "e => [e.getBoundingClientRect().right, e.clientWidth, e.scrollWidth, getComputedStyle(e).overflowX]"
             )
             assert box[0] <= 320 and box[2] > box[1] and box[3] == "auto", (selector, box)
+        # The 1,200 px image is drawn at the column's width, in its own ratio (4:1).
+        image = page.eval_on_selector(
+            ".detail-body img", "e => [e.getBoundingClientRect().right, e.getBoundingClientRect().width, e.getBoundingClientRect().height, e.naturalWidth]"
+        )
+        assert image[0] <= 320 and image[1] < 320 and abs(image[1] / image[2] - 4) < 0.05 and image[3] > 0, image
         # Both footnote references and both notes, with ids and a way back.
         assert page.eval_on_selector_all("sup.footnote-ref a", "es => es.map(e => e.getAttribute('href'))") == [
             "#fn-docs-gfm-1",
