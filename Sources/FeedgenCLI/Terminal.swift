@@ -49,8 +49,9 @@ public struct Terminal: Sendable {
     /// At most this many diagnostics are printed per run; a last line counts the rest.
     public static let diagnosticLimit = 200
 
-    /// Prints diagnostics in path, line, column order (at most `diagnosticLimit`). Notes are
-    /// skipped with `--quiet`.
+    /// Prints diagnostics in path, line, column order (at most `diagnosticLimit`; when there
+    /// are more, the errors come first, so that none hides behind warnings). Notes are skipped
+    /// with `--quiet`.
     public func print(_ diagnostics: Diagnostics, strict: Bool = false) {
         err(text(of: diagnostics, strict: strict))
     }
@@ -59,7 +60,10 @@ public struct Terminal: Sendable {
     public func text(of diagnostics: Diagnostics, strict: Bool = false) -> String {
         var text = ""
         var shown = 0
-        let all = diagnostics.sorted.filter { !(quiet && $0.severity == .note) }
+        var all = diagnostics.sorted.filter { !(quiet && $0.severity == .note) }
+        if all.count > Self.diagnosticLimit {
+            all = all.filter { $0.severity == .error } + all.filter { $0.severity != .error }
+        }
         for var d in all {
             if shown == Self.diagnosticLimit {
                 text += "feedgen: \(all.count - shown) more problems not shown (\(Self.count(diagnostics.errorCount, "error")) and \(Self.count(diagnostics.warningCount, "warning")) in all)\n"

@@ -31,9 +31,10 @@ struct Watcher {
         options.progress = BuildProgress.forBuild(on: terminal)
         var report = SiteBuilder.build(options)
         terminal.print(report.diagnostics, strict: options.strict)
-        // Notes (advice such as the missing baseURL) are said once, not on every rebuild:
-        // warnings and errors are, as long as they last.
-        var saidNotes = Set(report.diagnostics.items.filter { $0.severity == .note }.map(\.description))
+        // Warnings and notes are said once, when they first appear, not on every rebuild (a
+        // site with thousands of warnings would reprint 200 lines per save); the rebuild's line
+        // counts them. Errors are said after every rebuild while they last: they stop it.
+        var said = Set(report.diagnostics.items.filter { $0.severity != .error }.map(\.description))
         terminal.err(BuildCommand.summary(report, write: true) + "\n")
         if report.exitStatus == 2 { return 2 }
         // What the builds write is no source, wherever feedgen.yaml puts the output.
@@ -50,11 +51,7 @@ struct Watcher {
             report = SiteBuilder.build(options)
             rebuilds += 1
             excludeOutput()
-            var fresh = Diagnostics()
-            for d in report.diagnostics.items where d.severity != .note || saidNotes.insert(d.description).inserted {
-                fresh.append(d)
-            }
-            terminal.print(fresh, strict: options.strict)
+            terminal.print(Self.toSay(report.diagnostics, said: &said), strict: options.strict)
             let first = changed.first.map { String($0.dropFirst(root.count + 1)) } ?? ""
             let more = changed.count > 1 ? " and \(changed.count - 1) more" : ""
             let outcome = report.exitStatus == 0
@@ -64,5 +61,15 @@ struct Watcher {
                 "feedgen: \(first)\(more) changed; \(outcome): \(report.pages) pages, \(Terminal.count(report.diagnostics.warningCount, "warning")), \(Terminal.count(report.diagnostics.errorCount, "error"))\n")
         }
         return report.exitStatus
+    }
+
+    /// What a rebuild prints of its `diagnostics`: every error, and the warnings and notes not
+    /// in `said` (which records them).
+    static func toSay(_ diagnostics: Diagnostics, said: inout Set<String>) -> Diagnostics {
+        var fresh = Diagnostics()
+        for d in diagnostics.items where d.severity == .error || said.insert(d.description).inserted {
+            fresh.append(d)
+        }
+        return fresh
     }
 }

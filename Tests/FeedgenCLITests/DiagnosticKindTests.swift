@@ -3,8 +3,8 @@ import Testing
 @testable import FeedgenCLI
 @testable import FeedgenDiagnostics
 
-/// More than 200 problems: the first 200 are printed, then one line per kind with its count,
-/// so that no kind hides behind the ones that sort first by path.
+/// More than 200 problems: the first 200 are printed, errors first, then one line per kind with
+/// its count, so that no kind hides behind the ones that sort first by path.
 @Suite struct DiagnosticKindTests {
     @Test(arguments: [
         ("Liquid output '{{ site.repository }}' is left out of the page: feedgen does not run Liquid",
@@ -33,6 +33,15 @@ import Testing
         let text = terminal.text(of: diagnostics)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 200 + 5)
+        // Over the limit, the errors (last by path) come first, then warnings in path order.
+        #expect(
+            Array(lines.prefix(5)) == [
+                "content/z/0.md:2:7: error: invalid date '2023-0'",
+                "content/z/1.md:2:7: error: invalid date '2023-1'",
+                "content/z/2.md:2:7: error: invalid date '2023-2'",
+                "content/z/3.md:2:7: error: invalid date '2023-3'",
+                "content/a/1000.md:3:1: warning: Liquid output '{{ x0 }}' is left out of the page",
+            ])
         #expect(
             Array(lines.suffix(5)) == [
                 "feedgen: 35 more problems not shown (4 errors and 231 warnings in all)",

@@ -1,3 +1,4 @@
+import FeedgenDiagnostics
 import Foundation
 import Testing
 
@@ -108,6 +109,24 @@ import Testing
         sources.stop()
         #expect(ended.wait(timeout: .now() + 30) == .success)
         #expect(status.lines == ["0"])
+    }
+}
+
+/// A rebuild says each warning and note once, when it first appears, and every error each time.
+@Suite struct WatcherOutputTests {
+    @Test func warningsAreSaidOnceAndErrorsEachRebuild() {
+        var first = Diagnostics()
+        first.warning(SourceLocation(path: "content/a.md", line: 3, column: 1), "old warning")
+        first.append(.note(SourceLocation(path: "feedgen.yaml", line: 1, column: 1), "no baseURL"))
+        var said = Set(first.items.filter { $0.severity != .error }.map(\.description))
+        var second = first
+        second.error(SourceLocation(path: "content/b.md", line: 2, column: 7), "invalid date")
+        second.warning(SourceLocation(path: "content/c.md", line: 5, column: 2), "new warning")
+        #expect(
+            Watcher.toSay(second, said: &said).items.map(\.description) == [
+                "content/b.md:2:7: error: invalid date", "content/c.md:5:2: warning: new warning",
+            ])
+        #expect(Watcher.toSay(second, said: &said).items.map(\.description) == ["content/b.md:2:7: error: invalid date"])
     }
 }
 
