@@ -32,10 +32,10 @@ import Foundation
 /// successful build, entries it did not use are removed.
 /// Encoding strips all metadata, so that rebuilding gives the same bytes.
 ///
-/// libvips is not linked: the shim loads it with dlopen. A site with item images loads it to read
+/// libvips is not linked: the shim loads it with dlopen. A site with images to resize loads it to read
 /// its version for the cache names (so that an upgraded libvips re-encodes every variant instead of
 /// serving an older one's), and starts it only when a variant is missing from the cache; a site
-/// without item images never loads it.
+/// without such images never loads it.
 public enum ImageVariants {
     /// The widths variants are rounded up to, px.
     public static let ladder = [160, 240, 320, 480, 640, 800, 960, 1280, 1600, 1920, 2560]
