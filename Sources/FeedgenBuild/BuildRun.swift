@@ -123,25 +123,26 @@ public final class BuildRun {
     /// Stage 4: the output folder is checked (`check` validates it as `build` would, writing
     /// nothing), then image variants are made in the build cache beside it (`check`: every
     /// image a build would resize must decode; the cache is only read).
-    /// - Returns: false when the build stops here.
-    public func makeImages(_ site: inout PreparedSite, output: String) -> Bool {
+    /// - Returns: the variants made (``ImageVariantTable``; empty for `check`), or nil when the
+    ///   build stops here.
+    public func makeImages(_ site: PreparedSite, output: String) -> ImageVariantTable? {
         let cacheFolder = BuildCache.folder(forOutput: output)
         guard options.write else {
             if let problem = OutputWriter.checkLocation(output: output, siteRoot: root) {
                 report.diagnostics.error(SourceLocation(path: output), problem)
                 report.exitStatus = 2
-                return false
+                return nil
             }
             _ = ImageVariants.make(
-                &site, cacheFolder: cacheFolder, validateOnly: true, progress: options.progress, diagnostics: &report.diagnostics)
-            return !report.diagnostics.hasErrors
+                site, cacheFolder: cacheFolder, validateOnly: true, progress: options.progress, diagnostics: &report.diagnostics)
+            return report.diagnostics.hasErrors ? nil : ImageVariantTable()
         }
         itemCache.value?.saveSourcesEarly()
         report.outputPath = output
         if let problem = OutputWriter.check(output: output, siteRoot: root) {
             report.diagnostics.error(SourceLocation(path: output), problem)
             report.exitStatus = 2
-            return false
+            return nil
         }
         // The output was listed already when the listing opened its session (and found none).
         if itemCache.opening?.outputAsWritten == nil || itemCache.opening?.output != output, let stray = OutputWriter.strayEntry(output: output) {
@@ -149,12 +150,13 @@ public final class BuildRun {
                 SourceLocation(path: output + "/" + stray),
                 "this file in the output folder was not written by feedgen; move it away or into static/")
             report.exitStatus = 2
-            return false
+            return nil
         }
         itemCache.lock.acquire(cacheFolder: cacheFolder, output: output, waiting: options.waitingMessage)
-        report.images = ImageVariants.make(&site, cacheFolder: cacheFolder, progress: options.progress, diagnostics: &report.diagnostics)
+        let (images, stats) = ImageVariants.make(site, cacheFolder: cacheFolder, progress: options.progress, diagnostics: &report.diagnostics)
+        report.images = stats
         timing.mark("images")
-        return !report.diagnostics.hasErrors
+        return report.diagnostics.hasErrors ? nil : images
     }
 
     /// Stages 5–6: ``Pipeline/renderAndWrite(_:templates:links:output:options:timing:report:early:feedRecords:)``,
@@ -162,10 +164,12 @@ public final class BuildRun {
     /// is then exchanged with the output. A failure to write is reported here (exit 2, or 1
     /// when another process cut the card cache short).
     /// - Returns: false when a template failed (the build ends with its errors).
-    public func renderAndWrite(_ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String) -> Bool {
+    public func renderAndWrite(
+        _ site: PreparedSite, images: ImageVariantTable, templates: TemplateSet, links: ContentLinks, output: String
+    ) -> Bool {
         do {
             try Pipeline.renderAndWrite(
-                site, templates: templates, links: links, output: options.write ? output : nil, options: options,
+                site, images: images, templates: templates, links: links, output: options.write ? output : nil, options: options,
                 timing: &timing, report: &report, early: itemCache.opening, beforeCommit: beforeCommit, feedRecords: &writtenFeeds)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {

@@ -9,10 +9,13 @@ import FeedgenResolve
 import FeedgenStorage
 import Foundation
 
-/// Responsive image variants (issue #8): each local PNG, JPEG or still WebP item image is resized
-/// with libvips to the widths its layout needs, in WebP and in its own format, and the results
-/// are kept in the build cache (``BuildCache``) for the next build. The only file that calls
-/// libvips (through the C shim `CVipsShim`).
+/// Stage 4 of a build, responsive image variants (issue #8, issue #19 §3): each local PNG, JPEG
+/// or still WebP item image, and each body image wider than the page's body column
+/// (``bodyPlans(_:sources:locations:)``), is resized with libvips to the widths it is drawn at, in
+/// WebP and in its own format, and the results are kept in the build cache (``BuildCache``) for
+/// the next build. The stage returns what it made (``ImageVariantTable``) to the render stage;
+/// the resolved site is not changed. The only file that calls libvips (through the C shim
+/// `CVipsShim`).
 ///
 /// Widths: for every container-width range of the item's section (``ItemWidths``, from 320 px to
 /// ``maximumContainerWidth``), and of the item page when the item has one, the CSS px width the
@@ -29,10 +32,10 @@ import Foundation
 /// successful build, entries it did not use are removed.
 /// Encoding strips all metadata, so that rebuilding gives the same bytes.
 ///
-/// libvips is not linked: the shim loads it with dlopen. A site with item images loads it to read
+/// libvips is not linked: the shim loads it with dlopen. A site with images to resize loads it to read
 /// its version for the cache names (so that an upgraded libvips re-encodes every variant instead of
 /// serving an older one's), and starts it only when a variant is missing from the cache; a site
-/// without item images never loads it.
+/// without such images never loads it.
 public enum ImageVariants {
     /// The widths variants are rounded up to, px.
     public static let ladder = [160, 240, 320, 480, 640, 800, 960, 1280, 1600, 1920, 2560]
@@ -118,29 +121,29 @@ public enum ImageVariants {
         public var images = 0
     }
 
-    /// Gives every local item image of `site` its variants and `sizes`, making missing variants in
-    /// `<cacheFolder>/images/`. An image libvips cannot decode (truncated, corrupt, unsupported)
-    /// is an error at its front matter `image:` line; its asset keeps no variants.
+    /// The variants and `sizes` of every local item image of `site` and, with `bodies`, of its
+    /// body images, making missing variants in `<cacheFolder>/images/`. An image libvips cannot
+    /// decode (truncated, corrupt, unsupported) is an error at its front matter `image:` line (at
+    /// each `![…](…)` naming it, for a body image) and gets no variants.
     ///
     /// With `validateOnly` (`feedgen check`, which writes nothing) the cache is only read: an
     /// image with a variant already in the cache is known to decode, and every other one is
     /// resized once (its smallest variant, through the same libvips call as a build) into a
     /// temporary folder that is removed afterwards, so that `check` reports exactly the errors
-    /// `build` would. The assets are left as they are.
+    /// `build` would, and the table it returns is empty.
     public static func make(
-        _ site: inout PreparedSite, cacheFolder: String, validateOnly: Bool = false, progress: (any BuildProgressReporting)? = nil,
-        diagnostics: inout Diagnostics
-    ) -> Stats {
+        _ site: PreparedSite, cacheFolder: String, validateOnly: Bool = false, bodies: Bool = true,
+        progress: (any BuildProgressReporting)? = nil, diagnostics: inout Diagnostics
+    ) -> (images: ImageVariantTable, stats: Stats) {
         var stats = Stats()
+        var table = ImageVariantTable()
         // 1. Where each image is drawn, and the sources' bytes.
         var sources: [String: Source?] = [:]
         var plans: [(key: String, source: String, widths: [Int], card: String, covers: Bool, detail: String?)] = []
         var locations: [String: [SourceLocation]] = [:]
-        let theme = site.site.config.theme
-        let readable = theme.first { $0.0 == "readableWidth" }.flatMap { PreparedSite.pixels($0.1) } ?? 672
-        let detail = ImageSizes.detail(readableWidth: readable)
         for feed in site.feeds {
             let env = site.layoutEnvironment(feed, width: 0, viewportHeight: 844)
+            let detail = ImageSizes.column(env)
             for section in feed.sections {
                 let keyed = section.section.items.map { (PreparedSite.imageKey(feed: feed, item: $0), $0) }
                 guard keyed.contains(where: { site.images[$0.0].map { !$0.source.isEmpty } ?? false }) else { continue }
@@ -165,14 +168,15 @@ public enum ImageVariants {
                 }
             }
         }
-        guard !plans.isEmpty else { return stats }
+        let bodyPlans = bodies ? Self.bodyPlans(site, sources: &sources, locations: &locations) : []
+        guard !plans.isEmpty || !bodyPlans.isEmpty else { return (table, stats) }
 
         // 2. The variants, from the cache or libvips. The cache names hold libvips' version, so
         // libvips is loaded (not started) to read it; sites without images never load it.
         var loadError = [CChar](repeating: 0, count: 512)
         guard feedgen_vips_load(&loadError, loadError.count) == 0, let versionText = feedgen_vips_version() else {
             diagnostics.error(SourceLocation(path: "feedgen"), "libvips could not start: \(text(loadError))")
-            return stats
+            return (table, stats)
         }
         let version = String(cString: versionText)
         let cacheImages = cacheFolder + "/images"
@@ -204,14 +208,14 @@ public enum ImageVariants {
         // when an image is to be decoded (a check of a built site needs none).
         let folder: String
         if validateOnly {
-            guard !jobs.isEmpty else { return stats }
+            guard !jobs.isEmpty else { return (table, stats) }
             let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
             var template = Array((temporary + (temporary.hasSuffix("/") ? "" : "/") + "feedgen-check-XXXXXX").utf8CString)
             guard let made = mkdtemp(&template) else {
                 diagnostics.error(
                     SourceLocation(path: temporary),
                     "cannot create a temporary folder to check images in (set TMPDIR to a writable folder): \(String(cString: strerror(errno)))")
-                return stats
+                return (table, stats)
             }
             folder = String(cString: made)
             for i in jobs.indices { jobs[i].cachePath = folder + "/" + URL(fileURLWithPath: jobs[i].cachePath).lastPathComponent }
@@ -223,7 +227,7 @@ public enum ImageVariants {
                 guard feedgen_ensure_folder(folder) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             } catch {
                 diagnostics.error(SourceLocation(path: cacheFolder), "cannot create the build cache folder: \(error.localizedDescription)")
-                return stats
+                return (table, stats)
             }
         }
         defer { if validateOnly { _ = feedgen_remove_any(folder) } }
@@ -232,7 +236,7 @@ public enum ImageVariants {
             var error = [CChar](repeating: 0, count: 512)
             guard feedgen_vips_init(&error, error.count) == 0 else {
                 diagnostics.error(SourceLocation(path: "feedgen"), "libvips could not start: \(text(error))")
-                return stats
+                return (table, stats)
             }
         }
         progress?.begin(validateOnly ? "checking images" : "resizing images", total: jobs.count)
@@ -293,85 +297,44 @@ public enum ImageVariants {
             }
         }
 
-        if validateOnly { return stats }
+        if validateOnly { return (table, stats) }
         if failed.isEmpty { prune(folder, keeping: Set(jobs.map { URL(fileURLWithPath: $0.cachePath).lastPathComponent })) }
 
-        // 3. The assets' variants and sizes.
+        // 3. The table: each place's variants and sizes.
         var cachePaths: [String: String] = [:]
         for job in jobs { cachePaths["\(job.source)\u{0}\(job.width)\u{0}\(job.format.rawValue)"] = job.cachePath }
-        var made = Set<String>()
-        // A file shown under several keys (an item on a section's own page or a tag page, too)
-        // lists every width made of it: the assets of one file then carry the same variants, so
-        // whichever of them the output copies the file from, each page's srcset names files
-        // that are written.
-        var keys: [String: Set<String>] = [:]
-        for plan in plans { keys[plan.source, default: []].insert(plan.key) }
-        for plan in plans where failed[plan.source] == nil {
-            guard let source = sources[plan.source] ?? nil, var asset = site.images[plan.key] else { continue }
-            made.insert(plan.source)
-            asset.variants = []
+        func variants(_ path: String, _ source: Source, widths: [Int]) -> [ImageVariant] {
+            var list: [ImageVariant] = []
             for format in source.formats.sorted(by: { $0.rawValue < $1.rawValue }) {
-                for width in keys[plan.source]!.count > 1 ? source.widths.sorted() : plan.widths {
-                    guard let cached = cachePaths["\(plan.source)\u{0}\(width)\u{0}\(format.rawValue)"] else { continue }
-                    asset.variants.append(ImageVariant(
+                for width in widths {
+                    guard let cached = cachePaths["\(path)\u{0}\(width)\u{0}\(format.rawValue)"] else { continue }
+                    list.append(ImageVariant(
                         width: width, mimeType: format.mimeType,
                         outputPath: "images/\(source.name)-\(source.hash.prefix(8))-\(width).\(format.fileExtension)",
                         source: cached))
                 }
             }
-            asset.cardSizes = plan.card
-            asset.cardCovers = plan.covers
-            asset.detailSizes = plan.detail
-            site.images[plan.key] = asset
+            return list
+        }
+        var made = Set<String>()
+        // A file shown under several keys (an item on a section's own page or a tag page, too)
+        // lists every width made of it under each: the cards of one file carry the same srcset.
+        var keys: [String: Set<String>] = [:]
+        for plan in plans { keys[plan.source, default: []].insert(plan.key) }
+        for plan in plans where failed[plan.source] == nil {
+            guard let source = sources[plan.source] ?? nil else { continue }
+            made.insert(plan.source)
+            table.cards[plan.key] = ResponsiveImage(
+                variants: variants(plan.source, source, widths: keys[plan.source]!.count > 1 ? source.widths.sorted() : plan.widths),
+                cardSizes: plan.card, cardCovers: plan.covers, detailSizes: plan.detail)
+        }
+        for plan in bodyPlans where failed[plan.source] == nil {
+            guard let source = sources[plan.source] ?? nil else { continue }
+            made.insert(plan.source)
+            table.bodies[plan.path] = ResponsiveImage(variants: variants(plan.source, source, widths: plan.widths), detailSizes: plan.sizes)
         }
         stats.images = made.count
-        return stats
-    }
-
-    /// After a successful build: removes the cache entries this build did not use (variants of
-    /// changed or removed images, of another libvips version) and temporary files left by killed
-    /// builds, so the cache holds one build's variants.
-    static func prune(_ folder: String, keeping used: Set<String>) {
-        let pid = ProcessInfo.processInfo.processIdentifier
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !used.contains(entry) {
-            if entry.hasPrefix(".tmp-") {
-                // `.tmp-<pid>-…`: another build's file while that build runs.
-                let owner = Int32(entry.dropFirst(5).prefix { $0 != "-" }) ?? 0
-                if owner != pid, owner > 0, kill(owner, 0) == 0 { continue }
-            }
-            unlink(folder + "/" + entry)
-        }
-    }
-
-    /// A source image: its SHA-256, variant formats, pixel width and safe file-name stem.
-    struct Source {
-        var hash: String
-        var formats: [Format]
-        var width: Int
-        var name: String
-        var widths = Set<Int>()
-    }
-
-    /// Reads `path` once: nil when it cannot be read or is passed through (``formats(of:)``).
-    static func readSource(_ path: String) -> Source? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
-        guard let formats = formats(of: bytes) else { return nil }
-        let width = ImageProbe.size(of: Array(bytes.prefix(65536)))?.width ?? 0
-        return Source(hash: SHA256.hex(bytes), formats: formats, width: width, name: fileStem(path))
-    }
-
-    /// A file name's stem made safe for `srcset` (which splits on commas and spaces) and URLs:
-    /// ASCII letters, digits, `-`, `_` and `.` kept, anything else becomes `-`; at most 100 bytes.
-    static func fileStem(_ path: String) -> String {
-        let base = (URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        let safe = String(base.unicodeScalars.map { c -> Character in
-            c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "-" || c == "_" || c == ".") ? Character(c) : "-"
-        })
-        // At most 100 bytes (ASCII here): the variant's name adds its hash, width and extension,
-        // and must stay within the file system's 255 bytes for a name (issue #22 item 5); the
-        // hash keeps two long stems with one beginning apart.
-        return safe.isEmpty ? "image" : String(safe.prefix(100))
+        return (table, stats)
     }
 
     /// A NUL-terminated C buffer as a String.

@@ -21,11 +21,12 @@ extension Pipeline {
     ///
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
-        _ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
+        _ site: PreparedSite, images: ImageVariantTable, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
         timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
         beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed]
     ) throws {
-        let planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
+        var planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
+        planner.images = images
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
 
         let salt = pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)

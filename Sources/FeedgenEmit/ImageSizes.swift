@@ -67,13 +67,23 @@ public enum ImageSizes {
         return out
     }
 
-    /// The item page's image width: `W − 32` up to `readableWidth + 32`, then `readableWidth`.
-    public static func detail(readableWidth: Double) -> [WidthRange] {
-        let knee = readableWidth + 2 * detailPadding
+    /// The item page's image width: `W − 2 × layoutMargin` up to `readableWidth + 2 × layoutMargin`,
+    /// then `readableWidth` (theme.css: `.detail` is `readable-width` wide at most, padded by
+    /// `layout-margin`).
+    public static func detail(readableWidth: Double, layoutMargin: Double = detailPadding) -> [WidthRange] {
+        let knee = readableWidth + 2 * layoutMargin
         return [
-            WidthRange(minWidth: minimumWidth, maxWidth: knee, slope: 1, offset: -2 * detailPadding),
+            WidthRange(minWidth: minimumWidth, maxWidth: knee, slope: 1, offset: -2 * layoutMargin),
             WidthRange(minWidth: knee, maxWidth: nil, slope: 0, offset: readableWidth),
         ]
+    }
+
+    /// The width of the item page's column (its image, and the images of its body) in
+    /// `environment`, whose `readableWidth` and `layoutMargin` are the theme's tokens
+    /// (``PreparedSite/layoutEnvironment(_:width:viewportHeight:)``). A feed page's intro
+    /// (`.page-header`, padded by `max(layout-margin, (100% − readable-width) / 2)`) is as wide.
+    public static func column(_ environment: LayoutEnvironment) -> [WidthRange] {
+        detail(readableWidth: environment.readableWidth, layoutMargin: environment.layoutMargin)
     }
 
     /// The `sizes` value for `ranges`: `(min-width: 700px) calc((100vw - 48px) / 3), calc((100vw - 24px) / 2)`.

@@ -106,7 +106,8 @@ extension SiteRenderer {
             ])
         }
         let context = TemplateContext.item(
-            item, feed: feed, page: page, image: image, eager: eager, priority: priority, config: site.site.config)
+            item, feed: feed, page: page, image: image, variants: image == nil ? nil : images.card(feed: feed, item: item), eager: eager,
+            priority: priority, config: site.site.config)
         return try Self.render(template, context, partials: templates)
     }
 
@@ -146,7 +147,7 @@ extension SiteRenderer {
         h.combine(feed.detailPath(item))
         h.combine(ItemCache.fingerprint(item))
         h.combine(feed.feed.lang ?? "")  // the language of its date, unless the item has one
-        Self.combine(image, into: &h)
+        Self.combine(image, variants: image == nil ? nil : images.card(feed: feed, item: item), into: &h)
         h.combine(eager)
         h.combine(priority)
         h.combine(type)
@@ -155,8 +156,8 @@ extension SiteRenderer {
         return h.value
     }
 
-    /// Adds everything of `image` a page shows to `h`.
-    static func combine(_ image: ImageAsset?, into h: inout StableHasher) {
+    /// Adds everything of `image` and its `variants` a page shows to `h`.
+    static func combine(_ image: ImageAsset?, variants: ResponsiveImage?, into h: inout StableHasher) {
         guard let image else {
             h.combine(false)
             return
@@ -167,13 +168,18 @@ extension SiteRenderer {
         h.combine(image.width ?? -1)
         h.combine(image.height ?? -1)
         h.combine(image.alt)
-        for variant in image.variants {
+        combine(variants, into: &h)
+    }
+
+    /// Adds `image`'s variants and sizes to `h` (nothing for nil: as no variants).
+    static func combine(_ image: ResponsiveImage?, into h: inout StableHasher) {
+        for variant in image?.variants ?? [] {
             h.combine(variant.width)
             h.combine(variant.mimeType)
             h.combine(variant.outputPath)
         }
-        h.combine(image.cardSizes)
-        h.combine(image.cardCovers)
-        h.combine(image.detailSizes)
+        h.combine(image?.cardSizes)
+        h.combine(image?.cardCovers ?? false)
+        h.combine(image?.detailSizes)
     }
 }

@@ -23,6 +23,8 @@ public struct SiteRenderer: Sendable {
     /// Seeds every card key: a hash of what all cards depend on besides their own inputs (the
     /// templates, the site configuration, the feedgen binary), given by the build.
     public var cardSalt: UInt64 = 0
+    /// The variants stage 4 made (none: every image is drawn as a plain `<img>`).
+    public var images = ImageVariantTable()
     public init(
         site: PreparedSite, templates: TemplateSet,
         contentVisibility: Bool = true
@@ -112,7 +114,8 @@ public struct SiteRenderer: Sendable {
 
     /// A hash of everything a detail page's template is given (see ``detailContext(_:feed:)``)
     /// except the site configuration and the templates, which the caller adds: the page's path,
-    /// every field of its item, its feed's title, path and language, and its image. For the
+    /// every field of its item, its feed's title, path and language, its image, and the variants
+    /// of its body images. For the
     /// build cache: equal keys render equal pages. Nil for feed pages (they hold every card and
     /// are always rendered).
     public func key(of page: Page) -> UInt64? {
@@ -125,7 +128,9 @@ public struct SiteRenderer: Sendable {
         h.combine(feed.feed.title)
         h.combine(feed.feed.path)
         h.combine(feed.feed.lang)
-        Self.combine(site.image(feed: feed, item: item), into: &h)
+        let image = site.image(feed: feed, item: item)
+        Self.combine(image, variants: image == nil ? nil : images.card(feed: feed, item: item), into: &h)
+        if !images.bodies.isEmpty { combineBodyImages(item, into: &h) }
         return h.value
     }
 
@@ -158,9 +163,9 @@ public struct SiteRenderer: Sendable {
         }
         for image in site.imageFiles {
             files.append(OutputFile(path: image.outputPath, contents: .copy(from: image.source)))
-            for variant in image.variants {
-                files.append(OutputFile(path: variant.outputPath, contents: .copy(from: variant.source)))
-            }
+        }
+        for variant in images.files {
+            files.append(OutputFile(path: variant.outputPath, contents: .copy(from: variant.source)))
         }
         // Files beside items that bodies link to (BodyPaths), unless a card image copies them.
         let imagePaths = Set(site.imageFiles.map(\.outputPath))
@@ -301,7 +306,7 @@ public struct SiteRenderer: Sendable {
             "feed": [
                 "key": .string(feed.key), "title": .string(feed.feed.title),
                 "description": feed.feed.description.map { .string($0) } ?? .null,
-                "introHTML": TemplateContext.nonEmpty(feed.feed.introHTML), "url": .string("index.html"),
+                "introHTML": TemplateContext.nonEmpty(responsiveBody(feed.feed.introHTML, page: page)), "url": .string("index.html"),
                 "parent": parent, "subfeeds": .array(subfeeds), "hasSubfeeds": .bool(!subfeeds.isEmpty),
                 "hasControls": .bool(feed.sections.contains { Self.scrolling($0).controls }),
                 "hasScrollers": .bool(feed.sections.contains { Self.scrolling($0).scrollerID != nil }),
@@ -351,7 +356,9 @@ public struct SiteRenderer: Sendable {
             "site": siteContext,
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
             "item": TemplateContext.item(
-                item, feed: feed, page: page, image: image, eager: true, priority: true, detail: true, config: site.site.config),
+                item, feed: feed, page: page, image: image, variants: image == nil ? nil : images.card(feed: feed, item: item), eager: true,
+                priority: true, detail: true, html: images.bodies.isEmpty ? nil : responsiveBody(item.html, page: page),
+                config: site.site.config),
         ]
     }
 

@@ -52,14 +52,17 @@ public enum TemplateContext {
     ///
     /// - Parameters:
     ///   - image: The item's resolved image, if any (`image.src` is made relative to `page`).
+    ///   - variants: The image's variants and `sizes` (stage 4's ``ImageVariantTable``), if any.
+    ///   - html: The item's body as this page shows it (its body images as `<picture>`s:
+    ///     ``SiteRenderer``), when it differs from `item.html`.
     ///   - eager: `image.loading` is `eager` (images above the fold) rather than `lazy`.
     ///   - priority: `image.fetchpriority` is `high` (the page's first image), else null.
     ///   - detail: the image is drawn on the item page (its `sizes` is the page column's), not in a card.
     ///   - config: the site's configuration: its `language` (unless the item or feed has a
     ///     `lang`) and `timeZone` show the date.
     public static func item(
-        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool = false,
-        detail: Bool = false, config: SiteConfig
+        _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, variants: ResponsiveImage? = nil, eager: Bool,
+        priority: Bool = false, detail: Bool = false, html: String? = nil, config: SiteConfig
     ) -> MustacheValue {
         let url = itemURL(item, feed: feed, page: page)
         var imageValue: MustacheValue = .null
@@ -72,7 +75,7 @@ public enum TemplateContext {
             ]
             if let w = image.width { pairs.append(("width", .int(w))) }
             if let h = image.height { pairs.append(("height", .int(h))) }
-            pairs += responsive(image, page: page, eager: eager, detail: detail)
+            pairs += responsive(image, variants: variants, page: page, eager: eager, detail: detail)
             imageValue = .object(MustacheObject(pairs))
         }
         let params = MustacheObject(item.params.compactMap { p in p.key.string.map { ($0, value(p.value)) } })
@@ -81,7 +84,7 @@ public enum TemplateContext {
                 ("id", .string(item.id)),
                 ("title", .string(item.title)),
                 ("description", nonEmpty(item.description)),
-                ("html", .string(item.html)),
+                ("html", .string(html ?? item.html)),
                 ("hasBody", .bool(item.hasBody)),
                 ("url", url.map { .string($0) } ?? .null),
                 ("date", date(item.date, language: item.lang ?? feed.feed.lang ?? config.language, config: config)),
@@ -99,20 +102,26 @@ public enum TemplateContext {
     /// `<source>` in a `<picture>`); null and empty without variants. A lazy image's `sizes`
     /// starts with `auto` (HTML: the laid-out width, in browsers that know it; the list otherwise),
     /// except in a card that draws it wider than its box (``ImageAsset/cardCovers``).
-    static func responsive(_ image: ImageAsset, page: String, eager: Bool, detail: Bool) -> [(String, MustacheValue)] {
-        let original = originalMimeType(image.outputPath)
-        func srcset(_ type: String) -> String {
-            image.variants.filter { $0.mimeType == type }
-                .map { RelativeURL.relative(from: page, to: $0.outputPath) + " \($0.width)w" }
-                .joined(separator: ", ")
-        }
-        guard !image.variants.isEmpty, let list = detail ? image.detailSizes : image.cardSizes else {
+    static func responsive(
+        _ image: ImageAsset, variants: ResponsiveImage?, page: String, eager: Bool, detail: Bool
+    ) -> [(String, MustacheValue)] {
+        guard let variants, !variants.variants.isEmpty, let list = detail ? variants.detailSizes : variants.cardSizes else {
             return [("srcset", .null), ("sizes", .null), ("sources", .array([]))]
         }
-        let sizes = eager || (!detail && image.cardCovers) ? list : "auto, " + list
-        let own = srcset(original)
-        let sources: [MustacheValue] = original == "image/webp" ? [] : [["type": "image/webp", "srcset": .string(srcset("image/webp"))]]
+        let original = originalMimeType(image.outputPath)
+        let sizes = eager || (!detail && variants.cardCovers) ? list : "auto, " + list
+        let own = srcset(variants.variants, type: original, page: page)
+        let sources: [MustacheValue] =
+            original == "image/webp" ? [] : [["type": "image/webp", "srcset": .string(srcset(variants.variants, type: "image/webp", page: page))]]
         return [("srcset", nonEmpty(own)), ("sizes", .string(sizes)), ("sources", .array(sources))]
+    }
+
+    /// The `srcset` of the `variants` of MIME type `type`, relative to `page`:
+    /// `../images/a-1a2b3c4d-320.webp 320w, ../images/a-1a2b3c4d-640.webp 640w`.
+    static func srcset(_ variants: [ImageVariant], type: String, page: String) -> String {
+        variants.filter { $0.mimeType == type }
+            .map { RelativeURL.relative(from: page, to: $0.outputPath) + " \($0.width)w" }
+            .joined(separator: ", ")
     }
 
     /// The MIME type of an image path by its extension (`image/png` for `.png`).

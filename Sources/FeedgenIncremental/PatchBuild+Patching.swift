@@ -117,7 +117,7 @@ extension PatchBuild {
         var diagnostics = Diagnostics()
         let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
         let (preparedFeeds, preparedImages) = SiteResolver.prepareFeeds(site, realRoot: realRoot, diagnostics: &diagnostics)
-        var prepared = PreparedSite(site: site, feeds: preparedFeeds, images: preparedImages)
+        let prepared = PreparedSite(site: site, feeds: preparedFeeds, images: preparedImages)
         let newDiagnostics = (loadDiagnostics.items + diagnostics.items + templates.lint(for: site)).filter {
             paths.contains($0.location.path)
         }
@@ -155,12 +155,15 @@ extension PatchBuild {
             guard item.markdownLinks.allSatisfy({ known.contains($0.target) }) else { return no("\(path) has a new content link") }
         }
         // Images of the changed items, with their variants (made before, so found in the cache).
+        // Body images need none: an item whose body names a file is not patched.
+        var images = ImageVariantTable()
         if prepared.images.count > 0 {
-            _ = ImageVariants.make(&prepared, cacheFolder: folder, progress: nil, diagnostics: &diagnostics)
+            images = ImageVariants.make(prepared, cacheFolder: folder, bodies: false, progress: nil, diagnostics: &diagnostics).images
             guard !diagnostics.hasErrors else { return no("images") }
         }
         let feeds = prepared.feeds
-        let renderer = SiteRenderer(site: prepared, templates: templates, contentVisibility: options.contentVisibility)
+        var renderer = SiteRenderer(site: prepared, templates: templates, contentVisibility: options.contentVisibility)
+        renderer.images = images
         timing.mark("patch: items loaded")
 
         // Detail pages and cards.

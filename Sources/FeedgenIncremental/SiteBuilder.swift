@@ -40,12 +40,12 @@ public enum SiteBuilder {
         build.beforeCommit = { BuildSnapshot.remove(cacheFolder: $0) }
         // 2–3. Load the content, compile the templates, resolve the site.
         guard let (resolved, templates, links) = build.loadAndResolve() else { return build.finish() }
-        var site = resolved
+        let site = resolved
         let output = Pipeline.outputPath(options, site: site.site, root: build.root)
         // 4. Image variants, into the build cache beside the output (checked first).
-        guard build.makeImages(&site, output: output) else { return build.finish() }
+        guard let images = build.makeImages(site, output: output) else { return build.finish() }
         // 5–6. Render and write into the back buffer, exchanged with the output atomically.
-        guard build.renderAndWrite(site, templates: templates, links: links, output: output) else { return build.finish() }
+        guard build.renderAndWrite(site, images: images, templates: templates, links: links, output: output) else { return build.finish() }
         // What the next build starts from: the item cache, and the snapshot of this output.
         build.saveItemCache()
         if build.wroteCleanly, let listing = build.listing,

@@ -8,7 +8,7 @@ import Testing
 
 /// The incremental build is exact over any sequence of edits: after every one of
 /// ``DifferentialBuildTests/steps`` random edits (bodies, titles, weights, dates, adds, deletes,
-/// renames, images, links, layouts, template overrides, drafts, static files, feed intros), the
+/// renames, images, body images, links, layouts, template overrides, drafts, static files, feed intros), the
 /// output of a build that uses the cache equals a `--clean` build's, file by file, with the same
 /// diagnostics and exit status. The run is seeded: a failure names its seed and step, and
 /// `FEEDGEN_DIFF_SEED=N swift test --filter DifferentialBuildTests` replays it.
@@ -22,6 +22,8 @@ import Testing
         var date: String
         var draft = false
         var image: String?
+        /// Whether the body shows `wide.png` (wider than the page's column: it gets variants).
+        var bodyImage = false
         var tags: [String]
         var body: String
         /// Links to other cards (content paths), written after the body; `#part-1` on some.
@@ -36,7 +38,8 @@ import Testing
             if let image { front += "image: {src: \(image), alt: \"A picture: \(image)\"}\n" }
             let up = String(repeating: "../", count: path.split(separator: "/").count - 2)
             let see = links.map { "\nSee [another card](\(up)\($0.target.dropFirst("content/".count))\($0.anchor ? "#part-1" : "")).\n" }
-            return "---\n" + front + "---\n" + body + see.joined()
+            let picture = bodyImage ? "\n![A wide picture](wide.png)\n" : ""
+            return "---\n" + front + "---\n" + body + picture + see.joined()
         }
     }
 
@@ -71,10 +74,12 @@ import Testing
         mutating func newCard() -> Card {
             serial += 1
             let image: String? = number(0...3) == 0 ? pick(Self.images) : nil
-            return Card(
+            var card = Card(
                 title: "Card \(serial) \(pick(Self.words))", weight: number(1...50),
                 date: String(format: "2026-%02d-%02d", number(1...11), number(1...28)), image: image,
                 tags: [pick(["a", "b", "c"])], body: number(0...5) == 0 ? "" : body(serial))
+            card.bodyImage = serial % 9 == 0
+            return card
         }
 
         func write(_ path: String, _ text: String) {
@@ -122,6 +127,7 @@ import Testing
             for image in Site.images {
                 try FileManager.default.copyItem(atPath: recipes + image, toPath: site.root + "/content/\(folder)/\(image)")
             }
+            try Data(TestPNG.make(width: 800, height: 200)).write(to: URL(fileURLWithPath: site.root + "/content/\(folder)/wide.png"))
             for _ in 0..<(folder.hasPrefix("more/") ? 20 : 60) {
                 let path = "content/\(folder)/card-\(site.serial + 1).md"
                 site.cards[path] = site.newCard()
@@ -173,6 +179,17 @@ import Testing
             site.relink(path, to: renamed)
             site.writeCard(renamed)
             return "renamed \(path) to \(renamed)"
+        case 9 where site.number(0...1) == 0:
+            site.cards[path]!.bodyImage.toggle()
+            site.writeCard(path)
+            return "body image of \(path): \(site.cards[path]!.bodyImage)"
+        case 10 where site.number(0...1) == 0:
+            // A body image replaced: another width (other variants), or new bytes of one size.
+            let folder = site.pick(site.layouts.keys.sorted())
+            var png = TestPNG.make(width: site.pick([700, 800, 900]), height: 200)
+            png.insert(contentsOf: TestPNG.chunk("tEXt", Array("Comment\u{0}\(site.number(1...9))".utf8)), at: png.count - 12)
+            try Data(png).write(to: URL(fileURLWithPath: site.root + "/content/\(folder)/wide.png"))
+            return "content/\(folder)/wide.png replaced"
         case 9:
             site.cards[path]!.image = site.number(0...2) == 0 ? nil : site.pick(Site.images)
             site.writeCard(path)

@@ -45,12 +45,13 @@ import FeedgenMustache
     func builtKeys(_ root: String, into keys: inout [TemplateContext.Kind: Set<String>]) throws {
         let (report, prepared, templates) = prepare(root)
         #expect(errors(report) == [])
-        var site = try #require(prepared)
+        let site = try #require(prepared)
         // Variants as a build makes them (into a throw-away cache).
         var diagnostics = report.diagnostics
-        _ = ImageVariants.make(&site, cacheFolder: temporaryFolder(), diagnostics: &diagnostics)
+        let images = ImageVariants.make(site, cacheFolder: temporaryFolder(), diagnostics: &diagnostics).images
         #expect(!diagnostics.hasErrors)
-        let renderer = SiteRenderer(site: site, templates: try #require(templates))
+        var renderer = SiteRenderer(site: site, templates: try #require(templates))
+        renderer.images = images
         for feed in site.feeds {
             paths(try renderer.feedContext(feed), into: &keys[.feed, default: []])
             for s in feed.sections {
@@ -64,7 +65,9 @@ import FeedgenMustache
                 paths(TemplateContext.itemCount(s.section.items.count), into: &keys[.itemCount, default: []])
                 for item in s.section.items {
                     let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
-                    paths(TemplateContext.item(item, feed: feed, page: feed.pagePath, image: image, eager: false, config: site.site.config),
+                    paths(TemplateContext.item(
+                              item, feed: feed, page: feed.pagePath, image: image, variants: images.card(feed: feed, item: item), eager: false,
+                              config: site.site.config),
                           into: &keys[.card, default: []])
                     if item.hasBody { paths(renderer.detailContext(item, feed: feed), into: &keys[.item, default: []]) }
                 }

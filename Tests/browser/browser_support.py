@@ -161,3 +161,17 @@ def evaluate_with_frames(page, function: str, arg=None, *, frame_timeout_ms: int
             raise BrowserStall(outcome["error"].splitlines()[0])
         raise RuntimeError(f"page script failed: {outcome['error']}")
     return outcome.get("value")
+
+
+def candidate_problem(current_src: str, candidates: list[dict], drawn: float, ratio: float) -> str | None:
+    """Why the image candidate the browser loaded (`currentSrc`) is not a fitting one, or None:
+    it must be one of `candidates` (`{"url", "w"}` from a `srcset`) at least as wide as the
+    drawn width (CSS px) × the device pixel ratio, or the widest."""
+    chosen = next((c for c in candidates if current_src.endswith(c["url"].lstrip("./"))), None)
+    if chosen is None:
+        return f"{current_src} is not a candidate"
+    needed = drawn * ratio
+    widest = max(c["w"] for c in candidates)
+    if chosen["w"] + 0.5 < min(needed, widest):
+        return f"loaded {chosen['w']}w for {needed:.1f} device px"
+    return None

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import evaluate_with_frames, page_url
+from browser_support import candidate_problem, evaluate_with_frames, page_url
 
 WIDTHS = [320, 390, 768, 1280, 1600]
 
@@ -159,14 +159,9 @@ def _check(browser, url: str, width: int, ratio: int) -> list[str]:
             if not im["currentSrc"].endswith(".webp"):
                 problems.append(f"{where}: Chromium loaded {im['currentSrc']}, not the WebP source")
                 continue
-            chosen = next((c for c in im["candidates"] if im["currentSrc"].endswith(c["url"].lstrip("./"))), None)
-            if chosen is None:
-                problems.append(f"{where}: {im['currentSrc']} is not a candidate")
-                continue
-            needed = im["drawn"] * ratio
-            widest = max(c["w"] for c in im["candidates"])
-            if chosen["w"] + 0.5 < min(needed, widest):
-                problems.append(f"{where}: loaded {chosen['w']}w for {needed:.1f} device px")
+            problem = candidate_problem(im["currentSrc"], im["candidates"], im["drawn"], ratio)
+            if problem:
+                problems.append(f"{where}: {problem}")
     finally:
         context.close()
     return problems
