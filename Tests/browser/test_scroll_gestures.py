@@ -90,6 +90,7 @@ def _open(browser, root: Path, width: int, **options):
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto(page_url(root / "public" / "index.html"), wait_until="load")
+    page.evaluate(_WATCH_WHEEL_JS)
     return context, page, problems
 
 
@@ -97,7 +98,21 @@ def _reset(page, sel: str) -> None:
     page.eval_on_selector(sel, "s => s.scrollTo({left: 0, behavior: 'instant'})")
     page.locator(sel).scroll_into_view_if_needed()
     evaluate_with_frames(page, _SETTLE_JS, sel)
-    page.wait_for_timeout(300)  # the next wheel event starts a new gesture
+    _new_gesture(page)
+
+
+# The page's script counts wheel events less than 250 ms apart (their timeStamps) as one
+# gesture. The time of the last one is kept, so that the next gesture waits only for what is
+# left of 300 ms since then: the scroll's settling has usually taken longer already.
+_WATCH_WHEEL_JS = """
+() => { window.__lastWheel = -1e9;
+        addEventListener('wheel', (e) => { window.__lastWheel = e.timeStamp; }, {capture: true, passive: true}); }
+"""
+
+
+def _new_gesture(page) -> None:
+    """Returns when a wheel event sent now starts a new gesture (300 ms after the last one)."""
+    page.wait_for_function("() => performance.now() - window.__lastWheel >= 300", polling=20, timeout=10_000)
 
 
 def _wheel(page, sel: str, dx: float, events: int = 1) -> float:
@@ -106,7 +121,7 @@ def _wheel(page, sel: str, dx: float, events: int = 1) -> float:
     for _ in range(events):
         page.mouse.wheel(dx, 0)
     at = evaluate_with_frames(page, _SETTLE_JS, sel)
-    page.wait_for_timeout(300)
+    _new_gesture(page)
     return at
 
 
