@@ -166,7 +166,7 @@ public final class BuildRun {
         do {
             try Pipeline.renderAndWrite(
                 site, templates: templates, links: links, output: options.write ? output : nil, options: options,
-                timing: &timing, report: &report, early: itemCache.opening, beforeCommit: beforeCommit, feedRecords: &writtenFeeds)
+                timing: &timing, report: &report, early: itemCache.opening, fingerprints: itemCache.value?.fingerprints, beforeCommit: beforeCommit, feedRecords: &writtenFeeds)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
@@ -193,6 +193,9 @@ public final class BuildRun {
         guard options.write else { return }
         if report.exitStatus == 0 { itemCache.value?.save() } else { itemCache.value?.discard() }
     }
+
+    /// The fingerprints of the items this build loaded (nil without the item cache).
+    package var itemFingerprints: ItemFingerprints? { itemCache.value?.fingerprints }
 
     /// Whether the build wrote its output without an error (what a snapshot may describe).
     public var wroteCleanly: Bool { options.write && report.exitStatus == 0 && !report.diagnostics.hasErrors }

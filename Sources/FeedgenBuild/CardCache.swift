@@ -8,7 +8,7 @@ import Synchronization
 /// the cards whose inputs changed: the build cache's `cards.log` (``BuildCache``).
 ///
 /// An entry is a ``CardFragment`` (the card's HTML and its height estimate) under its card key
-/// (`SiteRenderer.cardKey`: the item's fields, its image, eager/lazy loading, the card type,
+/// (``RenderKeys/cardKey(_:)``: the item's fields, its image, eager/lazy loading, the card type,
 /// seeded with the templates, the configuration and the binary). Nothing about the card's place
 /// in its section is in the fragment, so an entry is right wherever the card lands.
 ///
@@ -19,7 +19,7 @@ import Synchronization
 /// validated as UTF-8 (it was written from a `String`; the checksum catches damage). New entries are appended at the end of the build; when more records are
 /// stale than used (or the file is damaged), the log is rewritten with the used entries only
 /// (a temporary file renamed over it). Failures are ignored: it is a cache.
-final class CardCache: CardFragmentStore, @unchecked Sendable {
+final class CardCache: @unchecked Sendable {
     static let magic: [UInt8] = Array("FGCC".utf8)
     static let formatVersion: UInt32 = 1
 

@@ -52,7 +52,7 @@ public enum Pipeline {
         let configured = listing ?? SiteLoader.configuration(siteRoot: root)
         let cache = options.useCache ? itemCache.map { openItemCache($0, options, config: configured.config, root: root) } : nil
         let listed = listing ?? SiteLoader.list(configured, stampFiles: cache?.vouchesForUnchangedFiles == true)
-        let (loaded, loadDiagnostics) = SiteLoader.load(listed, options: loadOptions, cache: cache)
+        let (loaded, loadDiagnostics) = SiteLoader.load(listed, options: loadOptions, store: cache)
         report.diagnostics.append(contentsOf: loadDiagnostics)
         timing.mark("load")
 

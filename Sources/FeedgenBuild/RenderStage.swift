@@ -22,13 +22,15 @@ extension Pipeline {
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
         _ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
-        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
+        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil, fingerprints: ItemFingerprints? = nil,
         beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed]
     ) throws {
         let planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
 
-        let salt = pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)
+        let keys = RenderKeys(
+            salt: RenderKeys.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
+            fingerprints: fingerprints)
         // Cards of earlier builds (only when writing: `check` renders everything; `--clean`
         // renders everything and starts a new log).
         let cardCache = output.map { output in
@@ -38,8 +40,7 @@ extension Pipeline {
                 cutAfterMapping: options.testCutLog == "cards.log")
         }
         var configured = planner
-        configured.cardStore = cardCache
-        configured.cardSalt = salt
+        configured.cardStore = cardCache.map { CardMemo(cache: $0, keys: keys) }
         let renderer = configured
         timing.mark("card cache read")
 
@@ -112,8 +113,8 @@ extension Pipeline {
         let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
         // A page's key (0: none, always rendered).
         let pageKey = { @Sendable (index: Int) -> UInt64 in
-            guard session != nil, let pageKey = renderer.key(of: pages[index].1) else { return 0 }
-            return detailKey(pageKey, salt: salt, links: renderer.item(of: pages[index].1)?.markdownLinks ?? [], pages: links.pages)
+            guard session != nil, let inputs = renderer.detailInputs(of: pages[index].1) else { return 0 }
+            return keys.detailKey(inputs, pages: links.pages)
         }
         let renderOne = { @Sendable (index: Int, key: UInt64) in
             hashes.set(index, Result {
@@ -210,35 +211,6 @@ extension Pipeline {
         report.filesWritten = session.writes
         timing.mark("assets+commit")
         timing.note("\(report.pagesRendered) of \(pages.count) pages rendered, \(session.writes) files written, back buffer \(session.start)")
-    }
-
-    /// Everything global that a detail page's bytes depend on besides its context: the
-    /// templates, the site configuration, live reload, the feedgen binary (``BuildCache/salt``).
-    package static func pageSalt(templates: TemplateSet, config: SiteConfig, liveReload: Bool) -> UInt64 {
-        var global = StableHasher(seed: BuildCache.salt)
-        for (name, source) in templates.sources.sorted(by: { $0.key < $1.key }) {
-            global.combine(name)
-            global.combine(source)
-        }
-        global.combine(liveReload)
-        global.combine(ItemCache.fingerprint(config.source))
-        global.combine(config.title)
-        global.combine(config.language)
-        global.combine(config.baseURL)
-        return global.value
-    }
-
-    /// The key of a detail page in the back buffer's manifest: its inputs (``SiteRenderer/key(of:)``)
-    /// seeded with ``pageSalt(templates:config:liveReload:)``, and the pages its content links
-    /// lead to.
-    package static func detailKey(_ pageKey: UInt64, salt: UInt64, links: [MarkdownLink], pages: [String: String]) -> UInt64 {
-        var h = StableHasher(seed: salt)
-        h.combine(pageKey)
-        for link in links {
-            h.combine(link.target)
-            h.combine(pages[link.target])
-        }
-        return h.value
     }
 
     /// Hashes a rendered page and puts it into the back buffer of the session that `session`

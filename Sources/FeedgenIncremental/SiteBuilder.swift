@@ -51,7 +51,7 @@ public enum SiteBuilder {
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,
-                report: build.report, start: build.started, previous: lastSnapshot)
+                report: build.report, start: build.started, previous: lastSnapshot, fingerprints: build.itemFingerprints)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
             build.timing.mark("snapshot")
