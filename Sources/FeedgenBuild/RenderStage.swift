@@ -22,25 +22,22 @@ extension Pipeline {
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
         _ site: PreparedSite, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
-        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil, fingerprints: ItemFingerprints? = nil,
+        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil, memo: (any BuildMemo)? = nil,
         beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed]
     ) throws {
         let planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
 
-        let keys = RenderKeys(
-            salt: RenderKeys.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
-            fingerprints: fingerprints)
+        let keys = memo?.renderMemo(templates: templates, config: site.site.config, liveReload: options.liveReload)
         // Cards of earlier builds (only when writing: `check` renders everything; `--clean`
         // renders everything and starts a new log).
-        let cardCache = output.map { output in
+        let cardCache: (any CardMemo)? = output.flatMap { output in
             if let early, early.output == output, options.useCache, let cards = early.cardCache() { return cards }
-            return CardCache(
-                path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: options.useCache,
-                cutAfterMapping: options.testCutLog == "cards.log")
+            return memo?.openCards(
+                cacheFolder: BuildCache.folder(forOutput: output), read: options.useCache, cutAfterMapping: options.testCutLog == "cards.log")
         }
         var configured = planner
-        configured.cardStore = cardCache.map { CardMemo(cache: $0, keys: keys) }
+        if let cardCache, let keys { configured.cardStore = keys.cardStore(cardCache) }
         let renderer = configured
         timing.mark("card cache read")
 
@@ -98,7 +95,7 @@ extension Pipeline {
         // another thread: started while the content loaded (`early`), else now.
         let opening = output.map { output in
             if let early = early, early.output == output { return early }
-            let late = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
+            let late = SessionOpening(output: output, memo: memo, cutCardsLog: options.testCutLog == "cards.log")
             late.start(useCache: options.useCache)
             return late
         }
@@ -113,7 +110,7 @@ extension Pipeline {
         let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
         // A page's key (0: none, always rendered).
         let pageKey = { @Sendable (index: Int) -> UInt64 in
-            guard session != nil, let inputs = renderer.detailInputs(of: pages[index].1) else { return 0 }
+            guard session != nil, let keys, let inputs = renderer.detailInputs(of: pages[index].1) else { return 0 }
             return keys.detailKey(inputs, pages: links.pages)
         }
         let renderOne = { @Sendable (index: Int, key: UInt64) in

@@ -1,4 +1,5 @@
 import Dispatch
+import FeedgenBuild
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenStorage
@@ -12,7 +13,7 @@ import Synchronization
 
 /// Parsed items of earlier builds, so that an unchanged item file is not parsed again (no
 /// libyaml, no cmark): the build cache's `items.log` (``BuildCache``), the ``ParsedItemStore``
-/// that a load is given.
+/// that a load is given (through the pipeline's ``ItemMemo``).
 ///
 /// An entry is keyed by the load's key of the item file (the ``StableHasher`` hash of its bytes,
 /// its site-relative path, its section and its name, the Markdown options); the whole log is tied to a `salt` (the feedgen binary, the
@@ -26,7 +27,7 @@ import Synchronization
 /// is sealed: ``LogSeal``), and a damaged one is ignored (its item is parsed again, and the
 /// record is not copied into a rewritten log). When most records are no longer used the log is
 /// rewritten with the used ones only (into a temporary file that is renamed over it).
-public final class ItemCache: ParsedItemStore, @unchecked Sendable {
+public final class ItemCache: ItemMemo, @unchecked Sendable {
     static let magic: [UInt8] = Array("FGIC".utf8)
     static let formatVersion: UInt32 = 2
 

@@ -3,13 +3,17 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import FeedgenBuild
 @testable import FeedgenContent
+@testable import FeedgenIncremental
 
 /// The item cache (`items.log`) knows the fingerprint of the items it hands back and stores
 /// (``ItemFingerprints``); it must be the one computing it from the item gives, and it must not
 /// count for an item changed since.
-@Suite struct ItemCacheTests {
+@Suite final class ItemCacheTests {
+    /// This test's folder (a new instance runs each test), removed when it ends.
+    let folder = NSTemporaryDirectory() + "feedgen-item-cache-\(UUID().uuidString)"
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
 
     static func item() -> Item {
         var item = Item(
@@ -21,7 +25,7 @@ import Testing
     }
 
     @Test func storedAndLoadedItemsKnowTheirFingerprint() throws {
-        let path = temporaryFolder("feedgen-item-cache") + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let original = Self.item()
         let computed = ItemCache.fingerprint(original)
 
@@ -55,7 +59,7 @@ import Testing
     /// item is read) and decoded when first read: the same nodes, tags and positions as parsed;
     /// after changing it, its fingerprint is computed again.
     @Test func cachedFrontMatterIsTheParsedOne() throws {
-        let path = temporaryFolder("feedgen-item-cache") + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let yaml = "title: Grüße\ntags: [a, b]\nparams:\n  n: !custom 3\n  deep: {x: [1, {y: z}]}\n"
         let parsed = try #require(YAMLParser.parse(yaml, path: "content/s/a.md").node)
         var original = Self.item()
@@ -81,7 +85,7 @@ import Testing
     /// A cached item's body is left in the mapped log until it is read (then decoded once); it
     /// outlives the cache that found it and a new log renamed over the file.
     @Test func cachedBodyIsDecodedWhenReadAndOutlivesTheLog() throws {
-        let path = temporaryFolder("feedgen-item-cache") + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let writer = ItemCache(path: path, salt: 42)
         writer.store(7, item: Self.item(), diagnostics: [])
         writer.save()
@@ -103,7 +107,7 @@ import Testing
 
     /// Another salt (another feedgen binary) or a log of the previous format is not read.
     @Test func foreignLogsAreEmpty() throws {
-        let path = temporaryFolder("feedgen-item-cache") + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let writer = ItemCache(path: path, salt: 1)
         writer.store(7, item: Self.item(), diagnostics: [])
         writer.save()

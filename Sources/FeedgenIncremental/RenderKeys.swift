@@ -1,6 +1,7 @@
-/// `RenderKeys`: the build cache's keys of rendered output, made from Emit's plain inputs: a
-/// detail page's key in the back buffer's manifest and a card's key in `cards.log` (through
-/// ``CardMemo``, the card store Emit is given).
+/// `RenderKeys`: the build cache's keys of rendered output (the pipeline's ``RenderMemo``), made
+/// from Emit's plain inputs: a detail page's key in the back buffer's manifest and a card's key
+/// in `cards.log` (through ``KeyedCards``, the card store Emit is given).
+import FeedgenBuild
 import FeedgenContent
 import FeedgenEmit
 import FeedgenResolve
@@ -8,7 +9,7 @@ import FeedgenStorage
 
 /// The keys of one build's rendered output: seeded with ``salt`` (everything global that pages
 /// and cards depend on), with the items' fingerprints that loading them gave.
-package struct RenderKeys: Sendable {
+package struct RenderKeys: RenderMemo {
     /// ``pageSalt(templates:config:liveReload:)`` of the build.
     package let salt: UInt64
     /// The fingerprints of the items the build loaded; nil: each is computed.
@@ -36,7 +37,7 @@ package struct RenderKeys: Sendable {
 
     /// The key of a detail page in the back buffer's manifest: its inputs, seeded with ``salt``,
     /// and the pages its content links lead to (`pages`: ``ContentLinks/pages``).
-    package func detailKey(_ page: DetailPageInputs, pages: [String: String]) -> UInt64 {
+    public func detailKey(_ page: DetailPageInputs, pages: [String: String]) -> UInt64 {
         var inputs = StableHasher()
         inputs.combine(page.path)
         inputs.combine(fingerprint(page.item))
@@ -93,13 +94,17 @@ package struct RenderKeys: Sendable {
     }
 }
 
-/// The card store a build gives the renderer: the build cache's ``CardCache``, with the keys of
-/// ``RenderKeys``.
-final class CardMemo: CardFragmentStore {
-    let cache: CardCache
+extension RenderKeys {
+    public func cardStore(_ cards: any CardMemo) -> any CardFragmentStore { KeyedCards(cache: cards, keys: self) }
+}
+
+/// The card store a build gives the renderer: the build cache's cards (``CardCache``), with the
+/// keys of ``RenderKeys``.
+final class KeyedCards: CardFragmentStore {
+    let cache: any CardMemo
     let keys: RenderKeys
 
-    init(cache: CardCache, keys: RenderKeys) { (self.cache, self.keys) = (cache, keys) }
+    init(cache: any CardMemo, keys: RenderKeys) { (self.cache, self.keys) = (cache, keys) }
 
     func key(of card: CardInputs) -> UInt64 { keys.cardKey(card) }
     func fragment(_ key: UInt64) -> CardFragment? { cache.fragment(key) }
