@@ -80,21 +80,23 @@ let package = Package(
                 "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenStorage", "FeedgenDiagnostics",
             ],
             plugins: ["EmbedTemplatesPlugin"]),
-        // Build: the whole pipeline, output folder handling.
+        // Build: the pipeline's stages, output folder handling; what it reuses of earlier builds
+        // is lent through `BuildMemo` (by FeedgenIncremental).
         .target(
             name: "FeedgenBuild",
             dependencies: [
                 "FeedgenContent", "FeedgenResolve", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit", "FeedgenStorage",
                 "FeedgenDiagnostics", "CFileSystem", "CVipsShim",
             ]),
-        // CLI: the commands, their arguments and help, the terminal, progress, the watcher.
         // Incremental: the build from start to end, with the patch build and the snapshots
-        // around the pipeline's stages; the only module that knows a previous build exists.
+        // around the pipeline's stages, and the build cache's stores (items, cards, keys); the
+        // only module that knows a previous build exists.
         .target(
             name: "FeedgenIncremental",
             dependencies: [
                 "FeedgenBuild", "FeedgenEmit", "FeedgenResolve", "FeedgenContent", "FeedgenStorage", "FeedgenDiagnostics",
             ]),
+        // CLI: the commands, their arguments and help, the terminal, progress, the watcher.
         .target(
             name: "FeedgenCLI",
             dependencies: [
@@ -130,6 +132,9 @@ let package = Package(
                 "FeedgenStorage",
             ],
             exclude: ["Golden"]),
+        .testTarget(
+            name: "FeedgenIncrementalTests",
+            dependencies: ["FeedgenIncremental", "FeedgenBuild", "FeedgenContent", "FeedgenDiagnostics"]),
         .testTarget(
             name: "FeedgenCLITests",
             dependencies: [

@@ -11,10 +11,10 @@ import Foundation
 /// - `state`: the manifest of every tree feedgen knows (by the inode of its folder): each
 ///   file's path, content hash, render key, size, modification time and inode; `dirty` names a
 ///   tree being changed;
-/// - `items.log`: parsed items by the hash of their file (``ItemCache``);
+/// - `items.log`: parsed items by the hash of their file (FeedgenIncremental's `ItemCache`);
 /// - `sources`: each item file's `stat` and the hash of its bytes, so that an unchanged file is
 ///   not read (`SourceStats`);
-/// - `cards.log`: rendered cards and their height estimates by their card key (``CardCache``);
+/// - `cards.log`: rendered cards and their height estimates by their card key (`CardCache`);
 /// - `items.log.seal`, `cards.log.seal`: each log's `stat` as the build that wrote it left it
 ///   (``LogSeal``): a log that still matches is not checked record by record;
 /// - `images/`: image variants (``ImageVariants``; the session leaves it alone);

@@ -47,13 +47,6 @@ public struct BuildOptions: Sendable {
     /// short while the build reads it, as another process could. Set by the CLI from
     /// `FEEDGEN_TEST_CUT_LOG`; nil in every real build.
     public var testCutLog: String?
-    var itemLogCut: ItemCache.LogCut? {
-        switch testCutLog {
-        case "items.log": .afterMapping
-        case "items.log after commit": .afterCommit
-        default: nil
-        }
-    }
 
     /// ``onWaiting`` through ``progress`` when there is one, which clears its line first (every
     /// build: `build` and each `build --watch` rebuild).

@@ -16,7 +16,7 @@ public final class BuildRun {
     public let started = BuildRun.wallClock()
     public var report = BuildReport()
     public var timing = StageTiming()
-    let itemCache = Pipeline.ItemCacheBox()
+    let itemCache: Pipeline.ItemCacheBox
     /// The content as listed before loading (every item file stamped), reused by the load.
     public private(set) var listing: ContentListing?
     /// The feed pages as written (``renderAndWrite(_:templates:links:output:)``).
@@ -29,8 +29,11 @@ public final class BuildRun {
     /// discards the item cache's new log when it ends, so that no `items.log.tmp-<pid>` is left.
     private var itemCacheFinished = false
 
-    public init(_ options: BuildOptions) {
+    /// - Parameter memo: what earlier builds left in the build cache (FeedgenIncremental's);
+    ///   nil: everything is parsed and rendered.
+    public init(_ options: BuildOptions, memo: (any BuildMemo)? = nil) {
         self.options = options
+        itemCache = Pipeline.ItemCacheBox(memo: memo)
         root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
     }
 
@@ -83,7 +86,7 @@ public final class BuildRun {
             let examined = OutputWriter.examine(output: output)
             guard examined.stray == nil else { return }
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
-            let opening = Pipeline.SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
+            let opening = Pipeline.SessionOpening(output: output, memo: itemCache.memo, cutCardsLog: options.testCutLog == "cards.log")
             opening.outputAsWritten = examined.asWritten
             opening.start(useCache: true, readCards: false)
             itemCache.opening = opening
@@ -170,7 +173,8 @@ public final class BuildRun {
         do {
             try Pipeline.renderAndWrite(
                 site, images: images, templates: templates, links: links, output: options.write ? output : nil, options: options,
-                timing: &timing, report: &report, early: itemCache.opening, beforeCommit: beforeCommit, feedRecords: &writtenFeeds)
+                timing: &timing, report: &report, early: itemCache.opening, memo: itemCache.memo, beforeCommit: beforeCommit,
+                feedRecords: &writtenFeeds)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)

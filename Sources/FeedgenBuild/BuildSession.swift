@@ -47,9 +47,14 @@ extension Pipeline {
         /// A test hook (``BuildOptions/testCutLog``).
         private let cutCardsLog: Bool
 
-        init(output: String, cutCardsLog: Bool = false) { (self.output, self.cutCardsLog) = (output, cutCardsLog) }
+        /// Opens the card cache (none without a memo).
+        private let memo: (any BuildMemo)?
 
-        private var cards: CardCache?
+        init(output: String, memo: (any BuildMemo)?, cutCardsLog: Bool = false) {
+            (self.output, self.memo, self.cutCardsLog) = (output, memo, cutCardsLog)
+        }
+
+        private var cards: (any CardMemo)?
         private let cardsRead = DispatchGroup()
         /// Whether the card cache is being read (set before ``cardCache()`` is called).
         private var readingCards = false
@@ -80,13 +85,12 @@ extension Pipeline {
         }
 
         private func readCardCache(useCache: Bool) {
-            cards = CardCache(
-                path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: useCache, cutAfterMapping: cutCardsLog)
+            cards = memo?.openCards(cacheFolder: BuildCache.folder(forOutput: output), read: useCache, cutAfterMapping: cutCardsLog)
             cardsRead.leave()
         }
 
         /// Waits for the card cache read after the session was opened; nil when none was started.
-        func cardCache() -> CardCache? {
+        func cardCache() -> (any CardMemo)? {
             guard readingCards else { return nil }
             cardsRead.wait()
             return cards
@@ -108,7 +112,10 @@ extension Pipeline {
 
     /// The build's item cache, made once the configuration (and so the output folder) is known.
     final class ItemCacheBox: @unchecked Sendable {
-        var value: ItemCache?
+        /// What opens the build cache's stores (none: nothing is reused).
+        let memo: (any BuildMemo)?
+        var value: (any ItemMemo)?
+        init(memo: (any BuildMemo)?) { self.memo = memo }
         /// The build cache's lock (``BuildLock``).
         let lock = BuildLock()
         /// The output's session, opened early (see `prepare`).

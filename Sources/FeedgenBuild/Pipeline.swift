@@ -50,9 +50,9 @@ public enum Pipeline {
         // The configuration first: the parsed items of earlier builds (and the output's session,
         // opened meanwhile) are in the build cache beside the configured output folder.
         let configured = listing ?? SiteLoader.configuration(siteRoot: root)
-        let cache = options.useCache ? itemCache.map { openItemCache($0, options, config: configured.config, root: root) } : nil
+        let cache = options.useCache ? itemCache.flatMap { openItemCache($0, options, config: configured.config, root: root) } : nil
         let listed = listing ?? SiteLoader.list(configured, stampFiles: cache?.vouchesForUnchangedFiles == true)
-        let (loaded, loadDiagnostics) = SiteLoader.load(listed, options: loadOptions, cache: cache)
+        let (loaded, loadDiagnostics) = SiteLoader.load(listed, options: loadOptions, store: cache)
         report.diagnostics.append(contentsOf: loadDiagnostics)
         timing.mark("load")
 
@@ -82,19 +82,17 @@ public enum Pipeline {
     /// lock of the cache taken when the output may be written; the output's session starts
     /// opening on another thread (it reads and checks the cache's back buffer, and rebuilds it
     /// from the output when it does not check out; the output itself is never touched). A patch
-    /// build that did not apply may have opened it already.
-    static func openItemCache(_ box: ItemCacheBox, _ options: BuildOptions, config: SiteConfig, root: String) -> ItemCache {
+    /// build that did not apply may have opened it already. Nil when the box has no memo.
+    static func openItemCache(_ box: ItemCacheBox, _ options: BuildOptions, config: SiteConfig, root: String) -> (any ItemMemo)? {
         let output = outputPath(options, configured: config.output, root: root)
         let folder = BuildCache.folder(forOutput: output)
         // An output this build may write (else `run` reports why, and writes nothing).
         let writable = options.write && OutputWriter.check(output: output, siteRoot: root) == nil
         if writable { box.lock.acquire(cacheFolder: folder, output: output, waiting: options.waitingMessage) }
-        let cache = ItemCache(
-            path: folder + "/items.log", salt: BuildCache.salt, writable: options.write, sourcesPath: folder + "/sources",
-            testCut: options.itemLogCut)
+        let cache = box.memo?.openItems(cacheFolder: folder, writable: options.write, options: options)
         box.value = cache
         if writable, box.opening?.output != output {
-            let opening = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
+            let opening = SessionOpening(output: output, memo: box.memo, cutCardsLog: options.testCutLog == "cards.log")
             opening.start(useCache: true)
             box.opening = opening
         }

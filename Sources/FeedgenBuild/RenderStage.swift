@@ -21,26 +21,25 @@ extension Pipeline {
     ///
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
-        _ site: PreparedSite, images: ImageVariantTable, templates: TemplateSet, links: ContentLinks, output: String?, options: BuildOptions,
-        timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
+        _ site: PreparedSite, images: ImageVariantTable, templates: TemplateSet, links: ContentLinks, output: String?,
+        options: BuildOptions, timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
+        memo: (any BuildMemo)? = nil,
         beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed]
     ) throws {
         var planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
         planner.images = images
         let post = PagePostProcessor(links: links, liveReload: options.liveReload)
 
-        let salt = pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload)
+        let keys = memo?.renderMemo(templates: templates, config: site.site.config, liveReload: options.liveReload)
         // Cards of earlier builds (only when writing: `check` renders everything; `--clean`
         // renders everything and starts a new log).
-        let cardCache = output.map { output in
+        let cardCache: (any CardMemo)? = output.flatMap { output in
             if let early, early.output == output, options.useCache, let cards = early.cardCache() { return cards }
-            return CardCache(
-                path: BuildCache.folder(forOutput: output) + "/cards.log", salt: BuildCache.salt, read: options.useCache,
-                cutAfterMapping: options.testCutLog == "cards.log")
+            return memo?.openCards(
+                cacheFolder: BuildCache.folder(forOutput: output), read: options.useCache, cutAfterMapping: options.testCutLog == "cards.log")
         }
         var configured = planner
-        configured.cardStore = cardCache
-        configured.cardSalt = salt
+        if let cardCache, let keys { configured.cardStore = keys.cardStore(cardCache) }
         let renderer = configured
         timing.mark("card cache read")
 
@@ -98,7 +97,7 @@ extension Pipeline {
         // another thread: started while the content loaded (`early`), else now.
         let opening = output.map { output in
             if let early = early, early.output == output { return early }
-            let late = SessionOpening(output: output, cutCardsLog: options.testCutLog == "cards.log")
+            let late = SessionOpening(output: output, memo: memo, cutCardsLog: options.testCutLog == "cards.log")
             late.start(useCache: options.useCache)
             return late
         }
@@ -113,8 +112,8 @@ extension Pipeline {
         let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
         // A page's key (0: none, always rendered).
         let pageKey = { @Sendable (index: Int) -> UInt64 in
-            guard session != nil, let pageKey = renderer.key(of: pages[index].1) else { return 0 }
-            return detailKey(pageKey, salt: salt, links: renderer.item(of: pages[index].1)?.markdownLinks ?? [], pages: links.pages)
+            guard session != nil, let keys, let inputs = renderer.detailInputs(of: pages[index].1) else { return 0 }
+            return keys.detailKey(inputs, pages: links.pages)
         }
         let renderOne = { @Sendable (index: Int, key: UInt64) in
             hashes.set(index, Result {
@@ -211,35 +210,6 @@ extension Pipeline {
         report.filesWritten = session.writes
         timing.mark("assets+commit")
         timing.note("\(report.pagesRendered) of \(pages.count) pages rendered, \(session.writes) files written, back buffer \(session.start)")
-    }
-
-    /// Everything global that a detail page's bytes depend on besides its context: the
-    /// templates, the site configuration, live reload, the feedgen binary (``BuildCache/salt``).
-    package static func pageSalt(templates: TemplateSet, config: SiteConfig, liveReload: Bool) -> UInt64 {
-        var global = StableHasher(seed: BuildCache.salt)
-        for (name, source) in templates.sources.sorted(by: { $0.key < $1.key }) {
-            global.combine(name)
-            global.combine(source)
-        }
-        global.combine(liveReload)
-        global.combine(ItemCache.fingerprint(config.source))
-        global.combine(config.title)
-        global.combine(config.language)
-        global.combine(config.baseURL)
-        return global.value
-    }
-
-    /// The key of a detail page in the back buffer's manifest: its inputs (``SiteRenderer/key(of:)``)
-    /// seeded with ``pageSalt(templates:config:liveReload:)``, and the pages its content links
-    /// lead to.
-    package static func detailKey(_ pageKey: UInt64, salt: UInt64, links: [MarkdownLink], pages: [String: String]) -> UInt64 {
-        var h = StableHasher(seed: salt)
-        h.combine(pageKey)
-        for link in links {
-            h.combine(link.target)
-            h.combine(pages[link.target])
-        }
-        return h.value
     }
 
     /// Hashes a rendered page and puts it into the back buffer of the session that `session`

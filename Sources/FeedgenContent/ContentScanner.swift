@@ -42,8 +42,8 @@ struct ContentScanner {
     /// Absolute site folder.
     let root: String
     /// Whether every item file is stat'ed while its folder is listed (relative to the folder),
-    /// for ``SourceStats``: then no item file's path is looked up again to learn that it did
-    /// not change.
+    /// for a ``ParsedItemStore`` that vouches for unchanged files: then no item file's path is
+    /// looked up again to learn that it did not change.
     let stampFiles: Bool
     var plan = ContentPlan()
     private var visited: Set<FileSystem.NodeID> = []

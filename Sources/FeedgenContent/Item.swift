@@ -34,17 +34,8 @@ public struct Item: Sendable, Hashable {
 
     final class Box: @unchecked Sendable {  // mutated only while uniquely referenced
         var fields: Fields
-        /// ``ItemCache/fingerprint(_:)`` of `fields`, when known (from the build cache); cleared
-        /// by every change.
-        var fingerprint: UInt64?
         init(_ fields: Fields) { self.fields = fields }
     }
-
-    /// The item's ``ItemCache/fingerprint(_:)``, when it is known without computing it.
-    var knownFingerprint: UInt64? { box.fingerprint }
-
-    /// Records the item's ``ItemCache/fingerprint(_:)`` (computed from its exact encoding).
-    mutating func remember(fingerprint: UInt64) { unique().fingerprint = fingerprint }
 
     /// The box, copied first when another item shares it.
     private mutating func unique() -> Box {
@@ -52,205 +43,121 @@ public struct Item: Sendable, Hashable {
         return box
     }
 
+    /// Whether `other` is this very value: a copy of it that neither has changed since (every
+    /// change to a shared item copies its fields first). Cheap, and false for equal items made
+    /// apart; a store that holds a copy of an item can tell by it that the item is unchanged.
+    package func isUnchangedCopy(of other: Item) -> Bool { box === other.box }
+
     public static func == (a: Item, b: Item) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
     public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     /// Unique within the feed; the output page is `<feed path>/<id>.html`.
     public var id: String {
         get { box.fields.id }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.id
-        }
+        _modify { yield &unique().fields.id }
     }
     /// The site-relative file: the item's `.md`, or the `_section.md` for an inline item.
     public var sourcePath: String {
         get { box.fields.sourcePath }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.sourcePath
-        }
+        _modify { yield &unique().fields.sourcePath }
     }
     /// `1:1` of the file, or the inline item's mapping.
     public var location: SourceLocation {
         get { box.fields.location }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.location
-        }
+        _modify { yield &unique().fields.location }
     }
     public var title: String {
         get { box.fields.title }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.title
-        }
+        _modify { yield &unique().fields.title }
     }
     /// `description`, else the body's first paragraph as plain text.
     public var description: String? {
         get { box.fields.description }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.description
-        }
+        _modify { yield &unique().fields.description }
     }
     public var date: ContentDate? {
         get { box.fields.date }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.date
-        }
+        _modify { yield &unique().fields.date }
     }
     public var publishDate: ContentDate? {
         get { box.fields.publishDate }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.publishDate
-        }
+        _modify { yield &unique().fields.publishDate }
     }
     public var expiryDate: ContentDate? {
         get { box.fields.expiryDate }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.expiryDate
-        }
+        _modify { yield &unique().fields.expiryDate }
     }
     public var draft: Bool {
         get { box.fields.draft }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.draft
-        }
+        _modify { yield &unique().fields.draft }
     }
     public var weight: Int? {
         get { box.fields.weight }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.weight
-        }
+        _modify { yield &unique().fields.weight }
     }
     public var image: ItemImage? {
         get { box.fields.image }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.image
-        }
+        _modify { yield &unique().fields.image }
     }
     /// As written; nil when the front matter has none.
     public var link: String? {
         get { box.fields.link }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.link
-        }
+        _modify { yield &unique().fields.link }
     }
     /// The card template name (default `card`).
     public var type: String {
         get { box.fields.type }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.type
-        }
+        _modify { yield &unique().fields.type }
     }
     public var tags: [String] {
         get { box.fields.tags }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.tags
-        }
+        _modify { yield &unique().fields.tags }
     }
     public var lang: String? {
         get { box.fields.lang }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.lang
-        }
+        _modify { yield &unique().fields.lang }
     }
     /// The `params` mapping merged with the unknown top-level keys, in source order.
     public var params: [YAMLPair] {
         get { box.fields.params }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.params
-        }
+        _modify { yield &unique().fields.params }
     }
     /// The rendered body; `""` when there is none.
     public var html: String {
         get { box.fields.html.value }
-        set {
-            let box = unique()
-            box.fingerprint = nil
-            box.fields.html = ItemText(newValue)
-        }
+        set { unique().fields.html = ItemText(newValue) }
     }
 
-    /// Sets the body to text that the build cache holds (decoded when first read).
-    mutating func setHTML(_ text: ItemText) {
-        let box = unique()
-        box.fingerprint = nil
-        box.fields.html = text
-    }
+    /// Sets the body to text that a store of parsed items holds (decoded when first read).
+    package mutating func setHTML(_ text: ItemText) { unique().fields.html = text }
     /// Whether the Markdown body holds anything but white space.
     public var hasBody: Bool {
         get { box.fields.hasBody }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.hasBody
-        }
+        _modify { yield &unique().fields.hasBody }
     }
     /// The path below the section folder (`a.md`, `sub/b.md`), the key of `sort: file`;
     /// `""` for an inline item.
     public var fileName: String {
         get { box.fields.fileName }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.fileName
-        }
+        _modify { yield &unique().fields.fileName }
     }
     public var frontMatter: YAMLNode {
         get { box.fields.frontMatter.value }
         _modify {
             let box = unique()
-            box.fingerprint = nil
             var node = box.fields.frontMatter.value
             yield &node
             box.fields.frontMatter = .value(node)
         }
     }
 
-    /// Sets the front matter to a node that the build cache holds (decoded when first read).
-    mutating func setFrontMatter(_ node: ItemYAML) {
-        let box = unique()
-        box.fingerprint = nil
-        box.fields.frontMatter = node
-    }
+    /// Sets the front matter to a node that a store of parsed items holds (decoded when first read).
+    package mutating func setFrontMatter(_ node: ItemYAML) { unique().fields.frontMatter = node }
     /// Links in the body to other content files, rewritten to `feedgen-md:` destinations in
     /// `html` until the build resolves them (see `MarkdownLink`).
     public var markdownLinks: [MarkdownLink] {
         get { box.fields.markdownLinks }
-        _modify {
-            let box = unique()
-            box.fingerprint = nil
-            yield &box.fields.markdownLinks
-        }
+        _modify { yield &unique().fields.markdownLinks }
     }
 
     public init(

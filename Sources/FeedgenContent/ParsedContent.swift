@@ -22,7 +22,7 @@ struct ParsedContent: Sendable {
         case feed(Int)
         case section(Int, Int)
         /// Feed, section, item file of the section, and the file's number among all item files
-        /// (its slot in ``SourceStats``).
+        /// (as the ``ParsedItemStore`` met them).
         case item(Int, Int, Int, file: Int)
     }
 
@@ -36,11 +36,12 @@ struct ParsedContent: Sendable {
     /// - Parameter timeZone: the site's `timeZone` (a known IANA name): the zone of date-times
     ///   written without one.
     static func parse(
-        _ plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: String = "UTC", cache: ItemCache? = nil
+        _ plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: String = "UTC",
+        store: (any ParsedItemStore)? = nil
     ) -> ParsedContent {
         let itemCount = plan.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.itemFiles.count } }
         var jobs: [Job] = []
-        var files: [SourceStats.File] = []
+        var files: [ParsedItemFile] = []
         jobs.reserveCapacity(itemCount + plan.feeds.reduce(0) { $0 + 1 + $1.sections.count })
         files.reserveCapacity(itemCount)
         for (f, feed) in plan.feeds.enumerated() {
@@ -49,16 +50,16 @@ struct ParsedContent: Sendable {
                 if section.sectionFile != nil { jobs.append(.section(f, s)) }
                 for (i, name) in section.itemFiles.enumerated() {
                     jobs.append(.item(f, s, i, file: files.count))
-                    files.append(SourceStats.File(folder: section.folder, name: name))
+                    files.append(ParsedItemFile(folder: section.folder, name: name))
                 }
             }
         }
-        cache?.sources?.match(files)
+        store?.meet(files)
         let allJobs = jobs
         let suggestions = KeySuggestions(candidates: Item.knownKeys)
         let zone = TimeZone(identifier: timeZone)
         var pending = parallelMap(allJobs.count) { index in
-            run(allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, suggestions: suggestions, cache: cache)
+            run(allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, suggestions: suggestions, store: store)
         }
 
         var result = ParsedContent(
@@ -89,27 +90,19 @@ struct ParsedContent: Sendable {
 
     private static func run(
         _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: TimeZone?,
-        suggestions: KeySuggestions, cache: ItemCache?
+        suggestions: KeySuggestions, store: (any ParsedItemStore)?
     ) -> (Output, [Diagnostic]) {
-        // The key of a cached item: its bytes (their hash), its place (folder, section, name
-        // below the section: a new `_feed.md` can change the last two), the Markdown options and
-        // the time zone of its zone-less date-times.
-        func cacheKey(_ bytesHash: UInt64) -> UInt64? {
+        func storeKey(_ bytesHash: UInt64) -> UInt64? {
             guard case .item(let f, let s, let i, _) = job else { return nil }
             let section = plan.feeds[f].sections[s]
-            var key = StableHasher(
-                seed: ItemCache.key(folder: section.folder, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash))
-            key.combine(markdown.unsafe)
-            key.combine(markdown.smart)
-            key.combine(markdown.gfm)
-            key.combine(markdown.summaryLength)
-            key.combine(timeZone?.identifier ?? "")
-            return key.value
+            return ParsedItemKey.key(
+                folder: section.folder, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash,
+                markdown: markdown, timeZone: timeZone?.identifier ?? "")
         }
         // An item file whose stat (taken while its folder was listed) is unchanged is not read.
-        if let cache, let sources = cache.sources, case .item(let f, let s, let i, let file) = job,
-            let bytesHash = sources.bytesHash(file: file, stamp: plan.feeds[f].sections[s].itemStamps[i]),
-            let key = cacheKey(bytesHash), let (item, diagnostics) = cache.lookup(key, unread: true, countingMiss: false)
+        if let store, case .item(let f, let s, let i, let file) = job,
+            let bytesHash = store.unchangedBytesHash(file: file, stamp: plan.feeds[f].sections[s].itemStamps[i]),
+            let key = storeKey(bytesHash), let (item, diagnostics) = store.lookup(key, unread: true, countingMiss: false)
         {
             return (.item(item), diagnostics)
         }
@@ -128,13 +121,15 @@ struct ParsedContent: Sendable {
         case .failure(let failure):
             return (.failed, [.error(SourceLocation(path: path), "cannot read the file: \(failure.message)")])
         }
-        // An unchanged item file: its parsed item and diagnostics from the build cache.
+        // An unchanged item file: its parsed item and diagnostics from the store.
         var itemKey: UInt64?
-        if let cache, case .item(_, _, _, let file) = job {
+        if let store, case .item(_, _, _, let file) = job {
             let bytesHash = StableHasher.hash(bytes)
-            cache.sources?.record(file: file, info, bytesHash: bytesHash)
-            itemKey = cacheKey(bytesHash)
-            if let itemKey, let (item, diagnostics) = cache.lookup(itemKey) { return (.item(item), diagnostics) }
+            store.record(file: file, stamp: FileStamp(info), bytesHash: bytesHash)
+            itemKey = storeKey(bytesHash)
+            if let itemKey, let (item, diagnostics) = store.lookup(itemKey, unread: false, countingMiss: true) {
+                return (.item(item), diagnostics)
+            }
         }
         let (frontMatter, parseDiagnostics) = FrontMatter.parse(bytes, path: path)
         guard let frontMatter else { return (.failed, parseDiagnostics) }
@@ -173,7 +168,7 @@ struct ParsedContent: Sendable {
             reader.diagnostics += body.warnings
             MarkdownOptions.warnRawHTML(body.rawHTML, reader: &reader)
             reader.diagnostics += body.problems
-            if let cache, let itemKey { item.remember(fingerprint: cache.store(itemKey, item: item, diagnostics: reader.diagnostics)) }
+            if let store, let itemKey { store.store(itemKey, item: item, diagnostics: reader.diagnostics) }
             output = .item(item)
         }
         return (output, reader.diagnostics)

@@ -55,7 +55,7 @@ public enum SiteLoader {
     ///
     /// - Parameter stampFiles: whether every item file's `stat` is taken while its folder is
     ///   listed: for a caller whose earlier builds' table can vouch for unchanged files (the
-    ///   build cache's, ``ItemCache/vouchesForUnchangedFiles``) or that decides what to load from what changed
+    ///   store of parsed items', ``ParsedItemStore/vouchesForUnchangedFiles``) or that decides what to load from what changed
     ///   (the patch build); a first build reads every file anyway.
     public static func list(_ configured: ContentListing, stampFiles: Bool) -> ContentListing {
         var listing = configured
@@ -70,16 +70,16 @@ public enum SiteLoader {
     /// ``load(siteRoot:options:)`` of a site already listed.
     ///
     /// - Parameters:
-    ///   - cache: the parsed items of earlier builds (the build cache's), which unchanged item
+    ///   - store: the items parsed by earlier builds (the build cache's), which unchanged item
     ///     files are taken from, and which newly parsed ones are added to; nil parses every file.
     ///   - onlyItems: nil loads every item; else only the item files of this set (site-relative
-    ///     paths) are read and parsed, without `cache`, and the site holds those items only (its
+    ///     paths) are read and parsed, without `store`, and the site holds those items only (its
     ///     feeds, sections, inline items and static files are all there). Its diagnostics then
     ///     concern only what was read.
     public static func load(
-        _ listing: ContentListing, options: LoadOptions, cache: ItemCache? = nil, onlyItems: Set<String>? = nil
+        _ listing: ContentListing, options: LoadOptions, store: (any ParsedItemStore)? = nil, onlyItems: Set<String>? = nil
     ) -> (site: Site?, diagnostics: Diagnostics) {
-        let cache = onlyItems == nil && listing.plan != nil ? cache : nil
+        let store = onlyItems == nil && listing.plan != nil ? store : nil
         var listing = listing
         if let onlyItems, var plan = listing.plan {
             for f in plan.feeds.indices {
@@ -92,11 +92,11 @@ public enum SiteLoader {
             }
             listing.plan = plan
         }
-        return loadListed(listing, options: options, cache: cache)
+        return loadListed(listing, options: options, store: store)
     }
 
     private static func loadListed(
-        _ listing: ContentListing, options: LoadOptions, cache: ItemCache?
+        _ listing: ContentListing, options: LoadOptions, store: (any ParsedItemStore)?
     ) -> (site: Site?, diagnostics: Diagnostics) {
         let root = listing.root
         let config = listing.config
@@ -111,7 +111,7 @@ public enum SiteLoader {
             diagnostics += plan.diagnostics
             let markdown = MarkdownOptions(
                 unsafe: config.markdownUnsafe, smart: config.markdownSmart, gfm: config.markdownGFM, summaryLength: config.summaryLength)
-            let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, timeZone: config.timeZone, cache: cache)
+            let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, timeZone: config.timeZone, store: store)
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(
                 config: config, options: options, window: window, plan: plan, parsed: parsed)

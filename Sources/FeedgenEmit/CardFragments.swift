@@ -171,15 +171,6 @@ public struct CardFragment: Sendable, Equatable {
     }
 }
 
-/// Card fragments kept across builds, by key (``SiteRenderer/cardKey(item:feed:page:image:eager:priority:type:estimated:)``).
-/// The build cache's `cards.log` implements it; lookups and stores come from several threads.
-public protocol CardFragmentStore: AnyObject, Sendable {
-    /// The fragment stored under `key` by this or an earlier build, if any.
-    func fragment(_ key: UInt64) -> CardFragment?
-    /// Keeps `fragment` under `key` (for the next build).
-    func store(_ key: UInt64, _ fragment: CardFragment)
-}
-
 extension CardHeightEstimate {
     init(pieces: [Piece]) { self.pieces = pieces }
 }

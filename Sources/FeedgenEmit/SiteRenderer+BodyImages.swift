@@ -4,7 +4,6 @@
 /// makes relative and gives `width`/`height` (``ContentLinks/rewrite(_:page:)``).
 import FeedgenContent
 import FeedgenResolve
-import FeedgenStorage
 
 extension SiteRenderer {
     /// `html` (rendered Markdown with content-link markers) as the page at `page` shows it: each
@@ -51,15 +50,16 @@ extension SiteRenderer {
         return out
     }
 
-    /// Adds the variants of `item`'s body images to `h` (a detail page's key: a changed image
-    /// has new variant names).
-    func combineBodyImages(_ item: Item, into h: inout StableHasher) {
+    /// The variants of `item`'s body images, by the content link's target (a detail page's
+    /// inputs: a changed image has new variant names).
+    func bodyImages(of item: Item) -> [String: ResponsiveImage] {
+        var found: [String: ResponsiveImage] = [:]
         for link in item.markdownLinks where link.isPath {
             guard let value = site.contentPages[link.target] else { continue }
             let (path, _, verbatim) = BodyPaths.parse(value)
             guard !verbatim, let image = images.bodies[String(path)] else { continue }
-            h.combine(link.target)
-            Self.combine(image, into: &h)
+            found[link.target] = image
         }
+        return found
     }
 }

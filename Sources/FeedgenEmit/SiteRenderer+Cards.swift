@@ -1,5 +1,5 @@
-/// `SiteRenderer`'s cards: each section's cards rendered (or taken from the card cache), one
-/// card's HTML, and the card cache's keys.
+/// `SiteRenderer`'s cards: each section's cards rendered (or taken from the card store), and
+/// one card's HTML.
 import Dispatch
 import FeedgenResolve
 import FeedgenStorage
@@ -51,9 +51,10 @@ extension SiteRenderer {
             let (image, eager, priority) = placed[i]
             var key: UInt64 = 0
             if let store {
-                key = self.cardKey(
-                    item: item, feed: feed, page: page, image: image, eager: eager, priority: priority, type: type,
-                    preset: preset, estimated: estimated)
+                key = store.key(
+                    of: CardInputs(
+                        item: item, page: page, detailPath: feed.detailPath(item), feedLang: feed.feed.lang, image: image,
+                        variants: image == nil ? nil : self.images.card(feed: feed, item: item), eager: eager, priority: priority, type: type, estimatePreset: estimated ? preset : nil))
                 if let fragment = store.fragment(key) { return fragment }
             }
             let html = try self.cardHTML(item, type: type, feed: feed, page: page, image: image, eager: eager, priority: priority)
@@ -128,58 +129,5 @@ extension SiteRenderer {
         } catch let error as TemplateErrors { throw error } catch {
             throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
         }
-    }
-
-    /// The key of a card fragment (``CardFragmentStore``): everything the card's template is
-    /// given (``TemplateContext/item(_:feed:page:image:eager:priority:detail:config:)``: every field of
-    /// the item, its detail page's path, the feed page's path, its image with its variants and
-    /// sizes, whether the image loads eagerly and with high priority), the card type it is drawn
-    /// with, and for its estimate whether one is made and the section's preset; seeded with
-    /// ``cardSalt`` (the templates, the configuration, the binary). Its place in the section
-    /// (index, set size, ids, deferral) is not in the fragment: the section's HTML wraps it.
-    func cardKey(
-        item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, eager: Bool, priority: Bool, type: String,
-        preset: String, estimated: Bool
-    ) -> UInt64 {
-        var h = StableHasher(seed: cardSalt)
-        h.combine("card")
-        h.combine(page)
-        h.combine(feed.detailPath(item))
-        h.combine(ItemCache.fingerprint(item))
-        h.combine(feed.feed.lang ?? "")  // the language of its date, unless the item has one
-        Self.combine(image, variants: image == nil ? nil : images.card(feed: feed, item: item), into: &h)
-        h.combine(eager)
-        h.combine(priority)
-        h.combine(type)
-        h.combine(estimated)
-        if estimated { h.combine(preset) }
-        return h.value
-    }
-
-    /// Adds everything of `image` and its `variants` a page shows to `h`.
-    static func combine(_ image: ImageAsset?, variants: ResponsiveImage?, into h: inout StableHasher) {
-        guard let image else {
-            h.combine(false)
-            return
-        }
-        h.combine(true)
-        h.combine(image.source)
-        h.combine(image.outputPath)
-        h.combine(image.width ?? -1)
-        h.combine(image.height ?? -1)
-        h.combine(image.alt)
-        combine(variants, into: &h)
-    }
-
-    /// Adds `image`'s variants and sizes to `h` (nothing for nil: as no variants).
-    static func combine(_ image: ResponsiveImage?, into h: inout StableHasher) {
-        for variant in image?.variants ?? [] {
-            h.combine(variant.width)
-            h.combine(variant.mimeType)
-            h.combine(variant.outputPath)
-        }
-        h.combine(image?.cardSizes)
-        h.combine(image?.cardCovers ?? false)
-        h.combine(image?.detailSizes)
     }
 }

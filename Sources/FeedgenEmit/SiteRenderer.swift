@@ -20,9 +20,6 @@ public struct SiteRenderer: Sendable {
     public var contentVisibility: Bool
     /// Cards rendered by earlier builds (the build cache), or nil to render every card.
     public var cardStore: (any CardFragmentStore)?
-    /// Seeds every card key: a hash of what all cards depend on besides their own inputs (the
-    /// templates, the site configuration, the feedgen binary), given by the build.
-    public var cardSalt: UInt64 = 0
     /// The variants stage 4 made (none: every image is drawn as a plain `<img>`).
     public var images = ImageVariantTable()
     public init(
@@ -110,28 +107,6 @@ public struct SiteRenderer: Sendable {
         case .feed(let f): try feedPage(site.feeds[f])
         case .detail(let f, let s, let i): try detailPage(site.feeds[f].sections[s].pageItems[i], feed: site.feeds[f])
         }
-    }
-
-    /// A hash of everything a detail page's template is given (see ``detailContext(_:feed:)``)
-    /// except the site configuration and the templates, which the caller adds: the page's path,
-    /// every field of its item, its feed's title, path and language, its image, and the variants
-    /// of its body images. For the
-    /// build cache: equal keys render equal pages. Nil for feed pages (they hold every card and
-    /// are always rendered).
-    public func key(of page: Page) -> UInt64? {
-        guard case .detail(let f, let s, let i) = page else { return nil }
-        let feed = site.feeds[f]
-        let item = feed.sections[s].pageItems[i]
-        var h = StableHasher()
-        h.combine(path(of: page))
-        h.combine(ItemCache.fingerprint(item))
-        h.combine(feed.feed.title)
-        h.combine(feed.feed.path)
-        h.combine(feed.feed.lang)
-        let image = site.image(feed: feed, item: item)
-        Self.combine(image, variants: image == nil ? nil : images.card(feed: feed, item: item), into: &h)
-        if !images.bodies.isEmpty { combineBodyImages(item, into: &h) }
-        return h.value
     }
 
     /// The files that are not pages: the stylesheets, the Atom and JSON feeds and the sitemap

@@ -99,7 +99,7 @@ extension PatchBuild {
         } catch {
             return no("templates")
         }
-        let salt = Pipeline.pageSalt(templates: templates, config: listing.config, liveReload: options.liveReload)
+        let salt = RenderKeys.pageSalt(templates: templates, config: listing.config, liveReload: options.liveReload)
         guard inputs(options: options, pageSalt: salt, listing: listing) == old.inputs else {
             return no("options, templates, configuration or the listing's problems")
         }
@@ -183,7 +183,7 @@ extension PatchBuild {
                         return no("\(files[change.file].path): a content-link marker of another file")
                     }
                     let file = PagePostProcessor(links: links, liveReload: false).process(rendered)
-                    let key = Pipeline.detailKey(renderer.key(of: page) ?? 0, salt: salt, links: item.markdownLinks, pages: targets)
+                    let key = renderer.detailInputs(of: page).map { RenderKeys(salt: salt, fingerprints: nil).detailKey($0, pages: targets) } ?? 0
                     pages.append((file, key))
                 }
                 let r = change.record

@@ -99,12 +99,15 @@ enum PatchBuild {
     /// The snapshot of a build that wrote `site` (exit status 0), or nil when its output may not
     /// be patched (see the type's note).
     ///
-    /// - Parameter previous: the output's last snapshot, if it was read: an item equal to its
-    ///   record there keeps its fingerprint outside the body (computing it for 10,000 items took
-    ///   20 ms of the build).
+    /// - Parameters:
+    ///   - previous: the output's last snapshot, if it was read: an item equal to its record
+    ///     there keeps its fingerprint outside the body (computing it for 10,000 items took
+    ///     20 ms of the build).
+    ///   - fingerprints: the items' fingerprints as the build loaded them, if known.
     static func snapshot(
         options: BuildOptions, listing: ContentListing, site: PreparedSite, templates: TemplateSet, links: ContentLinks,
-        feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, previous: BuildSnapshot? = nil
+        feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, previous: BuildSnapshot? = nil,
+        fingerprints: ItemFingerprints? = nil
     ) -> BuildSnapshot? {
         guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count else { return nil }
         // An item of a site with views may show on several pages: such sites are not patched.
@@ -144,7 +147,7 @@ enum PatchBuild {
                 linked.append(BuildSnapshot.Link(target: link.target, page: links.pages[link.target] ?? ""))
             }
             linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
-            let whole = ItemCache.fingerprint(item)
+            let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
             let outside =
                 if let old = before?[k] ?? nil, old.whole == whole { old.fingerprint } else { ItemCache.fingerprintOutsideBody(item) }
             return BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
@@ -159,7 +162,7 @@ enum PatchBuild {
             recorded: start,
             inputs: inputs(
                 options: options,
-                pageSalt: Pipeline.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
+                pageSalt: RenderKeys.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
                 listing: listing),
             itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),

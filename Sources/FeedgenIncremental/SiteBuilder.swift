@@ -20,7 +20,8 @@ public enum SiteBuilder {
     /// The stages of one build, in order; a stage that returns false (or nil) ends the build
     /// there. Nothing is written before stage 5–6.
     static func run(_ options: BuildOptions) -> BuildReport {
-        let build = BuildRun(options)
+        let memo = CacheMemo()
+        let build = BuildRun(options, memo: memo)
         defer { build.end() }
         options.progress?.begin("reading content")
         // 1. List the site; a build whose only changes are item bodies is a patch.
@@ -51,7 +52,7 @@ public enum SiteBuilder {
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,
-                report: build.report, start: build.started, previous: lastSnapshot)
+                report: build.report, start: build.started, previous: lastSnapshot, fingerprints: memo.items?.fingerprints)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
             build.timing.mark("snapshot")

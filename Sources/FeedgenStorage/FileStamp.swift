@@ -7,7 +7,7 @@
 import CFileSystem
 
 /// What a file's `stat` says of it (links followed): a file whose stamp changed may hold other
-/// bytes (git's index rule; ``SourceStats``).
+/// bytes (git's index rule; FeedgenIncremental's `SourceStats`).
 public struct FileStamp: Hashable, Sendable {
     public var size: Int64
     /// Modification and status-change times, ns since 1970.

@@ -13,7 +13,8 @@ import Synchronization
 /// any write, truncation, replacement or `touch` changes its size, a time or its inode. Its
 /// records' checksums are then not checked again (for a 10,000-card feed page that was hashing
 /// 24 MB of cached cards on every build); a log without a matching seal is checked record by
-/// record, as before. The same trust as in the item files' `stat` (``SourceStats``).
+/// record, as before. The same trust as in the item files' `stat` (FeedgenIncremental's
+/// `SourceStats`).
 ///
 /// Racy seals (git's "racy clean" rule): a file system stamps times from a clock that moves in
 /// ticks (a few ms on Linux; 1 s or 2 s on some), so a change of the log that keeps its size,

@@ -7,8 +7,8 @@ import Synchronization
 #endif
 
 /// A build-cache log of keyed, checksummed records, as read at the start of a build: the
-/// format shared by `items.log` (``ItemCache``) and `cards.log` (the card cache in
-/// FeedgenBuild), and what a build made of each record.
+/// format shared by `items.log` and `cards.log` (FeedgenIncremental's `ItemCache` and
+/// `CardCache`), and what a build made of each record.
 ///
 /// File format: a 4-byte magic, format version (UInt32), salt (UInt64), then records
 /// `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian; a later record

@@ -4,6 +4,7 @@ import Testing
 import CFileSystem
 
 @testable import FeedgenBuild
+@testable import FeedgenIncremental
 @testable import FeedgenContent
 
 /// The build cache survives what other processes may leave in it (docs/content-format.md,

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @testable import FeedgenBuild
-import FeedgenIncremental
+@testable import FeedgenIncremental
 @testable import FeedgenContent
 @testable import FeedgenEmit
 

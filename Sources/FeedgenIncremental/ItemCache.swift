@@ -1,4 +1,6 @@
 import Dispatch
+import FeedgenBuild
+import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenStorage
 import Synchronization
@@ -10,10 +12,11 @@ import Synchronization
 #endif
 
 /// Parsed items of earlier builds, so that an unchanged item file is not parsed again (no
-/// libyaml, no cmark): the build cache's `items.log` (see `BuildCache` in FeedgenBuild).
+/// libyaml, no cmark): the build cache's `items.log` (``BuildCache``), the ``ParsedItemStore``
+/// that a load is given (through the pipeline's ``ItemMemo``).
 ///
-/// An entry is keyed by the ``StableHasher`` hash of the item file's bytes, its site-relative
-/// path, its section and its name; the whole log is tied to a `salt` (the feedgen binary, the
+/// An entry is keyed by the load's key of the item file (the ``StableHasher`` hash of its bytes,
+/// its site-relative path, its section and its name, the Markdown options); the whole log is tied to a `salt` (the feedgen binary, the
 /// Markdown options), and a different salt discards it. An entry holds the item exactly as the
 /// parser produced it *and* its diagnostics, so the warnings of unchanged items are reported
 /// on every build.
@@ -24,7 +27,7 @@ import Synchronization
 /// is sealed: ``LogSeal``), and a damaged one is ignored (its item is parsed again, and the
 /// record is not copied into a rewritten log). When most records are no longer used the log is
 /// rewritten with the used ones only (into a temporary file that is renamed over it).
-public final class ItemCache: @unchecked Sendable {
+public final class ItemCache: ItemMemo, @unchecked Sendable {
     static let magic: [UInt8] = Array("FGIC".utf8)
     static let formatVersion: UInt32 = 2
 
@@ -56,7 +59,10 @@ public final class ItemCache: @unchecked Sendable {
     let sources: SourceStats?
     /// Whether the last build's table of item files can vouch for some files as unchanged by
     /// their `stat` (so that listing `content/` should stamp every item file).
-    package var vouchesForUnchangedFiles: Bool { sources?.hasTrustedEntries == true }
+    public var vouchesForUnchangedFiles: Bool { sources?.hasTrustedEntries == true }
+
+    /// The fingerprint of every item this build took from the log or stored in it.
+    package let fingerprints = ItemFingerprints()
 
     /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache) and,
     /// with a `sourcesPath`, the ``SourceStats`` table there, so that item files whose `stat` is
@@ -81,25 +87,22 @@ public final class ItemCache: @unchecked Sendable {
     /// The keys of the records this build used, and of the entries it stored.
     private var usedKeys: Set<UInt64> { log.usedKeys.union(added) }
 
-    /// The key of an item file: its bytes (`bytesHash`, their ``StableHasher/hash(_:)-([UInt8])``)
-    /// and everything about its place that the parser reads: its section folder (site-relative;
-    /// with `fileName`, the file's path), its section and its name below the section.
-    public static func key(folder: String, sectionID: String, fileName: String, bytesHash: UInt64) -> UInt64 {
-        var h = StableHasher()
-        h.combine(folder)
-        h.combine(sectionID)
-        h.combine(fileName)
-        h.combine(bytesHash)
-        return h.value
+    public func meet(_ files: [ParsedItemFile]) { sources?.match(files) }
+
+    public func unchangedBytesHash(file: Int, stamp: FileStamp?) -> UInt64? { sources?.bytesHash(file: file, stamp: stamp) }
+
+    public func record(file: Int, stamp: FileStamp, bytesHash: UInt64) {
+        sources?.record(file: file, stamp: stamp, bytesHash: bytesHash)
     }
 
-    /// The parsed item and its diagnostics for `key`, if an earlier build stored them.
+    /// The parsed item and its diagnostics for `key`, if an earlier build stored them; the
+    /// item's fingerprint (stored with it) goes into ``fingerprints``.
     ///
     /// - Parameters:
     ///   - unread: the item's file was not read (its stat was unchanged), for ``unread``.
     ///   - countingMiss: whether a miss counts in ``misses`` (not when the caller reads the file
     ///     and looks it up again).
-    func lookup(_ key: UInt64, unread: Bool = false, countingMiss: Bool = true) -> (Item, [Diagnostic])? {
+    public func lookup(_ key: UInt64, unread: Bool = false, countingMiss: Bool = true) -> (Item, [Diagnostic])? {
         func miss() -> (Item, [Diagnostic])? {
             if countingMiss { lock.withLock { _ in missCount += 1 } }
             return nil
@@ -107,29 +110,29 @@ public final class ItemCache: @unchecked Sendable {
         guard let (place, range) = log.payload(of: key) else { return miss() }
         // Payload: the item's fingerprint (UInt64), the item, its diagnostics.
         var reader = ByteReader(bytes: log.bytes, offset: range.lowerBound + 8, end: range.upperBound, file: log.file)
-        guard range.count >= 8, var item = reader.item(), let diagnostics = reader.diagnostics(), reader.offset == range.upperBound
+        guard range.count >= 8, let item = reader.item(), let diagnostics = reader.diagnostics(), reader.offset == range.upperBound
         else {
             log.markDamaged(place)  // never copied into a new log
             return miss()
         }
-        item.remember(fingerprint: RecordLog.load(UInt64.self, log.bytes, range.lowerBound))
+        fingerprints.remember(RecordLog.load(UInt64.self, log.bytes, range.lowerBound), of: item)
         log.markUsed(place)
         hitCount.add(1, ordering: .relaxed)
         if unread { unreadCount.add(1, ordering: .relaxed) }
         return (item, diagnostics)
     }
 
-    /// Adds a parsed item. Entries go to disk as they come (in 1 MiB writes), not held in
-    /// memory: appended to an intact log, else into a new log (`items.log.tmp-<pid>`) that
-    /// ``save()`` renames over the old one.
-    /// - Returns: the item's ``fingerprint(_:)``, computed from the encoding stored.
-    @discardableResult
-    func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) -> UInt64 {
+    /// Adds a parsed item, and its fingerprint (computed from the encoding stored) to
+    /// ``fingerprints``. Entries go to disk as they come (in 1 MiB writes), not held in memory:
+    /// appended to an intact log, else into a new log (`items.log.tmp-<pid>`) that ``save()``
+    /// renames over the old one.
+    public func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) {
         var writer = ByteWriter()
         writer.int(0)  // the fingerprint, once the item is encoded
         writer.item(item)
         let fingerprint = writer.bytes.withUnsafeBytes { StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[8...])) }
-        guard writable else { return fingerprint }
+        fingerprints.remember(fingerprint, of: item)
+        guard writable else { return }
         withUnsafeBytes(of: fingerprint.littleEndian) { writer.bytes.replaceSubrange(0..<8, with: $0) }
         writer.diagnostics(diagnostics)
         var record: [UInt8] = []
@@ -143,7 +146,6 @@ public final class ItemCache: @unchecked Sendable {
             pending += record
             if pending.count >= 1 << 20 { flush() }
         }
-        return fingerprint
     }
 
     private var sink: Int32 = -1
@@ -152,7 +154,7 @@ public final class ItemCache: @unchecked Sendable {
     private var temporaryPath: String { path + ".tmp-\(getpid())" }
 
     /// Whether the log on disk is the one read, whole (this build has not appended yet).
-    private var isIntact: Bool { log.validEnd > 0 && FileSystem.fileSize(path) == log.validEnd }
+    private var isIntact: Bool { log.validEnd > 0 && fileSize(path) == log.validEnd }
 
     private func openSink() {
         // The cache folder may not exist yet (a first build creates it after loading).
@@ -269,14 +271,13 @@ public final class ItemCache: @unchecked Sendable {
 }
 
 extension ItemCache {
-    /// A hash of every field of `item` (its exact cache encoding).
+    /// A hash of every field of `item` (its exact cache encoding); ``ItemFingerprints`` knows
+    /// those of the items a build loaded.
     public static func fingerprint(_ item: Item) -> UInt64 {
-        if let known = item.knownFingerprint { return known }
         var writer = ByteWriter()
         writer.item(item)
         return StableHasher.hash(writer.bytes)
     }
-
 
     /// ``fingerprint(_:)`` of the item without what its Markdown body decides: its HTML, its
     /// links to other content files and its description (the body's first paragraph when the
@@ -298,10 +299,39 @@ extension ItemCache {
     }
 }
 
-extension FileSystem {
-    static func fileSize(_ path: String) -> Int? {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+/// The ``ItemCache/fingerprint(_:)`` of each item a build took from the item cache or stored
+/// in it, computed once (from the bytes stored), so that the keys of its card and page do not
+/// encode the item again. An entry holds a copy of its item and counts only for that very value
+/// (``Item/isUnchangedCopy(of:)``): an item changed after loading (its links resolved) is
+/// fingerprinted again.
+package final class ItemFingerprints: Sendable {
+    private struct Place: Hashable {
+        var sourcePath: String
+        var id: String
     }
+    private let table = Mutex<[Place: (fingerprint: UInt64, item: Item)]>([:])
+
+    package init() {}
+
+    func remember(_ fingerprint: UInt64, of item: Item) {
+        let place = Place(sourcePath: item.sourcePath, id: item.id)
+        table.withLock { $0[place] = (fingerprint, item) }
+    }
+
+    /// `item`'s ``ItemCache/fingerprint(_:)``: the one remembered when it is the item loaded,
+    /// else computed.
+    package func fingerprint(_ item: Item) -> UInt64 { known(item) ?? ItemCache.fingerprint(item) }
+
+    /// The fingerprint remembered for `item`, when it is the very item loaded or stored.
+    func known(_ item: Item) -> UInt64? {
+        let place = Place(sourcePath: item.sourcePath, id: item.id)
+        guard let entry = table.withLock({ $0[place] }), entry.item.isUnchangedCopy(of: item) else { return nil }
+        return entry.fingerprint
+    }
+}
+
+private func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int(info.st_size)
 }

@@ -1,9 +1,9 @@
 /// The item codec of `items.log`: ``Item``s, their front matter, dates and diagnostics as
-/// ``ByteWriter`` / ``ByteReader`` values, and the lazily decoded values an item keeps in the
-/// mapped log (``LazyValue``, ``CachedValue``).
+/// ``ByteWriter`` / ``ByteReader`` values; an item's body and front matter read from a mapped
+/// log are left there (``EncodedValue``) until first read.
+import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenStorage
-import Synchronization
 extension ByteWriter {
     mutating func location(_ l: SourceLocation) {
         string(l.path)
@@ -92,71 +92,7 @@ extension ByteWriter {
     }
 }
 
-/// A value of an item (its rendered body, ``Item/html``; its front matter): made by the parser,
-/// or left where the build cache's mapped log holds it (``CachedValue``) and decoded the first
-/// time it is read. An unchanged item whose card and page come from the cache never needs its
-/// body, and decoding it (UTF-8 validation, a copy) was most of the cost of taking an item from
-/// the cache; its front matter is read only for a few diagnostics.
-enum LazyValue<Value: Hashable & Sendable>: Sendable, Hashable {
-    case value(Value)
-    case cached(CachedValue<Value>)
-
-    init(_ value: Value) { self = .value(value) }
-
-    var value: Value {
-        switch self {
-        case .value(let value): value
-        case .cached(let cached): cached.value
-        }
-    }
-
-    static func == (a: LazyValue, b: LazyValue) -> Bool {
-        if case .cached(let x) = a, case .cached(let y) = b, x === y { return true }
-        return a.value == b.value
-    }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
-}
-
-/// An item's rendered body.
-typealias ItemText = LazyValue<String>
-/// An item's front matter.
-typealias ItemYAML = LazyValue<YAMLNode>
-
-/// The encoding of a value at `range` of a mapped build-cache log (whose record passed its
-/// checksum or seal, and whose structure was checked when the item was read), decoded once,
-/// when first read, on whichever thread reads it first.
-final class CachedValue<Value: Sendable>: Sendable {
-    /// Held so that the mapping outlives every item that points into it.
-    let file: MappedFile
-    let range: Range<Int>
-    private let decode: @Sendable (UnsafeRawBufferPointer) -> Value
-    private let decoded = Mutex<Value?>(nil)
-
-    init(file: MappedFile, range: Range<Int>, decode: @escaping @Sendable (UnsafeRawBufferPointer) -> Value) {
-        self.file = file
-        self.range = range
-        self.decode = decode
-    }
-
-    var value: Value {
-        decoded.withLock { decoded in
-            if let decoded { return decoded }
-            let value = decode(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
-            decoded = value
-            return value
-        }
-    }
-}
-
-extension CachedValue where Value == String {
-    /// UTF-8 text.
-    convenience init(text file: MappedFile, range: Range<Int>) {
-        self.init(file: file, range: range) { String(decoding: $0, as: UTF8.self) }
-    }
-}
-
-extension CachedValue where Value == YAMLNode {
+extension EncodedValue where Value == YAMLNode {
     /// A node as ``ByteWriter/node(_:)`` wrote it (an empty mapping if it cannot be read).
     convenience init(node file: MappedFile, range: Range<Int>) {
         self.init(file: file, range: range) { bytes in
@@ -173,7 +109,7 @@ extension ByteReader {
         guard let file else { return string().map(ItemText.init) }
         guard let count = int(), count >= 0, count <= end - offset else { return nil }
         defer { offset += count }
-        return .cached(CachedValue(text: file, range: offset..<(offset + count)))
+        return .encoded(EncodedValue(text: file, range: offset..<(offset + count)))
     }
     mutating func location() -> SourceLocation? {
         guard let path = string(), let line = int(), let column = int() else { return nil }
@@ -234,7 +170,7 @@ extension ByteReader {
         guard let file else { return node().map(ItemYAML.init) }
         let start = offset
         guard skipNode() else { return nil }
-        return .cached(CachedValue(node: file, range: start..<offset))
+        return .encoded(EncodedValue(node: file, range: start..<offset))
     }
     mutating func pairs(depth: Int = 0) -> [YAMLPair]? {
         guard let count = int(), count >= 0, count <= end - offset else { return nil }

@@ -1,3 +1,4 @@
+import FeedgenBuild
 import FeedgenContent
 import FeedgenEmit
 import FeedgenStorage
@@ -8,7 +9,7 @@ import Synchronization
 /// the cards whose inputs changed: the build cache's `cards.log` (``BuildCache``).
 ///
 /// An entry is a ``CardFragment`` (the card's HTML and its height estimate) under its card key
-/// (`SiteRenderer.cardKey`: the item's fields, its image, eager/lazy loading, the card type,
+/// (``RenderKeys/cardKey(_:)``: the item's fields, its image, eager/lazy loading, the card type,
 /// seeded with the templates, the configuration and the binary). Nothing about the card's place
 /// in its section is in the fragment, so an entry is right wherever the card lands.
 ///
@@ -19,7 +20,7 @@ import Synchronization
 /// validated as UTF-8 (it was written from a `String`; the checksum catches damage). New entries are appended at the end of the build; when more records are
 /// stale than used (or the file is damaged), the log is rewritten with the used entries only
 /// (a temporary file renamed over it). Failures are ignored: it is a cache.
-final class CardCache: CardFragmentStore, @unchecked Sendable {
+final class CardCache: CardMemo, @unchecked Sendable {
     static let magic: [UInt8] = Array("FGCC".utf8)
     static let formatVersion: UInt32 = 1
 
@@ -32,8 +33,8 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
     private var added: [UInt64: [UInt8]] = [:]
     private var missCount = 0
     /// Lookups that found a usable entry / found none (for `FEEDGEN_TIMING` and the tests).
-    var hits: Int { hitCount.load(ordering: .relaxed) }
-    var misses: Int { lock.withLock { missCount } }
+    public var hits: Int { hitCount.load(ordering: .relaxed) }
+    public var misses: Int { lock.withLock { missCount } }
 
     /// Reads the log at `path` (a missing, foreign or damaged file gives an empty cache);
     /// `read: false` (`feedgen build --clean`) starts from nothing and writes a new log;
@@ -45,7 +46,7 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
             path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt, read: read, cutAfterMapping: cutAfterMapping)
     }
 
-    func fragment(_ key: UInt64) -> CardFragment? {
+    public func fragment(_ key: UInt64) -> CardFragment? {
         guard let (place, range) = log.payload(of: key),
             let fragment = CardFragment(decoding: UnsafeRawBufferPointer(rebasing: log.bytes[range]), owner: log.file)
         else {
@@ -57,14 +58,14 @@ final class CardCache: CardFragmentStore, @unchecked Sendable {
         return fragment
     }
 
-    func store(_ key: UInt64, _ fragment: CardFragment) {
+    public func store(_ key: UInt64, _ fragment: CardFragment) {
         let bytes = fragment.encoded()
         lock.withLock { added[key] = bytes }
     }
 
     /// Writes this build's new entries: appended to an intact log, or the log rewritten with the
     /// entries this build used when it is damaged, foreign or mostly stale.
-    func save() {
+    public func save() {
         lock.withLock {
             let fresh = added.sorted { $0.key < $1.key }
             let intact = log.validEnd > 0 && log.validEnd == log.bytes.count

@@ -4,10 +4,17 @@ import Synchronization
 import Testing
 
 @testable import FeedgenContent
+@testable import FeedgenIncremental
 
-/// The item cache (`items.log`) hands back items whose fingerprint is already known; it must be
-/// the one computing it from the item gives, and any change to the item must forget it.
-@Suite struct ItemCacheTests {
+/// The item cache (`items.log`) knows the fingerprint of the items it hands back and stores
+/// (``ItemFingerprints``); it must be the one computing it from the item gives, and it must not
+/// count for an item changed since.
+@Suite final class ItemCacheTests {
+    /// This test's folder (a new instance runs each test), removed when it ends.
+    let folder = NSTemporaryDirectory() + "feedgen-item-cache-\(UUID().uuidString)"
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+
     static func item() -> Item {
         var item = Item(
             id: "s/a", sourcePath: "content/s/a.md", location: SourceLocation(path: "content/s/a.md", line: 1, column: 1),
@@ -18,48 +25,48 @@ import Testing
     }
 
     @Test func storedAndLoadedItemsKnowTheirFingerprint() throws {
-        let site = try TestSite([:])
-        let path = site.root + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let original = Self.item()
-        #expect(original.knownFingerprint == nil)
         let computed = ItemCache.fingerprint(original)
 
         let writer = ItemCache(path: path, salt: 42)
-        let stored = writer.store(7, item: original, diagnostics: [.warning(SourceLocation(path: "content/s/a.md"), "w")])
-        #expect(stored == computed)
+        #expect(writer.fingerprints.known(original) == nil)
+        writer.store(7, item: original, diagnostics: [.warning(SourceLocation(path: "content/s/a.md"), "w")])
+        #expect(writer.fingerprints.known(original) == computed)
         writer.save()
 
         let reader = ItemCache(path: path, salt: 42)
         let (loaded, diagnostics) = try #require(reader.lookup(7))
         #expect(loaded == original)
         #expect(diagnostics.map(\.message) == ["w"])
-        #expect(loaded.knownFingerprint == computed)
-        #expect(ItemCache.fingerprint(loaded) == computed)
+        #expect(reader.fingerprints.known(loaded) == computed)
+        #expect(reader.fingerprints.known(original) == nil)  // equal, but not the item loaded
+        #expect(reader.fingerprints.fingerprint(loaded) == computed)
 
-        // A change forgets the fingerprint; the new one is computed from the new fields.
+        // A changed copy is not the item loaded; its fingerprint is computed from its fields.
         var changed = loaded
         changed.title = "Other"
-        #expect(changed.knownFingerprint == nil)
-        #expect(ItemCache.fingerprint(changed) != computed)
-        #expect(loaded.knownFingerprint == computed)  // the copy it came from keeps its own
+        #expect(reader.fingerprints.known(changed) == nil)
+        #expect(reader.fingerprints.fingerprint(changed) != computed)
+        #expect(reader.fingerprints.known(loaded) == computed)  // the copy it came from keeps its own
         var same = loaded
         same.title = loaded.title
-        #expect(same.knownFingerprint == nil)
-        #expect(ItemCache.fingerprint(same) == computed)
+        #expect(reader.fingerprints.known(same) == nil)
+        #expect(reader.fingerprints.fingerprint(same) == computed)
     }
 
     /// A cached item's front matter is left in the mapped log (its structure checked when the
     /// item is read) and decoded when first read: the same nodes, tags and positions as parsed;
-    /// changing it forgets the fingerprint.
+    /// after changing it, its fingerprint is computed again.
     @Test func cachedFrontMatterIsTheParsedOne() throws {
-        let site = try TestSite([:])
-        let path = site.root + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let yaml = "title: Grüße\ntags: [a, b]\nparams:\n  n: !custom 3\n  deep: {x: [1, {y: z}]}\n"
         let parsed = try #require(YAMLParser.parse(yaml, path: "content/s/a.md").node)
         var original = Self.item()
         original.frontMatter = parsed
         let writer = ItemCache(path: path, salt: 42)
-        let computed = writer.store(7, item: original, diagnostics: [])
+        writer.store(7, item: original, diagnostics: [])
+        let computed = try #require(writer.fingerprints.known(original))
         writer.save()
 
         let reader = ItemCache(path: path, salt: 42)
@@ -69,16 +76,16 @@ import Testing
         #expect(loaded.frontMatter["tags"]?.line == 2)
         #expect(loaded == original)
         #expect(ItemCache.fingerprint(loaded) == computed)
+        #expect(reader.fingerprints.known(loaded) == computed)
         loaded.frontMatter = YAMLNode(.mapping([]), line: 1, column: 1)
-        #expect(loaded.knownFingerprint == nil)
-        #expect(ItemCache.fingerprint(loaded) != computed)
+        #expect(reader.fingerprints.known(loaded) == nil)
+        #expect(reader.fingerprints.fingerprint(loaded) != computed)
     }
 
     /// A cached item's body is left in the mapped log until it is read (then decoded once); it
     /// outlives the cache that found it and a new log renamed over the file.
     @Test func cachedBodyIsDecodedWhenReadAndOutlivesTheLog() throws {
-        let site = try TestSite([:])
-        let path = site.root + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let writer = ItemCache(path: path, salt: 42)
         writer.store(7, item: Self.item(), diagnostics: [])
         writer.save()
@@ -100,8 +107,7 @@ import Testing
 
     /// Another salt (another feedgen binary) or a log of the previous format is not read.
     @Test func foreignLogsAreEmpty() throws {
-        let site = try TestSite([:])
-        let path = site.root + "/cache/items.log"
+        let path = folder + "/cache/items.log"
         let writer = ItemCache(path: path, salt: 1)
         writer.store(7, item: Self.item(), diagnostics: [])
         writer.save()

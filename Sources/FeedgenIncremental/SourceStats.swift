@@ -1,3 +1,4 @@
+import FeedgenContent
 import FeedgenStorage
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +9,7 @@ import FeedgenStorage
 /// What the last build knew about each item file without reading it: the file's `stat`
 /// (size, modification and change times, inode, device) and the hash of the bytes it held. A
 /// file whose `stat` is unchanged is not read again: that hash, with the file's current place in
-/// the site (``ItemCache/key(folder:sectionID:fileName:bytesHash:)``), finds its parsed item in
+/// the site (the load's key of the file), finds its parsed item in
 /// the ``ItemCache`` (the build cache's `sources` file beside `items.log`).
 ///
 /// The stats compared are the ones the content scanner took while listing each folder
@@ -43,10 +44,7 @@ final class SourceStats: @unchecked Sendable {
     }
 
     /// An item file of this build: its section folder (site-relative) and its name below it.
-    struct File {
-        var folder: String
-        var name: String
-    }
+    typealias File = ParsedItemFile
 
     /// A record of the previous build's table.
     private struct Record {
@@ -156,11 +154,11 @@ final class SourceStats: @unchecked Sendable {
         return record.entry.bytesHash
     }
 
-    /// Records that item file number `file`, whose `stat` was `info` when it was opened, held
+    /// Records that item file number `file`, whose `stat` was `stamp` when it was opened, held
     /// bytes whose hash is `bytesHash`.
-    func record(file: Int, _ info: stat, bytesHash: UInt64) {
+    func record(file: Int, stamp: FileStamp, bytesHash: UInt64) {
         guard file < seen.count else { return }
-        seen[file] = Entry(stamp: FileStamp(info), bytesHash: bytesHash)
+        seen[file] = Entry(stamp: stamp, bytesHash: bytesHash)
     }
 
     /// Writes the entries of this build, in content-plan order (files it did not see are

@@ -1,0 +1,67 @@
+/// `LazyValue`: a value of an item (its rendered body, its front matter) made by the parser, or
+/// left encoded in a mapped file (``EncodedValue``) and decoded the first time it is read.
+import FeedgenStorage
+import Synchronization
+
+/// A value made by the parser, or left where a store of parsed items (``ParsedItemStore``)
+/// holds it in a mapped file and decoded when first read: an unchanged item whose card and page
+/// are not rendered again never needs its body, and decoding it (UTF-8 validation, a copy) was
+/// most of the cost of taking an item from the store; its front matter is read only for a few
+/// diagnostics.
+package enum LazyValue<Value: Hashable & Sendable>: Sendable, Hashable {
+    case value(Value)
+    case encoded(EncodedValue<Value>)
+
+    package init(_ value: Value) { self = .value(value) }
+
+    package var value: Value {
+        switch self {
+        case .value(let value): value
+        case .encoded(let encoded): encoded.value
+        }
+    }
+
+    package static func == (a: LazyValue, b: LazyValue) -> Bool {
+        if case .encoded(let x) = a, case .encoded(let y) = b, x === y { return true }
+        return a.value == b.value
+    }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+/// An item's rendered body.
+package typealias ItemText = LazyValue<String>
+/// An item's front matter.
+package typealias ItemYAML = LazyValue<YAMLNode>
+
+/// The encoding of a value at `range` of a mapped file (whose bytes the caller checked), decoded
+/// once, when first read, on whichever thread reads it first.
+package final class EncodedValue<Value: Sendable>: Sendable {
+    /// Held so that the mapping outlives every item that points into it.
+    let file: MappedFile
+    let range: Range<Int>
+    private let decode: @Sendable (UnsafeRawBufferPointer) -> Value
+    private let decoded = Mutex<Value?>(nil)
+
+    package init(file: MappedFile, range: Range<Int>, decode: @escaping @Sendable (UnsafeRawBufferPointer) -> Value) {
+        self.file = file
+        self.range = range
+        self.decode = decode
+    }
+
+    var value: Value {
+        decoded.withLock { decoded in
+            if let decoded { return decoded }
+            let value = decode(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
+            decoded = value
+            return value
+        }
+    }
+}
+
+extension EncodedValue where Value == String {
+    /// UTF-8 text.
+    package convenience init(text file: MappedFile, range: Range<Int>) {
+        self.init(file: file, range: range) { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,74 @@
+/// What a card and a detail page are rendered from, as plain values (``CardInputs``,
+/// ``DetailPageInputs``), and the protocol of a store of rendered cards (``CardFragmentStore``):
+/// a memo of earlier builds keys its entries by these inputs; Emit computes no key.
+import FeedgenContent
+import FeedgenResolve
+
+/// Everything a card's template is given and how its fragment is made
+/// (``TemplateContext/item(_:feed:page:image:eager:priority:detail:config:)``, the card type,
+/// the height estimate), besides what all cards share (the templates, the configuration). Its
+/// place in the section (index, set size, ids, deferral) is not in the fragment: the section's
+/// HTML wraps it.
+public struct CardInputs: Sendable {
+    public var item: Item
+    /// The feed page the card is on.
+    public var page: String
+    /// The item's detail page.
+    public var detailPath: String
+    /// The feed's language (the language of the card's date, unless the item has one).
+    public var feedLang: String?
+    /// The item's image, and its variants and sizes (stage 4's, ``ImageVariantTable``).
+    public var image: ImageAsset?
+    public var variants: ResponsiveImage?
+    /// Whether the image loads eagerly, and with high priority.
+    public var eager: Bool
+    public var priority: Bool
+    /// The card type it is drawn with.
+    public var type: String
+    /// The section's preset when the fragment holds a height estimate; nil: it holds none.
+    public var estimatePreset: String?
+}
+
+/// Everything a detail page's template is given (``SiteRenderer/detailContext(_:feed:)``)
+/// besides the site configuration and the templates: the page's path, its item, its feed's
+/// title, path and language, its image, and the variants of its image and of its body's
+/// images. Equal inputs (with equal templates, configuration and
+/// pages its content links lead to) render equal pages.
+public struct DetailPageInputs: Sendable {
+    public var path: String
+    public var item: Item
+    public var feedTitle: String
+    public var feedPath: String
+    public var feedLang: String?
+    public var image: ImageAsset?
+    public var variants: ResponsiveImage?
+    /// The variants of the body's images, by the content link's target.
+    public var bodyImages: [String: ResponsiveImage]
+}
+
+/// Rendered cards kept across builds (the incremental build's card cache implements it): a card
+/// whose inputs have a key found in the store is not rendered. Lookups and stores come from
+/// several threads.
+public protocol CardFragmentStore: AnyObject, Sendable {
+    /// The key of a card with these inputs: equal keys, equal fragments.
+    func key(of card: CardInputs) -> UInt64
+    /// The fragment stored under `key` by this or an earlier build, if any.
+    func fragment(_ key: UInt64) -> CardFragment?
+    /// Keeps `fragment` under `key` (for the next build).
+    func store(_ key: UInt64, _ fragment: CardFragment)
+}
+
+extension SiteRenderer {
+    /// The inputs of a detail page (nil for feed pages: they hold every card and are always
+    /// rendered).
+    public func detailInputs(of page: Page) -> DetailPageInputs? {
+        guard case .detail(let f, let s, let i) = page else { return nil }
+        let feed = site.feeds[f]
+        let item = feed.sections[s].pageItems[i]
+        let image = site.image(feed: feed, item: item)
+        return DetailPageInputs(
+            path: path(of: page), item: item, feedTitle: feed.feed.title, feedPath: feed.feed.path, feedLang: feed.feed.lang,
+            image: image, variants: image == nil ? nil : images.card(feed: feed, item: item),
+            bodyImages: images.bodies.isEmpty ? [:] : bodyImages(of: item))
+    }
+}
