@@ -179,6 +179,7 @@ def test_one_page_or_group_per_arrow_key_and_touch_swipe(browser, feedgen, gestu
                                     f"model {_next(offsets, at, 1):.1f}")
                 at = got
             _reset(page, sel)
+            page.wait_for_timeout(300)  # as before a swipe always was (the wheel's wait is not for touch)
             box = page.locator(sel).bounding_box()
             # A quick 120 px swipe towards the start edge (a fling) scrolls towards the end.
             x0, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -199,6 +200,7 @@ def test_one_page_or_group_per_arrow_key_and_touch_swipe(browser, feedgen, gestu
                 # gesture is not a snap position, so it is swiped once more.
                 print(f"{width}px {section}: touch swipe did not move the scroller; swiping again")
                 _reset(page, sel)
+                page.wait_for_timeout(300)
                 got = swipe()
             print(f"{width}px {section}: touch swipe 120 px: {got:.1f} (model {offsets[1]:.1f})")
             if abs(got - offsets[1]) > TOLERANCE:
