@@ -30,9 +30,13 @@ extension ImageVariants {
         var planned: [String: Int] = [:]  // output path → index in plans
         var staticFiles: Set<String>?
         for feed in site.feeds {
-            var links = feed.feed.introLinks
+            // Only paths ending in a raster image's extension are looked up (a site's other body
+            // paths are pages and files: tens of thousands on a large documentation site).
+            var links = feed.feed.introLinks.filter { isRasterPath($0.target) }
             for s in feed.sections {
-                for item in s.pageItems where item.hasBody && !item.markdownLinks.isEmpty { links += item.markdownLinks }
+                for item in s.pageItems where item.hasBody && !item.markdownLinks.isEmpty {
+                    for link in item.markdownLinks where isRasterPath(link.target) { links.append(link) }
+                }
             }
             guard !links.isEmpty else { continue }
             let env = site.layoutEnvironment(feed, width: 0, viewportHeight: 844)
@@ -68,5 +72,18 @@ extension ImageVariants {
             }
         }
         return plans
+    }
+
+    /// Whether `target` ends in `.png`, `.jpg`, `.jpeg` or `.webp` (any case): the files that
+    /// may get variants (``formats(of:)`` decides by their bytes).
+    static func isRasterPath(_ target: String) -> Bool {
+        let bytes = target.utf8
+        // `| 0x20` lower-cases ASCII letters and keeps `.`.
+        func ends(_ suffix: StaticString) -> Bool {
+            let n = suffix.utf8CodeUnitCount
+            guard bytes.count >= n else { return false }
+            return suffix.withUTF8Buffer { zip(bytes.suffix(n), $0).allSatisfy { $0 | 0x20 == $1 } }
+        }
+        return ends(".png") || ends(".jpg") || ends(".jpeg") || ends(".webp")
     }
 }

@@ -106,6 +106,12 @@ import FeedgenIncremental
         #expect(report.images == ImageVariants.Stats(encoded: 12, reused: 0, images: 1))
     }
 
+    /// Only paths with a raster image's extension are looked up (in any case).
+    @Test func rasterPathsAreFoundByTheirExtension() {
+        #expect(["content/a/b.png", "content/a/B.PNG", "/images/x.jpg", "c/d.JPEG", "e.webp"].allSatisfy(ImageVariants.isRasterPath))
+        #expect(!["content/a/b.svg", "content/a/b.gif", "/docs/x/", "png", "content/a/b.png.md", "a.jpgx"].contains(where: ImageVariants.isRasterPath))
+    }
+
     /// The column is the theme's: `readableWidth` and `layoutMargin` tokens in px.
     @Test func theColumnFollowsTheThemeTokens() throws {
         let root = temporaryFolder()
