@@ -92,8 +92,9 @@ struct ParsedContent: Sendable {
         suggestions: KeySuggestions, cache: ItemCache?
     ) -> (Output, [Diagnostic]) {
         // The key of a cached item: its bytes (their hash), its place (folder, section, name
-        // below the section: a new `_feed.md` can change the last two), the Markdown options and
-        // the time zone of its zone-less date-times.
+        // below the section: a new `_feed.md` can change the last two), the Markdown options,
+        // the time zone of its zone-less date-times and whether its id keeps its date (a new
+        // file with the same slug changes it).
         func cacheKey(_ bytesHash: UInt64) -> UInt64? {
             guard case .item(let f, let s, let i, _) = job else { return nil }
             let section = plan.feeds[f].sections[s]
@@ -104,6 +105,7 @@ struct ParsedContent: Sendable {
             key.combine(markdown.gfm)
             key.combine(markdown.summaryLength)
             key.combine(timeZone?.identifier ?? "")
+            key.combine(section.keepingDates.contains(section.itemFiles[i]))
             return key.value
         }
         // An item file whose stat (taken while its folder was listed) is unchanged is not read.
@@ -154,7 +156,7 @@ struct ParsedContent: Sendable {
         case .item(let f, let s, let i, _):
             let section = plan.feeds[f].sections[s]
             let fileName = section.itemFiles[i]
-            let name = ItemName(sectionID: section.id, fileName: fileName)
+            let name = ItemName(sectionID: section.id, fileName: fileName, keepsDate: section.keepingDates.contains(fileName))
             let body = markdown.render(frontMatter.body, source: (path, frontMatter.bodyLine))
             var origin = ItemOrigin(
                 sourcePath: path, location: SourceLocation(path: path, line: 1, column: 1),
