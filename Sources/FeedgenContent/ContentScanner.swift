@@ -29,6 +29,9 @@ struct SectionPlan: Sendable {
     var itemFiles: [String] = []
     /// Each item file's stamp as listed (`ContentScanner.stampFiles`), else nil.
     var itemStamps: [FileStamp?] = []
+    /// The item files whose default id keeps its date prefix (``ItemName/keepingDates(sectionID:fileNames:)``),
+    /// found on the whole listing (a patch build reads only some files).
+    var keepingDates: Set<String> = []
 }
 
 /// Walks `content/`: feeds are `content/` and every folder holding `_feed.md`; sections are the
@@ -199,6 +202,7 @@ struct ContentScanner {
     private mutating func scanSection(id: String, folder: String) -> SectionPlan? {
         var section = SectionPlan(id: id, folder: folder)
         collectItems(folder: folder, prefix: "", into: &section)
+        section.keepingDates = ItemName.keepingDates(sectionID: id, fileNames: section.itemFiles)
         return section.sectionFile != nil || !section.itemFiles.isEmpty ? section : nil
     }
 

@@ -22,20 +22,42 @@ package struct ItemName: Equatable {
     /// - Parameters:
     ///   - sectionID: the section folder's name.
     ///   - fileName: the path below the section folder (`a.md`, `sub/2024-03-05-b.markdown`).
-    init(sectionID: String, fileName: String) {
+    ///   - keepsDate: the id keeps the file name's date prefix (``keepingDates(sectionID:fileNames:)``).
+    init(sectionID: String, fileName: String, keepsDate: Bool = false) {
         var stem = Substring(fileName)
         stem = stem.dropLast(Self.extensionLength(fileName))
         var segments = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var last = segments.popLast() ?? ""
+        title = last
         if let (date, slug) = Self.datePrefix(last) {
             self.date = date
-            last = slug
+            title = slug
+            if !keepsDate { last = slug }
         } else {
             invalidDate = Self.nonDatePrefix(last)
         }
-        title = last
         segments.append(last)
         id = ([sectionID] + segments).map(Self.pathSegment).joined(separator: "/")
+    }
+
+    /// The item files of one section whose default id keeps its date prefix: the dated files
+    /// (`2016-11-09-meetings.md`, `2017-05-01-meetings.md`) whose id without the date another
+    /// file of the section also gets, as Jekyll's and Hugo's dated URLs keep them apart. The
+    /// other files keep the date-less id. Empty when no name has a date prefix.
+    static func keepingDates(sectionID: String, fileNames: [String]) -> Set<String> {
+        var byID: [String: [String]] = [:]
+        var dated: Set<String> = []
+        for name in fileNames {
+            let item = ItemName(sectionID: sectionID, fileName: name)
+            byID[item.id, default: []].append(name)
+            if item.date != nil { dated.insert(name) }
+        }
+        guard !dated.isEmpty else { return [] }
+        var keep: Set<String> = []
+        for names in byID.values where names.count > 1 {
+            for name in names where dated.contains(name) { keep.insert(name) }
+        }
+        return keep
     }
 
     /// Whether `name` is read as an item file.

@@ -153,6 +153,20 @@ public enum Markdown {
                     let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
                     rawHTML.append(
                         (Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node)), literal))
+                } else if rewriteLinks, let source, let raw = cmark_node_get_literal(node) {
+                    // Raw HTML kept (`markdown.unsafe`): its `src`/`href`/`srcset`/`poster` paths
+                    // are marked as a Markdown destination is (``MarkdownRawPaths``).
+                    let literal = String(cString: raw)
+                    if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
+                    let start = location()
+                    let rewritten = MarkdownRawPaths.rewrite(literal) { url, isLink, offset in
+                        guard let (link, suffix) = pathLink(url, isLink: isLink, directory: directory!) else { return nil }
+                        var located = link
+                        located.location = Self.location(of: offset, in: literal, start: start)
+                        links.append(located)
+                        return located.marker(suffix: suffix)
+                    }
+                    if let rewritten { _ = cmark_node_set_literal(node, rewritten) }
                 }
             case CMARK_NODE_HEADING:
                 headings.append(node)
@@ -174,21 +188,12 @@ public enum Markdown {
                 }
                 let url = String(cString: raw)
                 if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
-                if MarkdownLink.mayEndInMarkdownSuffix(url) || MarkdownLink.endsInSlash(url),
-                    let link = MarkdownLink(destination: url, directory: directory!, folders: true)
-                {
-                    mark(node, link, suffix: link.fragment.map { "#" + $0 } ?? "")
-                } else if let link = MarkdownLink(pathDestination: url, directory: directory!) {
-                    // Any other path (a file, a root-relative page): content-format §5.4.
-                    mark(node, link, suffix: LinkResolver.split(url).suffix)
-                }
+                if let (link, suffix) = pathLink(url, isLink: true, directory: directory!) { mark(node, link, suffix: suffix) }
             case CMARK_NODE_IMAGE:
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
                 let url = String(cString: raw)
                 if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
-                if let link = MarkdownLink(pathDestination: url, directory: directory!) {
-                    mark(node, link, suffix: LinkResolver.split(url).suffix)
-                }
+                if let (link, suffix) = pathLink(url, isLink: false, directory: directory!) { mark(node, link, suffix: suffix) }
             default:
                 break
             }
@@ -196,6 +201,29 @@ public enum Markdown {
         cmark_iter_free(iterator)
         for node in wideBreaks { cmark_node_free(node) }  // unlinks it first
         return (links, rawHTML, headings, tables, codeBlocks, tasks, quotes, fragments)
+    }
+
+    /// The link a destination `url` written in `directory` makes, and the suffix its marker
+    /// keeps: for a link (`isLink`), a `.md` file or a folder (`../posts/`); for a link or an
+    /// image, any other path (a file, a root-relative page: content-format §5.4). Nil for a URL
+    /// with a scheme, `#fragment` and the like.
+    private static func pathLink(_ url: String, isLink: Bool, directory: String) -> (MarkdownLink, Substring)? {
+        if isLink, MarkdownLink.mayEndInMarkdownSuffix(url) || MarkdownLink.endsInSlash(url),
+            let link = MarkdownLink(destination: url, directory: directory, folders: true)
+        {
+            return (link, Substring(link.fragment.map { "#" + $0 } ?? ""))
+        }
+        return MarkdownLink(pathDestination: url, directory: directory).map { ($0, LinkResolver.split(url).suffix) }
+    }
+
+    /// The place of byte `offset` of a raw HTML node's `literal` that starts at `start`.
+    private static func location(of offset: Int, in literal: String, start: SourceLocation) -> SourceLocation {
+        let before = literal.utf8.prefix(offset)
+        guard let newline = before.lastIndex(of: UInt8(ascii: "\n")) else {
+            return SourceLocation(path: start.path, line: start.line, column: start.column + offset)
+        }
+        let lines = before.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        return SourceLocation(path: start.path, line: start.line + lines, column: before.distance(from: newline, to: before.endIndex))
     }
 
     /// Where raw HTML was dropped, in the file. cmark counts an inline's column from the line with

@@ -97,7 +97,8 @@ struct ParsedContent: Sendable {
             let section = plan.feeds[f].sections[s]
             return ParsedItemKey.key(
                 folder: section.folder, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash,
-                markdown: markdown, timeZone: timeZone?.identifier ?? "")
+                markdown: markdown, timeZone: timeZone?.identifier ?? "",
+                keepsDate: section.keepingDates.contains(section.itemFiles[i]))
         }
         // An item file whose stat (taken while its folder was listed) is unchanged is not read.
         if let store, case .item(let f, let s, let i, let file) = job,
@@ -149,7 +150,7 @@ struct ParsedContent: Sendable {
         case .item(let f, let s, let i, _):
             let section = plan.feeds[f].sections[s]
             let fileName = section.itemFiles[i]
-            let name = ItemName(sectionID: section.id, fileName: fileName)
+            let name = ItemName(sectionID: section.id, fileName: fileName, keepsDate: section.keepingDates.contains(fileName))
             let body = markdown.render(frontMatter.body, source: (path, frontMatter.bodyLine))
             var origin = ItemOrigin(
                 sourcePath: path, location: SourceLocation(path: path, line: 1, column: 1),

@@ -274,44 +274,54 @@ public struct Syndication: Sendable {
         return feed.feed.title.isEmpty || feed.feed.title == siteTitle ? siteTitle : "\(feed.feed.title) – \(siteTitle)"
     }
 
-    /// Item HTML with its relative `href`/`src` made absolute against the detail page, so a
-    /// feed reader resolves them (feeds are read away from the site).
+    /// Item HTML with its relative `href`/`src` (and raw HTML's `poster`, `srcset`, in single
+    /// quotes too) made absolute against the detail page, so a feed reader resolves them (feeds
+    /// are read away from the site).
     func absolutized(_ html: String, page: String) -> String {
         guard let pageURL = URL(string: url(page)) else { return html }
         var out = ""
         var rest = Substring(html)
-        while let r = rest.range(of: #"(href|src)="([^"]*)""#, options: .regularExpression) {
+        while let r = rest.range(of: #"(href|src|poster|srcset)=("[^"]*"|'[^']*')"#, options: .regularExpression) {
             out += rest[..<r.lowerBound]
             let attr = rest[r]
             let eq = attr.firstIndex(of: "=")!
             let name = attr[..<eq]
-            var value = String(attr[attr.index(eq, offsetBy: 2)..<attr.index(before: attr.endIndex)])
-            var resolved = "#"
-            if value.hasPrefix(Markdown.contentLinkScheme) {
-                // A link to another content file or a body path: its absolute URL (never the
-                // marker); a path that names nothing, as written (``BodyPaths/verbatim(_:)``).
-                let marked = value.dropFirst(Markdown.contentLinkScheme.count)
-                let hash = marked.firstIndex { $0 == "#" || $0 == "?" } ?? marked.endIndex
-                let target = MarkdownLink.decodePercent(String(marked[..<hash]).replacingOccurrences(of: "&amp;", with: "&"))
-                if let page = site.contentPages[target] {
-                    let (path, _, verbatim) = BodyPaths.parse(page)
-                    if verbatim { value = String(path) + marked[hash...] } else { resolved = HTML.escape(url(String(path))) + marked[hash...] }
-                }
-            }
-            if value.hasPrefix(Markdown.contentLinkScheme) {
-                // Resolved above (a marker naming no page stays `#`).
-            } else if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") {
-                resolved = value
-            } else if value.hasPrefix("/") {
-                // Root-relative (raw HTML): under `baseURL`, its path kept (not the host's root).
-                resolved = HTML.escape(base) + value.dropFirst()
-            } else {
-                let unescaped = value.replacingOccurrences(of: "&amp;", with: "&")
-                resolved = URL(string: unescaped, relativeTo: pageURL).map { HTML.escape($0.absoluteString) } ?? value
-            }
-            out += "\(name)=\"\(resolved)\""
+            let quote = attr[attr.index(after: eq)]
+            let value = String(attr[attr.index(eq, offsetBy: 2)..<attr.index(before: attr.endIndex)])
+            let resolved =
+                name == "srcset"
+                ? value.split(separator: ",", omittingEmptySubsequences: false).map { candidate -> String in
+                    // `url descriptor`: only the URL changes (a marker never holds a space or comma).
+                    let lead = candidate.prefix { $0 == " " || $0 == "\n" || $0 == "\t" }
+                    let rest = candidate.dropFirst(lead.count)
+                    let end = rest.firstIndex { $0 == " " || $0 == "\n" || $0 == "\t" } ?? rest.endIndex
+                    return lead + (rest[..<end].isEmpty ? "" : absolute(String(rest[..<end]), pageURL: pageURL)) + rest[end...]
+                }.joined(separator: ",")
+                : absolute(value, pageURL: pageURL)
+            out += "\(name)=\(quote)\(resolved)\(quote)"
             rest = rest[r.upperBound...]
         }
         return out + rest
+    }
+
+    /// One URL of an `href`/`src`/… value (HTML-escaped as in the page) made absolute.
+    private func absolute(_ value: String, pageURL: URL) -> String {
+        var value = value
+        if value.hasPrefix(Markdown.contentLinkScheme) {
+            // A link to another content file or a body path: its absolute URL (never the
+            // marker); a path that names nothing, as written (``BodyPaths/verbatim(_:)``).
+            let marked = value.dropFirst(Markdown.contentLinkScheme.count)
+            let hash = marked.firstIndex { $0 == "#" || $0 == "?" } ?? marked.endIndex
+            let target = MarkdownLink.decodePercent(String(marked[..<hash]).replacingOccurrences(of: "&amp;", with: "&"))
+            guard let page = site.contentPages[target] else { return "#" }
+            let (path, _, verbatim) = BodyPaths.parse(page)
+            guard verbatim else { return HTML.escape(url(String(path))) + marked[hash...] }
+            value = String(path) + marked[hash...]
+        }
+        if RelativeURL.hasScheme(value) || value.hasPrefix("#") || value.hasPrefix("//") { return value }
+        // Root-relative (raw HTML): under `baseURL`, its path kept (not the host's root).
+        if value.hasPrefix("/") { return HTML.escape(base) + value.dropFirst() }
+        let unescaped = value.replacingOccurrences(of: "&amp;", with: "&")
+        return URL(string: unescaped, relativeTo: pageURL).map { HTML.escape($0.absoluteString) } ?? value
     }
 }

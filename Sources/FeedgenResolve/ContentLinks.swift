@@ -183,9 +183,11 @@ public struct ContentLinks: Sendable {
             if let value = pages[destination] {
                 let (path, size, verbatim) = BodyPaths.parse(value)
                 replacement = (verbatim ? String(path) : RelativeURL.relative(from: page, to: String(path))) + fragment
-                // An image's size follows its `src` (cmark writes `<img src="…" alt="…"`).
+                // An image's size follows its `src` (cmark writes `<img src="…" alt="…"`), unless
+                // the tag (raw HTML) has a size of its own.
                 if let size, let x = size.firstIndex(of: "x"), range.lowerBound >= 5,
-                    UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound - 5)..<range.lowerBound]).elementsEqual("src=\"".utf8)
+                    UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound - 5)..<range.lowerBound]).elementsEqual("src=\"".utf8),
+                    !Self.tagHasSize(bytes, around: range)
                 {
                     replacement += "\" width=\"\(size[..<x])\" height=\"\(size[size.index(after: x)...])"
                 }
@@ -197,6 +199,17 @@ public struct ContentLinks: Sendable {
         guard copied > 0 else { return nil }
         out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
         return out
+    }
+
+    /// Whether the tag holding the destination at `range` has a `width` or `height` attribute
+    /// (raw HTML's `<img src="a.png" width="300">`; cmark's `<img>` never has).
+    static func tagHasSize(_ bytes: UnsafeRawBufferPointer, around range: Range<Int>) -> Bool {
+        var start = range.lowerBound
+        while start > 0, bytes[start] != UInt8(ascii: "<") { start -= 1 }
+        var end = range.upperBound
+        while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+        let tag = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).lowercased()
+        return [" width=", " height=", "\twidth=", "\theight=", "\nwidth=", "\nheight="].contains { tag.contains($0) }
     }
 
     /// Whether every content-link destination in `bytes` is one of ``pages``: a page rewritten

@@ -1,6 +1,7 @@
 /// `PageNames`: the names by which a body path may name a page of the site — its source file
-/// without the Markdown extension, its output path without `.html`, a feed's folder — with or
-/// without a trailing `/`, `index.html` or `.html` (issue #19 §3, content-format §5.4).
+/// without the Markdown extension, its output path without `.html`, a feed's folder, Hugo's
+/// `url`, `aliases` and `slug`, a date permalink `…/YYYY/MM/DD/slug/` — with or without a
+/// trailing `/`, `index.html` or `.html` (issue #19 §3, content-format §5.4).
 import FeedgenContent
 
 /// Page names in the site's `content/` namespace (`content/docs/configuration` for
@@ -9,8 +10,11 @@ struct PageNames {
     private var table: [String: String] = [:]
     /// The folders of sections that have a `_section.md` (`content/docs`), in page order.
     private var sectionFolders: [String] = []
-    /// Pages of files named `YYYY-MM-DD-slug`, by that name.
+    /// Pages by date and slug, ``postKey(_:_:_:_:)``: from the item's date or its file or
+    /// bundle folder's date prefix, and its file name, bundle folder or `slug:`.
     private var posts: [String: String] = [:]
+    /// The same, slugs lower-cased; nil for a key two pages share (ambiguous: unresolved).
+    private var foldedPosts: [String: String?] = [:]
 
     init(feeds: [PreparedFeed]) {
         for feed in feeds {
@@ -31,16 +35,71 @@ struct PageNames {
                     // A page bundle (`x/index.md`, Hugo's `x/_index.md`) is named by its folder.
                     for bundle in ["/index", "/_index"] where stem.hasSuffix(bundle) { add(String(stem.dropLast(bundle.count)), page) }
                     if item.hasBody { add("content/" + page.dropLast(".html".count), page) }
-                    // Jekyll's post permalink (`/news/2016/05/18/jekyll-3-1-4-released/`, any
-                    // categories before the date) names the file `2016-05-18-jekyll-3-1-4-released`.
-                    let name = stem.split(separator: "/").last.map(String.init) ?? ""
-                    if Self.datedName(name.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)) != nil, posts[name] == nil {
-                        posts[name] = page
-                    }
+                    addHugoNames(item, stem: stem, page: page)
+                    addPermalinks(item, stem: stem, page: page)
                 }
             }
         }
     }
+
+    /// Hugo's `url:` (`p/ymenseo/`, a path from the site root) and `aliases:` (a list, or one
+    /// path) name the page; `slug:` replaces the last segment of its source path.
+    private mutating func addHugoNames(_ item: Item, stem: String, page: String) {
+        var paths: [String] = []
+        for pair in item.params {
+            switch pair.key.string?.lowercased() {
+            case "url": if let url = pair.value.string { paths.append(url) }
+            case "aliases": paths += pair.value.elements?.compactMap(\.string) ?? pair.value.string.map { [$0] } ?? []
+            case "slug":
+                guard let slug = pair.value.string, !slug.isEmpty, !slug.contains("/") else { continue }
+                var folder = stem.split(separator: "/").dropLast()
+                if ["index", "_index"].contains(stem.split(separator: "/").last ?? "") { folder = folder.dropLast() }
+                add(folder.joined(separator: "/") + "/" + slug, page)
+            default: continue
+            }
+        }
+        for path in paths where !path.contains("://") {
+            let name = Self.name(path)
+            let trimmed = name.drop { $0 == "/" }
+            if !trimmed.isEmpty { add("content/" + trimmed, page) }
+        }
+    }
+
+    /// A date permalink (`/blog/2016/05/18/jekyll-3-1-4-released/`, Jekyll's and Hugo's
+    /// `/:year/:month/:day/:slug/`, any section path before the date) names the page of the item
+    /// with that date (front matter, or the file's or bundle folder's `YYYY-MM-DD-` prefix) and
+    /// slug (the file name or bundle folder without that prefix, or `slug:`).
+    private mutating func addPermalinks(_ item: Item, stem: String, page: String) {
+        let segments = stem.split(separator: "/").map(String.init)
+        guard var name = segments.last else { return }
+        if ["index", "_index"].contains(name), segments.count >= 2 { name = segments[segments.count - 2] }
+        var dates: [(Int, Int, Int)] = []
+        var slugs: [String] = []
+        if let parts = Self.datedParts(name.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)) {
+            dates.append((parts.year, parts.month, parts.day))
+            slugs.append(parts.slug)
+        } else {
+            slugs.append(name)
+        }
+        if let date = item.date?.calendarDate { dates.append((date.year, date.month, date.day)) }
+        for pair in item.params where pair.key.string?.lowercased() == "slug" {
+            if let slug = pair.value.string, !slug.isEmpty, !slug.contains("/") { slugs.append(slug) }
+        }
+        for (y, m, d) in dates {
+            for slug in slugs {
+                let key = Self.postKey(y, m, d, slug)
+                if posts[key] == nil { posts[key] = page }
+                let folded = key.lowercased()
+                if let claimed = foldedPosts[folded] {
+                    if claimed != page { foldedPosts[folded] = .some(nil) }
+                } else {
+                    foldedPosts[folded] = page
+                }
+            }
+        }
+    }
+
+    static func postKey(_ y: Int, _ m: Int, _ d: Int, _ slug: String) -> String { "\(y)-\(m)-\(d)-\(slug)" }
 
     /// The first claim of a name wins (feeds in order, then items in page order): deterministic.
     private mutating func add(_ name: String, _ page: String) {
@@ -64,26 +123,37 @@ struct PageNames {
     /// The output page that `target` (a `content/…` path, percent-decoded) names, if any: the
     /// target with trailing `/`s, then a final `index.html` or `.html`, removed.
     func page(_ target: String) -> String? {
+        let name = Self.name(target)
+        if let page = table[String(name)] { return page }
+        // `…/YYYY/MM/DD/slug`: a date permalink; its slug in another case only when one page
+        // has it so.
+        let parts = name.split(separator: "/")
+        guard !posts.isEmpty, parts.count >= 4, let p = Self.datedParts(Array(parts.suffix(4))) else { return nil }
+        let key = Self.postKey(p.year, p.month, p.day, p.slug)
+        if let page = posts[key] { return page }
+        return foldedPosts[key.lowercased()].flatMap { $0 }
+    }
+
+    /// `target` without trailing `/`s, then without a final `index.html` or `.html`.
+    static func name(_ target: String) -> Substring {
         var name = Substring(target)
         while name.hasSuffix("/") { name = name.dropLast() }
-        if name.hasSuffix("/index.html") {
-            name = name.dropLast("/index.html".count)
+        if name.hasSuffix("/index.html") || name == "index.html" {
+            name = name.dropLast("index.html".count)
+            while name.hasSuffix("/") { name = name.dropLast() }
         } else if name.hasSuffix(".html") {
             name = name.dropLast(".html".count)
         }
-        if let page = table[String(name)] { return page }
-        // `…/YYYY/MM/DD/slug`: a Jekyll permalink.
-        let parts = name.split(separator: "/")
-        guard !posts.isEmpty, parts.count >= 4, let key = Self.datedName(Array(parts.suffix(4))) else { return nil }
-        return posts[key]
+        return name
     }
 
-    /// `YYYY-MM-DD-slug` when `parts` are a 4-digit year, a 1–2-digit month and day and a
-    /// non-empty slug (the two digits written as Jekyll's file names write them), else nil.
-    static func datedName(_ parts: [Substring]) -> String? {
+    /// Year, month, day and slug when `parts` are a 4-digit year, a 1–2-digit month and day and
+    /// a non-empty slug, else nil.
+    static func datedParts(_ parts: [Substring]) -> (year: Int, month: Int, day: Int, slug: String)? {
         guard parts.count == 4, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
-            !parts[3].isEmpty, parts[0...2].allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+            !parts[3].isEmpty, parts[0...2].allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
         else { return nil }
-        return parts.joined(separator: "-")
+        return (y, m, d, String(parts[3]))
     }
 }
