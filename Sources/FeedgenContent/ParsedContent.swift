@@ -36,7 +36,8 @@ struct ParsedContent: Sendable {
     /// - Parameter timeZone: the site's `timeZone` (a known IANA name): the zone of date-times
     ///   written without one.
     static func parse(
-        _ plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: String = "UTC", cache: ItemCache? = nil
+        _ plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: String = "UTC", language: String = "en",
+        cache: ItemCache? = nil
     ) -> ParsedContent {
         let itemCount = plan.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.itemFiles.count } }
         var jobs: [Job] = []
@@ -58,7 +59,9 @@ struct ParsedContent: Sendable {
         let suggestions = KeySuggestions(candidates: Item.knownKeys)
         let zone = TimeZone(identifier: timeZone)
         var pending = parallelMap(allJobs.count) { index in
-            run(allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, suggestions: suggestions, cache: cache)
+            run(
+                allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, language: language, suggestions: suggestions,
+                cache: cache)
         }
 
         var result = ParsedContent(
@@ -88,7 +91,7 @@ struct ParsedContent: Sendable {
     }
 
     private static func run(
-        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: TimeZone?,
+        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: TimeZone?, language: String,
         suggestions: KeySuggestions, cache: ItemCache?
     ) -> (Output, [Diagnostic]) {
         // The key of a cached item: its bytes (their hash), its place (folder, section, name
@@ -104,6 +107,7 @@ struct ParsedContent: Sendable {
             key.combine(markdown.gfm)
             key.combine(markdown.summaryLength)
             key.combine(timeZone?.identifier ?? "")
+            key.combine(language)  // an `a.en.md` item has no `lang` on an `en` site only
             return key.value
         }
         // An item file whose stat (taken while its folder was listed) is unchanged is not read.
@@ -158,9 +162,10 @@ struct ParsedContent: Sendable {
             let body = markdown.render(frontMatter.body, source: (path, frontMatter.bodyLine))
             var origin = ItemOrigin(
                 sourcePath: path, location: SourceLocation(path: path, line: 1, column: 1),
-                defaultID: name.id, defaultTitle: name.title,
+                defaultID: name.id, defaultTitle: ItemTitle.fromSlug(name.title, fileName: fileName),
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
             origin.defaultDate = name.date
+            if let code = name.lang, !ItemLanguage.isSiteLanguage(code, site: language) { origin.defaultLang = code }
             if let bad = name.invalidDate {
                 reader.diagnostics.append(
                     .warning(
