@@ -9,6 +9,8 @@ struct ItemOrigin {
     var fileName: String
     /// The date of a `YYYY-MM-DD-slug` file name (``ItemName``), used when the front matter has none.
     var defaultDate: ContentDate?
+    /// The language of a `name.<lang>.md` file name (``ItemLanguage``) when it is not the site's.
+    var defaultLang: String?
     var html: String = ""
     var summary: String?
     var hasBody = false
@@ -40,11 +42,21 @@ extension Item {
         } else if let problem = idProblem(item.id) {
             reader.diagnostics.append(.error(origin.location, problem + "; set 'id' in the front matter"))
         }
-        if let title = reader.string(fields["title"], key: "title") { item.title = title }
+        if let title = reader.string(fields["title"], key: "title") {
+            item.title = title
+        } else if fields["title"] == nil, let (title, rest) = ItemTitle.leadingHeading(origin.html) {
+            // The page template shows the title as its heading: the body's own is not repeated.
+            item.title = title
+            item.html = rest
+            item.hasBody = rest.contains { !$0.isWhitespace }
+        }
         if let node = fields["description"], let text = reader.string(node, key: "description") {
             item.description = text
         }
-        item.date = reader.date(fields["date"], key: "date") ?? (fields["date"] == nil ? origin.defaultDate : nil)
+        // MkDocs' blog writes `date: {created: …, updated: …}`: `created` is the date; feedgen
+        // has no date of last change, so `updated` is not read.
+        let dateNode = fields["date"].flatMap { $0.pairs != nil ? $0["created"] ?? $0 : $0 }
+        item.date = reader.date(dateNode, key: "date") ?? (fields["date"] == nil ? origin.defaultDate : nil)
         item.publishDate = reader.date(fields["publishDate"], key: "publishDate")
         item.expiryDate = reader.date(fields["expiryDate"], key: "expiryDate")
         item.draft = reader.bool(fields["draft"], key: "draft") ?? false
@@ -89,8 +101,9 @@ extension Item {
             }
         }
         item.tags = reader.words(fields["tags"], key: "tags") ?? []
-        item.lang = reader.language(fields["lang"], key: "lang")
+        item.lang = reader.language(fields["lang"], key: "lang") ?? (fields["lang"] == nil ? origin.defaultLang : nil)
         item.params = decodeParams(fields, suggestions: suggestions, reader: &reader)
+        applyBuildOptions(&item, reader: &reader)
         return item
     }
 

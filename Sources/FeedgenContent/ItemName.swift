@@ -1,5 +1,6 @@
 /// What an item file's name gives the item when its front matter is silent: its default id and
-/// title (URL-safe, from the name), and Jekyll's file-name date (`2024-03-05-title.md`).
+/// title (URL-safe, from the name), Jekyll's file-name date (`2024-03-05-title.md`) and Hugo's
+/// language code (`title.es.md`).
 import FeedgenStorage
 
 package struct ItemName: Equatable {
@@ -9,15 +10,18 @@ package struct ItemName: Equatable {
     static let extensions = [".md", ".markdown", ".mdown", ".mkdown", ".mkdn", ".mkd", ".markdn"]
 
     /// `<section>/<path below the section>`, each segment made URL-safe (``urlSafe(_:)``), the
-    /// dated file's date prefix left out.
+    /// dated file's date prefix and a language code left out.
     var id: String
-    /// The last segment of the path without its extension and date prefix, as written.
+    /// The last segment of the path without its extension, language code and date prefix, as
+    /// written.
     var title: String
     /// The date of a `YYYY-MM-DD-slug` (or `YYYY-M-D-slug`) file name, a calendar date.
     var date: ContentDate?
     /// The `YYYY-MM-DD` a name starts with in Jekyll's post form when it is no calendar date
     /// (`2024-02-30-bad-day`): the name is then read as a plain name, and a warning says so.
     var invalidDate: String?
+    /// The language code of a `name.<lang>.md` file name (``ItemLanguage/split(_:)``), as written.
+    var lang: String?
 
     /// - Parameters:
     ///   - sectionID: the section folder's name.
@@ -28,6 +32,10 @@ package struct ItemName: Equatable {
         stem = stem.dropLast(Self.extensionLength(fileName))
         var segments = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var last = segments.popLast() ?? ""
+        if let (base, code) = ItemLanguage.split(last) {
+            lang = code
+            last = base
+        }
         title = last
         if let (date, slug) = Self.datePrefix(last) {
             self.date = date

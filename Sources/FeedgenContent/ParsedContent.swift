@@ -36,7 +36,7 @@ struct ParsedContent: Sendable {
     /// - Parameter timeZone: the site's `timeZone` (a known IANA name): the zone of date-times
     ///   written without one.
     static func parse(
-        _ plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: String = "UTC",
+        _ plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: String = "UTC", language: String = "en",
         store: (any ParsedItemStore)? = nil
     ) -> ParsedContent {
         let itemCount = plan.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.itemFiles.count } }
@@ -59,7 +59,9 @@ struct ParsedContent: Sendable {
         let suggestions = KeySuggestions(candidates: Item.knownKeys)
         let zone = TimeZone(identifier: timeZone)
         var pending = parallelMap(allJobs.count) { index in
-            run(allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, suggestions: suggestions, store: store)
+            run(
+                allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, language: language, suggestions: suggestions,
+                store: store)
         }
 
         var result = ParsedContent(
@@ -89,7 +91,7 @@ struct ParsedContent: Sendable {
     }
 
     private static func run(
-        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: TimeZone?,
+        _ job: Job, plan: ContentPlan, root: String, markdown: MarkdownOptions, timeZone: TimeZone?, language: String,
         suggestions: KeySuggestions, store: (any ParsedItemStore)?
     ) -> (Output, [Diagnostic]) {
         func storeKey(_ bytesHash: UInt64) -> UInt64? {
@@ -97,7 +99,7 @@ struct ParsedContent: Sendable {
             let section = plan.feeds[f].sections[s]
             return ParsedItemKey.key(
                 folder: section.folder, sectionID: section.id, fileName: section.itemFiles[i], bytesHash: bytesHash,
-                markdown: markdown, timeZone: timeZone?.identifier ?? "",
+                markdown: markdown, timeZone: timeZone?.identifier ?? "", language: language,
                 keepsDate: section.keepingDates.contains(section.itemFiles[i]))
         }
         // An item file whose stat (taken while its folder was listed) is unchanged is not read.
@@ -154,9 +156,10 @@ struct ParsedContent: Sendable {
             let body = markdown.render(frontMatter.body, source: (path, frontMatter.bodyLine))
             var origin = ItemOrigin(
                 sourcePath: path, location: SourceLocation(path: path, line: 1, column: 1),
-                defaultID: name.id, defaultTitle: name.title,
+                defaultID: name.id, defaultTitle: ItemTitle.fromSlug(name.title, fileName: fileName),
                 fileName: fileName, html: body.html, summary: body.summary, hasBody: body.hasBody)
             origin.defaultDate = name.date
+            if let code = name.lang, !ItemLanguage.isSiteLanguage(code, site: language) { origin.defaultLang = code }
             if let bad = name.invalidDate {
                 reader.diagnostics.append(
                     .warning(

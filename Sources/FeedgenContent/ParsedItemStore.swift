@@ -50,11 +50,12 @@ public struct ParsedItemFile: Sendable {
 /// The key of an item file in a ``ParsedItemStore``: the hash of its bytes and everything else
 /// its parse reads: its place (section folder, section id and name below the section: a new
 /// `_feed.md` can change the last two), the Markdown options, the time zone of its zone-less
-/// date-times and whether its id keeps its date (a new file with the same slug changes it).
+/// date-times, the site's language (an `a.en.md` item has no `lang` of its own on an `en` site
+/// only) and whether its id keeps its date (a new file with the same slug changes it).
 enum ParsedItemKey {
     static func key(
         folder: String, sectionID: String, fileName: String, bytesHash: UInt64, markdown: MarkdownOptions, timeZone: String,
-        keepsDate: Bool
+        language: String, keepsDate: Bool
     ) -> UInt64 {
         var h = StableHasher()
         h.combine(folder)
@@ -67,6 +68,7 @@ enum ParsedItemKey {
         key.combine(markdown.gfm)
         key.combine(markdown.summaryLength)
         key.combine(timeZone)
+        key.combine(language)
         key.combine(keepsDate)
         return key.value
     }

@@ -62,7 +62,9 @@ public enum SiteLoader {
         if FileSystem.isDirectory(configured.root + "/content") == true {
             var scanner = ContentScanner(root: configured.root, stampFiles: stampFiles)
             scanner.scan()
-            listing.plan = scanner.plan
+            var plan = scanner.plan
+            ItemLanguage.leaveOutTranslations(&plan, siteLanguage: configured.config.language)
+            listing.plan = plan
         }
         return listing
     }
@@ -111,7 +113,8 @@ public enum SiteLoader {
             diagnostics += plan.diagnostics
             let markdown = MarkdownOptions(
                 unsafe: config.markdownUnsafe, smart: config.markdownSmart, gfm: config.markdownGFM, summaryLength: config.summaryLength)
-            let parsed = ParsedContent.parse(plan, root: root, markdown: markdown, timeZone: config.timeZone, store: store)
+            let parsed = ParsedContent.parse(
+                plan, root: root, markdown: markdown, timeZone: config.timeZone, language: config.language, store: store)
             diagnostics += parsed.diagnostics
             var assembler = FeedAssembler(
                 config: config, options: options, window: window, plan: plan, parsed: parsed)

@@ -74,7 +74,7 @@ public struct Syndication: Sendable {
             }
             // Items of the section that its feed page does not show (past its `limit` or first page).
             guard let more = s.detailItems, feed.ownPage == nil else { continue }
-            for (i, item) in more.enumerated() where seen.insert(item.id).inserted {
+            for (i, item) in more.enumerated() where item.isListed && seen.insert(item.id).inserted {
                 guard let entry = entry(item, section: k, index: i, feed: feed) else { continue }
                 out.append(entry)
             }

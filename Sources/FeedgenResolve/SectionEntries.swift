@@ -89,13 +89,15 @@ enum SectionEntries {
     }
 
     /// Whether `item` passes `key: value` of a `where`: `tags` holds the value (a list: any of
-    /// them); `type` is the value; any other key's front-matter value equals it (`pin: true`
-    /// matches `pin: true`, not `pin: "true"`; a missing key never matches).
+    /// them; spellings of one tag, ``TagPages/key(_:)``, are equal); `type` is the value; any
+    /// other key's front-matter value equals it (`pin: true` matches `pin: true`, not
+    /// `pin: "true"`; a missing key never matches).
     static func matches(_ item: Item, key: String, value: YAMLNode) -> Bool {
         switch key {
         case "tags":
-            let wanted = value.elements?.compactMap(\.string) ?? value.string.map { [$0] } ?? []
-            return item.tags.contains { wanted.contains($0) }
+            // Spellings of one tag match each other, as they share its page (`Soup` matches `soup`).
+            let wanted = Set((value.elements?.compactMap(\.string) ?? value.string.map { [$0] } ?? []).map(TagPages.key))
+            return item.tags.contains { wanted.contains(TagPages.key($0)) }
         case "type":
             return item.type == value.string
         default:

@@ -101,8 +101,8 @@ struct SectionViewSettings: Sendable {
 }
 
 public enum SectionViews {
-    /// Whether `site` needs this step: a section with view keys, or an item with `tags` (every
-    /// tag gets a page).
+    /// Whether `site` needs this step: a section with view keys, an item with `tags` (every
+    /// tag gets a page), or an unlisted item (``FeedgenContent/Item/isListed``).
     public static func needed(_ site: Site) -> Bool {
         for feed in site.feeds {
             for section in feed.sections {
@@ -111,7 +111,7 @@ public enum SectionViews {
                 {
                     return true
                 }
-                if section.items.contains(where: { !$0.tags.isEmpty }) { return true }
+                if section.items.contains(where: { !$0.tags.isEmpty || !$0.isListed }) { return true }
             }
         }
         return false
@@ -136,6 +136,11 @@ public enum SectionViews {
         var pages: [PreparedFeed] = []
         for f in feeds.indices {
             let feedPath = feeds[f].feed.folder
+            // Unlisted items (`build: {list: never}`) are no card anywhere; their pages are written.
+            for s in feeds[f].sections.indices where feeds[f].sections[s].section.items.contains(where: { !$0.isListed }) {
+                feeds[f].sections[s].detailItems = feeds[f].sections[s].pageItems
+                feeds[f].sections[s].section.items.removeAll { !$0.isListed }
+            }
             var settings: [SectionViewSettings] = []
             for s in feeds[f].sections {
                 settings.append(SectionViewSettings.decode(s.section, path: sourcePath(s.section, feedFolder: feedPath), diagnostics: &diagnostics))
@@ -149,7 +154,7 @@ public enum SectionViews {
                 var section = own
                 section.section.items = Array(all.prefix(shown))
                 section.drawnIDs = entries[s].drawn.intersection(section.section.items.map(\.id))
-                if section.section.items != own.section.items { section.detailItems = own.section.items }
+                if section.section.items != own.section.items { section.detailItems = own.pageItems }
                 // `paginate` alone, with every item on the feed page: no page would be linked to.
                 if settings[s].hasOwnPage, settings[s].seeAll != nil || all.count > shown {
                     let made = SectionPages.pages(

@@ -29,9 +29,68 @@ public enum TagPages {
         return SourceLocation(path: item.sourcePath, line: exact.line, column: exact.column)
     }
 
+    /// The spelling key of a tag: lower-cased, every run of spaces, `-` and `_` one `-`
+    /// (`Open Source`, `open-source`, `open_source` → `open-source`). Tags with one key are one
+    /// tag, as Hugo's `urlize` makes them one term page.
+    static func key(_ tag: String) -> String {
+        var out = ""
+        var pending = false
+        for c in tag.lowercased() {
+            if c == " " || c == "-" || c == "_" || c.isWhitespace {
+                pending = true
+                continue
+            }
+            if pending, !out.isEmpty { out.append("-") }
+            pending = false
+            out.append(c)
+        }
+        return out
+    }
+
+    /// The spellings of one tag (one ``key(_:)``) in a feed: their items (newest first, each
+    /// once) and, per spelling, its count of items and where it is written in the item with the
+    /// first source path (byte order).
+    struct Variants {
+        var items: [Item] = []
+        var spellings: [String: (count: Int, first: SourceLocation)] = [:]
+
+        /// The spelling shown: the one most items carry; ties: the one written in the first
+        /// source path (byte order).
+        var name: String {
+            spellings.min { a, b in
+                if a.value.count != b.value.count { return a.value.count > b.value.count }
+                let c = ItemOrdering.byteOrder(a.value.first.path, b.value.first.path)
+                if c != 0 { return c < 0 }
+                return ItemOrdering.byteOrder(a.key, b.key) < 0
+            }!.key
+        }
+    }
+
+    /// The tags of `items` (newest first), spellings with one ``key(_:)`` merged, by key.
+    static func merged(_ items: [Item]) -> [String: Variants] {
+        var tagged: [String: Variants] = [:]
+        for item in items {
+            var written = Set<String>()
+            // An item writing one spelling twice counts once.
+            for tag in item.tags where written.insert(tag).inserted {
+                let k = key(tag)
+                var v = tagged[k] ?? Variants()
+                if v.items.last?.id != item.id { v.items.append(item) }
+                var first = location(of: tag, in: item)
+                if let seen = v.spellings[tag]?.first, ItemOrdering.byteOrder(seen.path, first.path) <= 0 { first = seen }
+                v.spellings[tag] = ((v.spellings[tag]?.count ?? 0) + 1, first)
+                tagged[k] = v
+            }
+        }
+        return tagged
+    }
+
     /// The tag pages of `feed` (feed `feedIndex`, its sections' view `settings`): one per tag of
-    /// the items of its sections that draw from no other (each item once). Two tags giving one
-    /// folder (`Soup` and `soup`, `quick meal` and `quick-meal`) are an error naming both.
+    /// the items of its sections that draw from no other (each item once). Spellings that differ
+    /// only in case or in spaces, `-` and `_` (`Android` / `android`, `open source` / `open-source`)
+    /// are one tag (``key(_:)``): one page holding the items of each, shown under the most used
+    /// spelling. Two tags that still give one folder (`C#` and `C`) are an error at each, naming
+    /// the other.
     static func pages(
         feed: PreparedFeed, feedIndex: Int, settings: [SectionViewSettings], diagnostics: inout Diagnostics
     ) -> [Tag] {
@@ -42,17 +101,12 @@ public enum TagPages {
         }
         guard !items.isEmpty else { return [] }
         items = ItemOrdering.sorted(items, by: .date)
-        var order: [String] = []
         var tagged: [String: (items: [Item], location: SourceLocation)] = [:]
-        for item in items {
-            for tag in item.tags {
-                if tagged[tag] == nil {
-                    order.append(tag)
-                    tagged[tag] = ([], location(of: tag, in: item))
-                }
-                if tagged[tag]!.items.last?.id != item.id { tagged[tag]!.items.append(item) }
-            }
+        for variants in merged(items).values {
+            let name = variants.name
+            tagged[name] = (variants.items, variants.spellings[name]!.first)
         }
+        let order = Array(tagged.keys)
         // The layout of every tag page of the feed: its chips section's `pageLayout`, else a grid.
         var layoutNode = YAMLNode(.scalar("grid", plain: true), line: 1, column: 1)
         var layoutPath = feed.feed.sourcePath ?? "content/" + feed.feed.folder
@@ -70,9 +124,13 @@ public enum TagPages {
             let (tagItems, location) = tagged[tag]!
             let segment = segment(tag)
             if let other = folders[segment] {
+                let otherLocation = tagged[other]!.location
+                diagnostics.error(
+                    otherLocation,
+                    "the tag '\(other)' would have the page 'tags/\(segment)/index.html', as the tag '\(tag)' (\(location)) does; rename one of them")
                 diagnostics.error(
                     location,
-                    "the tag '\(tag)' would have the page 'tags/\(segment)/index.html', as the tag '\(other)' (\(tagged[other]!.location)) does; write both tags the same way")
+                    "the tag '\(tag)' would have the page 'tags/\(segment)/index.html', as the tag '\(other)' (\(otherLocation)) does; rename one of them")
                 continue
             }
             folders[segment] = tag

@@ -3,6 +3,8 @@ import Testing
 
 @testable import FeedgenBuild
 @testable import FeedgenContent
+@testable import FeedgenResolve
+import FeedgenDiagnostics
 import FeedgenIncremental
 
 /// Sections as views over the content (issue #20, content-format §4.1): `sections`, `where`,
@@ -169,12 +171,57 @@ import FeedgenIncremental
         #expect(!second.contains("feed.xml"))
     }
 
-    @Test func twoTagsGivingOnePageAreAnErrorNamingBoth() throws {
-        let root = Self.site(["content/posts/x.md": "---\ntitle: X\ntags: [Soup]\n---\nB\n"], feedSections: "[posts]")
+    /// Spellings differing in case or in space / hyphen are one tag, as Hugo's `urlize` makes them
+    /// one term page: its items are every spelling's, its name the most used spelling.
+    @Test func tagSpellingsShareOnePageUnderTheMostUsedSpelling() throws {
+        let root = Self.site([
+            "content/latest/_section.md": "---\ntitle: Tags\nlayout: chips\nterms: tags\n---\n",
+            "content/posts/x.md": "---\ntitle: X\ndate: 2026-10-01\ntags: [Soup, quick-meals]\n---\nB\n",
+            "content/posts/y.md": "---\ntitle: Y\ndate: 2026-10-02\ntags: [SOUP]\n---\nB\n",
+        ])
+        let out = root + "/../public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        #expect(!report.diagnostics.items.contains { $0.message.contains("tag") })
+        let soup = Self.read(out + "/tags/soup/index.html")
+        #expect(Self.cells(soup, section: "tagged") == ["posts/p5", "posts/p3", "posts/p1", "posts/y", "posts/x"])
+        #expect(soup.contains(#"<h1 class="page-title">soup</h1>"#))
+        #expect(soup.contains(#"<h2 id="sec-tagged">5 items</h2>"#))
+        #expect(Self.cells(Self.read(out + "/tags/quick-meals/index.html"), section: "tagged")
+            == ["posts/p5", "posts/p3", "posts/p1", "posts/x"])
+        // The counts are summed: soup (5) before Quick meals (4), one chip each.
+        #expect(Self.cells(Self.read(out + "/index.html"), section: "latest") == ["tag:soup", "tag:Quick meals", "tag:和食"])
+        let tags = try FileManager.default.contentsOfDirectory(atPath: out + "/tags").sorted()
+        #expect(tags == ["quick-meals", "soup", "和食"])
+    }
+
+    /// Spellings used equally often: the one written in the first source path names the page.
+    @Test func aTieBetweenSpellingsGoesToTheFirstSourcePath() throws {
+        let root = Self.site([
+            "content/posts/b.md": "---\ntitle: B\ntags: [open-source]\n---\nB\n",
+            "content/posts/a.md": "---\ntitle: A\ntags: [Open Source]\n---\nA\n",
+        ], feedSections: "[posts]")
+        let out = root + "/../public"
+        let report = build(root, output: out)
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        let page = Self.read(out + "/tags/open-source/index.html")
+        #expect(page.contains(#"<h1 class="page-title">Open Source</h1>"#))
+        #expect(Set(Self.cells(page, section: "tagged")) == ["posts/a", "posts/b"])
+        // A `where` names any spelling.
+        #expect(SectionEntries.matches(Item(id: "posts/b", sourcePath: "b.md", location: SourceLocation(path: "b.md", line: 1, column: 1), title: "B", tags: ["open-source"]), key: "tags", value: YAMLNode(.scalar("Open  source", plain: true), line: 1, column: 1)))
+    }
+
+    /// Tags that differ in more than case and spaces still give one folder: an error at each.
+    @Test func twoTagsGivingOnePageAreAnErrorAtBoth() throws {
+        let root = Self.site([
+            "content/posts/x.md": "---\ntitle: X\ntags: [C#]\n---\nB\n",
+            "content/posts/y.md": "---\ntitle: Y\ntags: [C]\n---\nB\n",
+        ], feedSections: "[posts]")
         let report = build(root, output: root + "/../public")
         #expect(report.exitStatus == 1)
-        #expect(report.diagnostics.items.map(\.description) == [
-            "content/posts/p5.md:5:8: error: the tag 'soup' would have the page 'tags/soup/index.html', as the tag 'Soup' (content/posts/x.md:3:8) does; write both tags the same way"
+        #expect(report.diagnostics.items.map(\.description).sorted() == [
+            "content/posts/x.md:3:8: error: the tag 'C#' would have the page 'tags/c/index.html', as the tag 'C' (content/posts/y.md:3:8) does; rename one of them",
+            "content/posts/y.md:3:8: error: the tag 'C' would have the page 'tags/c/index.html', as the tag 'C#' (content/posts/x.md:3:8) does; rename one of them",
         ])
     }
 

@@ -134,7 +134,7 @@ import Testing
                 "content/s/a.md:6:3: warning: param 'keywords' is already defined at line 3; this one is ignored",
             ])
         let item = try #require(s?.feeds[0].sections[0].items.first)
-        #expect(item.title == "a")
+        #expect(item.title == "A")  // the file name titleized (content-format §5)
         // Keys match in any case, as in Hugo (content-format §5.2): `Weight` is the weight.
         #expect(item.weight == 2)
         #expect(item.params.map { $0.key.string! } == ["titel", "keywords", "mood"])
@@ -145,7 +145,7 @@ import Testing
         let (s, diagnostics) = site.load()
         #expect(diagnostics == [])
         let item = try #require(s?.feeds[0].sections[0].items.first)
-        #expect(item.title == "a")
+        #expect(item.title == "A")
         #expect(item.date == nil)
         #expect(item.tags == [])
         #expect(item.image == nil)
@@ -197,7 +197,7 @@ import Testing
         #expect(items[2].title == "chips/3")
         #expect(items[2].fileName == "")
         #expect(items[2].hasBody == false)
-        #expect(items[4].title == "z")
+        #expect(items[4].title == "Z")
     }
 
     @Test func duplicatesNameTheFirstUse() throws {

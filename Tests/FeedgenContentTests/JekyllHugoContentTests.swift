@@ -26,7 +26,7 @@ import Testing
         #expect(byID["posts/jekyll-1-0-0-released"]?.date?.iso == "2013-05-06")
         #expect(byID["posts/jekyll-1-0-0-released"]?.title == "One")
         #expect(byID["posts/short"]?.date?.iso == "2013-05-06")
-        #expect(byID["posts/short"]?.title == "short")
+        #expect(byID["posts/short"]?.title == "Short")
         #expect(byID["posts/dated"]?.date?.iso == "2020-02-03")
         #expect(byID["posts/2013-02-30-not-a-date"]?.date == nil)
         #expect(byID["posts/sub/deep"]?.date?.iso == "2015-07-08")

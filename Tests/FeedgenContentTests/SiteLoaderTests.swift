@@ -63,7 +63,7 @@ import Testing
         let recipes = try #require(s.feed(at: "recipes"))
         #expect(recipes.title == "Recipes")
         let pasta = recipes.sections[0].items[0]
-        #expect(pasta.title == "pasta")  // the file name without extension
+        #expect(pasta.title == "Pasta")  // the file name without extension, titleized
         #expect(pasta.frontMatter.pairs == [])
         #expect(pasta.description == "Pasta.")
         #expect(recipes.sections[0].sourcePath == nil)
