@@ -71,11 +71,14 @@ extension ForeignSyntaxPass {
             s = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
             guard let first = s.first else { break }
             var key: String?
-            if first != "\"", first != "`", let eq = s.firstIndex(of: "="),
-                !s[..<eq].contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" })
-            {
-                key = String(s[..<eq])
-                s = s[s.index(after: eq)...]
+            if first != "\"", first != "`" {
+                // `key=value`, and `key = "value"` (roweb3's figures), which Hugo reads too.
+                let word = s.prefix { $0 != " " && $0 != "\t" && $0 != "\n" && $0 != "=" }
+                let after = s.dropFirst(word.count).drop { $0 == " " || $0 == "\t" }
+                if !word.isEmpty, after.first == "=" {
+                    key = String(word)
+                    s = after.dropFirst().drop { $0 == " " || $0 == "\t" }
+                }
             }
             if let quote = s.first, quote == "\"" || quote == "`" {
                 let body = s.dropFirst()

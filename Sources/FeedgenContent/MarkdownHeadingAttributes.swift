@@ -39,7 +39,7 @@ enum MarkdownHeadingAttributes {
         else { return nil }
         var inner = text[text.index(after: open)..<text.index(before: end)]
         if inner.first == ":" { inner = inner.dropFirst() }
-        let tokens = inner.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let tokens = tokenize(inner)
         guard !tokens.isEmpty else { return nil }
         var id: String?
         for token in tokens {
@@ -55,6 +55,29 @@ enum MarkdownHeadingAttributes {
             }
         }
         return (open, id)
+    }
+
+    /// `inner` split at white space outside quotes (`data-toc-label="With pip"` is one token;
+    /// smart punctuation may have made its quotes curly).
+    private static func tokenize(_ inner: Substring) -> [Substring] {
+        var tokens: [Substring] = []
+        var start: Substring.Index?
+        var quote: Character?
+        let closing: [Character: Character] = ["\"": "\"", "'": "'", "\u{201C}": "\u{201D}", "\u{2018}": "\u{2019}"]
+        for k in inner.indices {
+            let c = inner[k]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == " " || c == "\t" {
+                if let s = start { tokens.append(inner[s..<k]) }
+                start = nil
+            } else {
+                if start == nil { start = k }
+                if let q = closing[c] { quote = q }
+            }
+        }
+        if let s = start { tokens.append(inner[s...]) }
+        return tokens
     }
 
     private static func isNameCharacter(_ c: Character) -> Bool {

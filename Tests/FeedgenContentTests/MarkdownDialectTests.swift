@@ -17,7 +17,7 @@ import Testing
 
             ## JSON のプロパティ名を指定する {#struct-tag}
             ## Speakers {#speakers .wide data-x=1}
-            ## MkDocs { #mk }
+            ## MkDocs { #mk data-toc-label="With pip" }
             ## kramdown {: #kd}
             ## Only a class {.c}
             ## Not attributes {x} and {#a b}
@@ -168,7 +168,7 @@ import Testing
             """
             Intro {{< figure src="img/a b.png" alt="An [a]" caption="A *cap*" link="https://x.org/" title="T & U" >}} after.
 
-            {{< figure src="c.png" width="300" >}}
+            {{< figure src = "c.png" width="300" >}}
             {{< figure caption="no src" >}}
             {{< youtube w7Ft2ymGmfc >}} and {{< vimeo id="146022717" >}}
             """)
