@@ -94,22 +94,38 @@ struct MarkdownOptions: Sendable {
             problems: [Diagnostic]
         )
     {
-        let foreign = ForeignSyntax.process(body, unsafe: unsafe)
+        var body = body
+        var mdx: Diagnostic?
+        if let source, source.path.lowercased().hasSuffix(".mdx"), let stripped = MDXModuleLines.strip(body) {
+            body = stripped.text
+            let lines = stripped.count == 1 ? "its 'import'/'export'/JSX line is" : "its \(stripped.count) 'import'/'export'/JSX lines (the first here) are"
+            mdx = .warning(
+                SourceLocation(path: source.path, line: source.firstLine + stripped.firstLine - 1, column: 1),
+                "MDX: \(lines) left out of the page: feedgen reads .mdx as Markdown and runs no JSX (its tags are raw HTML)")
+        }
+        // Admonitions and tabs first (their `>` lines are what ForeignSyntax reads), then
+        // template syntax; places go back through both maps.
+        let blocks = ForeignSyntaxBlocks.process(body)
+        let foreign = ForeignSyntax.process(blocks?.text ?? body, unsafe: unsafe)
         var warnings: [Diagnostic] = []
         if let foreign, let source {
             warnings = foreign.warnings.map {
-                .warning(SourceLocation(path: source.path, line: source.firstLine + $0.line - 1, column: $0.column), $0.message)
+                let (line, column) = blocks?.map.original(line: $0.line, column: $0.column) ?? ($0.line, $0.column)
+                return .warning(SourceLocation(path: source.path, line: source.firstLine + line - 1, column: column), $0.message)
             }
         }
-        let text = foreign?.text ?? body
+        if let mdx { warnings.insert(mdx, at: 0) }
+        let text = foreign?.text ?? blocks?.text ?? body
         guard text.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 }) else {
             return ("", nil, false, [], [], warnings, [])
         }
-        var r = Markdown.renderWithLinks(text, unsafe: unsafe, smart: smart, gfm: gfm, source: source)
-        if let map = foreign?.map, let source {
+        var r = Markdown.renderWithLinks(text, unsafe: unsafe, smart: smart, gfm: gfm, source: source, figures: foreign?.figures ?? [:])
+        if foreign != nil || blocks != nil, let source {
             // cmark saw the processed text: its places go back to the body as written.
             func original(_ location: SourceLocation) -> SourceLocation {
-                let (line, column) = map.original(line: location.line - source.firstLine + 1, column: location.column)
+                var (line, column) = (location.line - source.firstLine + 1, location.column)
+                if let map = foreign?.map { (line, column) = map.original(line: line, column: column) }
+                if let map = blocks?.map { (line, column) = map.original(line: line, column: column) }
                 return SourceLocation(path: location.path, line: line + source.firstLine - 1, column: column)
             }
             for k in r.links.indices {
@@ -129,11 +145,12 @@ struct MarkdownOptions: Sendable {
         return (r.html, summary, true, r.links, r.rawHTML, warnings, r.problems)
     }
 
-    /// One warning per place where safe mode replaced raw HTML with `<!-- raw HTML omitted -->`.
+    /// One warning per text where safe mode replaced raw HTML with `<!-- raw HTML omitted -->`,
+    /// at the first place, with the count: a page of HTML fragments is one finding, not hundreds.
     static func warnRawHTML(_ locations: [SourceLocation], reader: inout FieldReader) {
-        for location in locations {
-            reader.diagnostics.append(.warning(
-                location, "raw HTML omitted (Markdown safe mode); set 'markdown.unsafe: true' in feedgen.yaml to keep it"))
-        }
+        guard let first = locations.first else { return }
+        let count = locations.count == 1 ? "" : " at \(locations.count) places in this text, the first here"
+        reader.diagnostics.append(.warning(
+            first, "raw HTML omitted (Markdown safe mode)\(count); set 'markdown.unsafe: true' in feedgen.yaml to keep it"))
     }
 }

@@ -8,7 +8,9 @@
 /// of that language, `{% raw %}…{% endraw %}` its text as written, and `{% link P %}` /
 /// `{% post_url N %}` in a link destination a path to the content file they name
 /// (``ForeignSyntaxPass/liquidLinkDestination(_:)``), as do Hugo's `ref` / `relref` shortcodes
-/// there (``ForeignSyntaxPass/hugoRefDestination(name:argsStart:end:)``); Hugo's escaped shortcode
+/// there (``ForeignSyntaxPass/hugoRefDestination(name:argsStart:end:)``); Hugo's built-in `figure`
+/// becomes an image paragraph that ``MarkdownFigures`` wraps in `<figure>`, `youtube` / `vimeo` a
+/// link (``ForeignSyntaxPass/builtInShortcode(name:argsStart:end:)``); Hugo's escaped shortcode
 /// `{{</* x */>}}` becomes the text `{{< x >}}`, as Hugo shows it. Code is respected: in fenced and
 /// indented code blocks and in code spans everything is kept as written (`{{ .Title }}` in a code
 /// example is code), except the `raw` markers and shortcode escapes, which Jekyll and Hugo remove
@@ -32,6 +34,8 @@ struct ForeignSyntax {
     /// cmark reports them), each with the tag as written: a link to no page is then a warning
     /// showing the tag, not an error (content-format §5.3).
     var linkTags: [String: String] = [:]
+    /// Hugo `figure` shortcodes, each now an image paragraph starting at this line of `text`.
+    var figures: [Int: MarkdownFigure] = [:]
 
     /// The body with foreign syntax handled; nil when it holds none (no `{%`, `{{` or `{:`: the
     /// common case costs one scan of the bytes).
@@ -51,7 +55,7 @@ struct ForeignSyntax {
         pass.run()
         return ForeignSyntax(
             text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),
-            linkTags: pass.linkTags)
+            linkTags: pass.linkTags, figures: pass.figures)
     }
 }
 

@@ -32,6 +32,8 @@ struct ForeignSyntaxPass {
     var linkTags: [String: String] = [:]
     /// `markdown.unsafe`: `{::nomarkdown}`'s text is kept as raw HTML.
     var unsafe = false
+    /// The `figure` shortcodes written as images, by output line (``builtInShortcode(name:argsStart:end:)``).
+    var figures: [Int: MarkdownFigure] = [:]
 
     init(_ bytes: [UInt8], unsafe: Bool = false) {
         b = bytes

@@ -42,6 +42,10 @@ extension ForeignSyntaxPass {
         if next == 0x3A {  // {:
             if !raw, !inCode, i + 2 < b.count, b[i + 2] == 0x3A, kramdownExtension() { return true }
             guard !raw, !inCode, let end = find([0x7D], from: i + 2, sameLine: true) else { return false }
+            if restIsBlank(end), lineIsATXHeading() {
+                copy(end - i)  // `## A {: #part}`: the heading's id (``MarkdownHeadingAttributes``)
+                return true
+            }
             warn("kramdown attribute list \(shown(i, end)) is left out of the page: feedgen does not apply kramdown attributes")
             skip(end - i)
             return true
@@ -66,6 +70,7 @@ extension ForeignSyntaxPass {
             while k < end - 3, b[k] != 0x20, b[k] != 0x0A, b[k] != 0x09 { k += 1 }
             let name = String(decoding: b[j..<k], as: UTF8.self)
             if shortcodeCodeBlock(name: name, mark: mark, argsStart: k, end: end) { return true }
+            if builtInShortcode(name: name, argsStart: k, end: end) { return true }
             if var destination = hugoRefDestination(name: name, argsStart: k, end: end) {
                 let written = String(decoding: b[i..<end].map { $0 == 0x0A || $0 == 0x09 ? 0x20 : $0 }, as: UTF8.self)
                 var hash = destination.firstIndex(of: 0x23) ?? destination.endIndex
@@ -97,6 +102,19 @@ extension ForeignSyntaxPass {
         warn("Liquid output \(shown(i, end)) is left out of the page: feedgen does not run Liquid")
         skip(end - i)
         return true
+    }
+
+    /// Whether the input line holding `i` is an ATX heading (up to 3 spaces, 1 to 6 `#`, a space).
+    func lineIsATXHeading() -> Bool {
+        var j = i
+        while j > 0, b[j - 1] != 0x0A { j -= 1 }
+        var spaces = 0
+        while j < b.count, b[j] == 0x20, spaces < 4 {
+            j += 1
+            spaces += 1
+        }
+        let hashes = run(of: 0x23, at: j)
+        return spaces < 4 && hashes >= 1 && hashes <= 6 && j + hashes < b.count && (b[j + hashes] == 0x20 || b[j + hashes] == 0x09)
     }
 
     /// The Liquid tag `{%-? name … -?%}` at `start`: its name and the offset after its `%}`;
@@ -269,9 +287,6 @@ extension ForeignSyntaxPass {
         var language = name == "highlight" ? (args.first?.trimmingQuotes ?? "") : (argument("lang") ?? "")
         if language.isEmpty, let file = argument("file"), let dot = file.lastIndex(of: "."), !file[dot...].contains("/") {
             language = String(file[file.index(after: dot)...])
-        }
-        if name != "highlight" {
-            warn("Hugo shortcode \(shown(i, end)) is not run: its text is shown as a code block")
         }
         openCodeBlock(tagEnd: end, closing: closing, language: language)
         return true

@@ -3,14 +3,14 @@ import FeedgenDiagnostics
 /// A content file split into its YAML front matter and its Markdown body.
 ///
 /// ```text
-/// ---            line 1: the opening fence, only on the very first line (trailing spaces allowed)
+/// ---            line 1: the opening fence, the first line that is not blank (as Hugo reads it;
+///                spaces before it and after it allowed)
 /// title: Hello   front matter: YAML, a mapping; positions count from the file's first line
 /// ---            the closing fence: `---` or `...`
 /// Body…          Markdown; `bodyLine` is this line's number
 /// ```
 ///
-/// A file that does not start with `---` is all body, with an empty mapping (and a warning
-/// when it holds a `---` block after blank lines or spaces, which Hugo would read). The bytes are
+/// A file that does not start with `---` (after blank lines) is all body, with an empty mapping. The bytes are
 /// decoded by ``SourceText`` first: BOM removed, CRLF/CR → LF, UTF-8 validated.
 public struct FrontMatter: Sendable {
     /// The front matter: always a mapping (empty when the file has none).
@@ -45,14 +45,9 @@ public struct FrontMatter: Sendable {
         }
         let empty = YAMLNode(.mapping([]), line: 1, column: 1)
         guard let yaml = split.yaml else {
-            let warnings = split.misplacedFence.map {
-                [Diagnostic.warning(
-                    SourceLocation(path: path, line: $0, column: 1),
-                    "this '---' block is Markdown, not front matter: front matter starts on the very first line, with no blank line or space before its '---'")]
-            }
-            return (FrontMatter(fields: empty, hasFrontMatter: false, body: split.body, bodyLine: 1), warnings ?? [])
+            return (FrontMatter(fields: empty, hasFrontMatter: false, body: split.body, bodyLine: 1), [])
         }
-        let (node, diagnostics) = YAMLParser.parse(yaml, path: path, firstLine: 2)
+        let (node, diagnostics) = YAMLParser.parse(yaml, path: path, firstLine: split.yamlLine)
         if diagnostics.contains(where: { $0.severity == .error }) && node == nil {
             return (nil, diagnostics)
         }
@@ -74,9 +69,8 @@ public struct FrontMatter: Sendable {
         var yaml: String?
         var body: String
         var bodyLine: Int
-        /// Without front matter: the line of a `---` that would open a block closed further
-        /// down, had it been on the first line unindented (after blank lines, or indented).
-        var misplacedFence: Int?
+        /// The file line of the front matter's first line (after the opening fence).
+        var yamlLine = 2
     }
 
     enum SplitProblem: Error {
@@ -116,51 +110,44 @@ public struct FrontMatter: Sendable {
                 return String(text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
             }
 
-            /// The line of the first non-blank line when it is `---` after blank lines or
-            /// spaces and a closing `---`/`...` line follows; nil otherwise.
-            func misplacedFence() -> Int? {
-                var start = 0
-                var line = 1
-                var fence: Int?
-                while start < bytes.count {
-                    let end = lineEnd(from: start)
-                    var first = start
-                    while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
-                    if let fence {
-                        if isLine(start, end, "---") || isLine(start, end, "...") { return fence }
-                    } else if first < end {
-                        guard isLine(first, end, "---") else { return nil }
-                        fence = line
-                    }
-                    start = end + 1
-                    line += 1
+            // Blank lines and spaces before the opening fence are skipped, as Hugo's page lexer
+            // skips white space before front matter.
+            var open = 0
+            var openLine = 1
+            while true {
+                var j = open
+                while j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\t") { j += 1 }
+                guard j < bytes.count, bytes[j] == UInt8(ascii: "\n") else {
+                    if j < bytes.count, bytes[j] == UInt8(ascii: "-"), isLine(j, lineEnd(from: j), "---") { open = j } else { open = 0; openLine = 1 }
+                    break
                 }
-                return nil
+                open = j + 1
+                openLine += 1
             }
-
-            let firstEnd = lineEnd(from: 0)
-            if isLine(0, firstEnd, "+++") { return .failure(.toml) }
+            let firstEnd = lineEnd(from: open)
+            if isLine(open, firstEnd, "+++") { return .failure(.toml) }
             if bytes.count > 0, bytes[0] == UInt8(ascii: "{"), !(bytes.count > 1 && bytes[1] == UInt8(ascii: "{")) {
                 return .failure(.json)
             }
-            guard isLine(0, firstEnd, "---") else {
-                return .success(Split(yaml: nil, body: text, bodyLine: 1, misplacedFence: misplacedFence()))
+            guard isLine(open, firstEnd, "---") else {
+                return .success(Split(yaml: nil, body: text, bodyLine: 1))
             }
             var start = firstEnd + 1
-            var line = 2
+            var line = openLine + 1
             while start <= bytes.count {
                 let end = lineEnd(from: start)
                 if isLine(start, end, "---") || isLine(start, end, "...") {
                     let yamlRange = min(firstEnd + 1, bytes.count)..<start
                     let bodyStart = min(end + 1, bytes.count)
                     return .success(
-                        Split(yaml: string(yamlRange), body: string(bodyStart..<bytes.count), bodyLine: line + 1))
+                        Split(yaml: string(yamlRange), body: string(bodyStart..<bytes.count), bodyLine: line + 1, yamlLine: openLine + 1))
                 }
                 if end >= bytes.count { break }
                 start = end + 1
                 line += 1
             }
-            return .failure(.unclosed)
+            // After blank lines, an unclosed `---` is a thematic break of the body.
+            return open > 0 ? .success(Split(yaml: nil, body: text, bodyLine: 1)) : .failure(.unclosed)
         }
     }
 }

@@ -6,8 +6,9 @@ import FeedgenStorage
 package struct ItemName: Equatable {
     /// The Markdown extensions read as items, in any case (Jekyll lower-cases the extension
     /// before comparing): the union of Jekyll's default `markdown_ext` (`markdown,mkdown,mkdn,mkd,md`)
-    /// and Hugo's Markdown suffixes (`md`, `mdown`, `markdown`), and `.markdn`.
-    static let extensions = [".md", ".markdown", ".mdown", ".mkdown", ".mkdn", ".mkd", ".markdn"]
+    /// and Hugo's Markdown suffixes (`md`, `mdown`, `markdown`), `.markdn`, and Docusaurus' `.mdx`
+    /// (its `import`/`export` lines left out: ``MDXModuleLines``).
+    static let extensions = [".md", ".markdown", ".mdown", ".mkdown", ".mkdn", ".mkd", ".markdn", ".mdx"]
 
     /// `<section>/<path below the section>`, each segment made URL-safe (``urlSafe(_:)``), the
     /// dated file's date prefix and a language code left out.

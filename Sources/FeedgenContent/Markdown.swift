@@ -60,7 +60,7 @@ public enum Markdown {
     /// then rendered without GFM).
     static func renderWithLinks(
         _ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true, source: (path: String, firstLine: Int)?,
-        rewriteLinks: Bool = true
+        rewriteLinks: Bool = true, figures: [Int: MarkdownFigure] = [:]
     ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic]) {
         var gfm = gfm
         var problems: [Diagnostic] = []
@@ -72,13 +72,29 @@ public enum Markdown {
         return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
             let walk = prepare(
                 document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil, smart: smart,
-                gfm: gfm)
+                gfm: gfm, collectParagraphs: !figures.isEmpty)
             let rawHTML = source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
             MarkdownHeadings.addIDs(walk.headings, options: options, extensions: extensions, smart: smart)
             MarkdownBlocks.wrap(tables: walk.tables)
             MarkdownBlocks.makeFocusable(codeBlocks: walk.codeBlocks, options: options, extensions: extensions)
             MarkdownBlocks.label(tasks: walk.tasks)
             MarkdownAlerts.convert(walk.quotes, options: options, extensions: extensions)
+            if !figures.isEmpty {
+                // `figure` shortcodes (ForeignSyntaxShortcodes): the paragraph starting at the
+                // figure's line holding one image, or a link around one, and nothing else.
+                let found = walk.paragraphs.compactMap { node -> (OpaquePointer, MarkdownFigure)? in
+                    guard let figure = figures[Int(cmark_node_get_start_line(node))], let child = cmark_node_first_child(node),
+                        cmark_node_next(child) == nil
+                    else { return nil }
+                    let type = cmark_node_get_type(child)
+                    if type == CMARK_NODE_IMAGE { return (node, figure) }
+                    guard type == CMARK_NODE_LINK, let image = cmark_node_first_child(child), cmark_node_next(image) == nil,
+                        cmark_node_get_type(image) == CMARK_NODE_IMAGE
+                    else { return nil }
+                    return (node, figure)
+                }
+                MarkdownFigures.convert(found, options: options, extensions: extensions, smart: smart, gfm: gfm)
+            }
             var html = ""
             if let rendered = cmark_render_html(document, options, extensions) {
                 html = String(cString: rendered)
@@ -97,13 +113,13 @@ public enum Markdown {
     /// the iterator must not see a changed tree).
     private static func prepare(
         _ document: OpaquePointer, source: (path: String, firstLine: Int)?, rewriteLinks: Bool, findRawHTML: Bool,
-        smart: Bool, gfm: Bool
+        smart: Bool, gfm: Bool, collectParagraphs: Bool = false
     ) -> (
         links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)], headings: [OpaquePointer],
         tables: [OpaquePointer], codeBlocks: [OpaquePointer], tasks: [OpaquePointer], quotes: [OpaquePointer],
-        fragments: [(fragment: String, destination: String, location: SourceLocation)]
+        fragments: [(fragment: String, destination: String, location: SourceLocation)], paragraphs: [OpaquePointer]
     ) {
-        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], [], []) }
+        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], [], [], []) }
         var links: [MarkdownLink] = []
         var rawHTML: [(line: Int, column: Int, literal: String)] = []
         var wideBreaks: [OpaquePointer] = []
@@ -113,6 +129,7 @@ public enum Markdown {
         var tasks: [OpaquePointer] = []
         var quotes: [OpaquePointer] = []
         var fragments: [(fragment: String, destination: String, location: SourceLocation)] = []
+        var paragraphs: [OpaquePointer] = []
         var directory: String?  // the source's folder, computed at the first `.md` link
         while true {
             let event = cmark_iter_next(iterator)
@@ -172,6 +189,8 @@ public enum Markdown {
                 headings.append(node)
             case CMARK_NODE_TABLE:
                 tables.append(node)
+            case CMARK_NODE_PARAGRAPH:
+                if collectParagraphs { paragraphs.append(node) }
             case CMARK_NODE_CODE_BLOCK:
                 codeBlocks.append(node)
             case CMARK_NODE_BLOCK_QUOTE:
@@ -200,7 +219,7 @@ public enum Markdown {
         }
         cmark_iter_free(iterator)
         for node in wideBreaks { cmark_node_free(node) }  // unlinks it first
-        return (links, rawHTML, headings, tables, codeBlocks, tasks, quotes, fragments)
+        return (links, rawHTML, headings, tables, codeBlocks, tasks, quotes, fragments, paragraphs)
     }
 
     /// The link a destination `url` written in `directory` makes, and the suffix its marker

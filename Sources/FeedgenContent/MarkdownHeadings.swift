@@ -47,19 +47,27 @@ public enum MarkdownHeadings {
     }
 
     /// Gives each heading of the document an `id`: the heading is replaced by a custom block
-    /// holding its own rendering with ` id="slug"` added (cmark's HTML renderer writes no heading
-    /// attributes). A heading whose slug is empty (only punctuation or emoji) keeps no id.
+    /// holding its own rendering with ` id="…"` added (cmark's HTML renderer writes no heading
+    /// attributes). The id is the one a trailing attribute block names (`## A {#part}`,
+    /// ``MarkdownHeadingAttributes``), else the heading's slug; ids named so are given first, in
+    /// order, so that a slug equal to one gets the `-1`. A heading whose slug is empty (only
+    /// punctuation or emoji) keeps no id.
     static func addIDs(
         _ headings: [OpaquePointer], options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?, smart: Bool
     ) {
         var slugger = Slugger()
-        for heading in headings {
+        var ids = headings.map { MarkdownHeadingAttributes.take($0).map { slugger.unique($0) } }
+        for (k, heading) in headings.enumerated() where ids[k] == nil {
             let base = slug(plainText(heading, smart: smart))
-            guard !base.isEmpty else { continue }
+            if !base.isEmpty { ids[k] = slugger.unique(base) }
+        }
+        for (k, heading) in headings.enumerated() {
+            guard let id = ids[k] else { continue }
             MarkdownBlocks.replace(heading, options: options, extensions: extensions) { html in
-                // `<h2>` → `<h2 id="…">`: the slug holds no `"`, `&` or `<` (punctuation is removed).
+                // `<h2>` → `<h2 id="…">`: the id holds no `"`, `&` or `<` (a slug's punctuation is
+                // removed, an attribute's id is letters, digits and `_-:.`).
                 guard html.hasPrefix("<h"), let close = html.firstIndex(of: ">") else { return nil }
-                html.insert(contentsOf: " id=\"\(slugger.unique(base))\"", at: close)
+                html.insert(contentsOf: " id=\"\(id)\"", at: close)
                 return ()
             }
         }

@@ -22,13 +22,13 @@ import Testing
             """)
         #expect(
             r.html
-                == "<p>Hello  and  here.</p>\n<blockquote>\n<p>A tip.</p>\n</blockquote>\n<p>Inner text</p>\n")
-        #expect(r.summary == "Hello and here.")
+                == "<p>Hello  and  here.\n<a href=\"https://www.youtube.com/watch?v=w7Ft2ymGmfc\">https://www.youtube.com/watch?v=w7Ft2ymGmfc</a></p>\n<blockquote>\n<p>A tip.</p>\n</blockquote>\n<p>Inner text</p>\n")
+        // `youtube` is a link to the video (MarkdownDialectTests).
+        #expect(r.summary == "Hello and here. https://www.youtube.com/watch?v=w7Ft2ymGmfc")
         #expect(
             r.warnings == [
                 "content/s/a.md:4:7: warning: Liquid output '{{ site.title }}' is left out of the page: feedgen does not run Liquid",
                 "content/s/a.md:4:28: warning: Liquid tag '{% link _posts/x.md %}' is left out of the page: feedgen does not run Liquid",
-                "content/s/a.md:5:1: warning: Hugo shortcode '{{< youtube id=\"w7Ft2ymGmfc\" >}}' is left out of the page: feedgen does not run shortcodes",
                 "content/s/a.md:7:1: warning: kramdown attribute list '{: .prompt-tip }' is left out of the page: feedgen does not apply kramdown attributes",
                 "content/s/a.md:9:1: warning: Hugo shortcode '{{% note %}}' is left out of the page: feedgen does not run shortcodes",
             ])
@@ -232,11 +232,8 @@ import Testing
                 </code></pre>
 
                 """)
-        #expect(
-            r.warnings == [
-                "content/s/a.md:7:1: warning: Hugo shortcode '{{< code-toggle file=hugo.toml >}}' is not run: its text is shown as a code block",
-                "content/s/a.md:10:1: warning: Hugo shortcode '{{< code lang=\"html\" >}}' is not run: its text is shown as a code block",
-            ])
+        // Turned into code blocks: nothing to warn about (maku77 had 3,862 such warnings).
+        #expect(r.warnings == [])
     }
 
     /// Hostile bodies end quickly (every search is remembered: no scan per unclosed `{{`), and
@@ -279,7 +276,8 @@ import Testing
         // Both tables, the one after a `{{</ code-toggle >}}` closing tag (Hugo's spelling) too.
         #expect(r.html.components(separatedBy: "<table>").count == 3)
         #expect(r.html.contains("x = 1\n</code></pre>"))
-        #expect(r.warnings.count == 2)
+        // The self-closing one is left out with a warning; the block is code, without one.
+        #expect(r.warnings.count == 1)
     }
 
     /// A Mustache triple `{{{x}}}` in a body is one construct left out, not `{{{x}}` and a `}`.

@@ -33,10 +33,10 @@ import Testing
         #expect(byID["posts/sub/deep"]?.fileName == "sub/2015-07-08-deep.markdown")
     }
 
-    /// Every extension Jekyll's default `markdown_ext` or Hugo lists, in any case, is an item;
+    /// Every extension Jekyll's default `markdown_ext` or Hugo lists, and `.mdx`, in any case, is an item;
     /// `.mdwn` (read by neither) is a warning, not silently dropped.
     @Test func everyMarkdownExtensionOfJekyllAndHugoIsRead() throws {
-        let names = ["a.md", "b.markdown", "c.mdown", "d.mkdown", "e.mkdn", "f.mkd", "g.markdn", "h.MD", "i.Markdown"]
+        let names = ["a.md", "b.markdown", "c.mdown", "d.mkdown", "e.mkdn", "f.mkd", "g.markdn", "h.MD", "i.Markdown", "l.mdx"]
         var files: [String: String] = [:]
         for name in names { files["content/s/" + name] = "Body.\n" }
         files["content/s/j.mdwn"] = "Body.\n"
@@ -44,11 +44,13 @@ import Testing
         let (s, diagnostics) = try TestSite(files).load()
         #expect(
             diagnostics == [
-                "content/s/j.mdwn: warning: 'j.mdwn' is not read: feedgen reads Markdown files ending in '.md', '.markdown', '.mdown', '.mkdown', '.mkdn', '.mkd', '.markdn' only; rename it to 'j.md'"
+                "content/s/j.mdwn: warning: 'j.mdwn' is not read: feedgen reads Markdown files ending in '.md', '.markdown', '.mdown', '.mkdown', '.mkdn', '.mkd', '.markdn', '.mdx' only; rename it to 'j.md'"
             ])
-        #expect(s?.outline() == ["s: s/a, s/b, s/c, s/d, s/e, s/f, s/g, s/h, s/i"])
+        #expect(s?.outline() == ["s: s/a, s/b, s/c, s/d, s/e, s/f, s/g, s/h, s/i, s/l"])
         #expect(MarkdownLink(destination: "../t/x.MKDN#p", directory: "content/s")?.target == "content/t/x.MKDN")
-        #expect(MarkdownLink(destination: "x.mdx", directory: "content/s") == nil)
+        // Docusaurus' `.mdx` is read as Markdown (content-format §5.2).
+        #expect(MarkdownLink(destination: "x.mdx", directory: "content/s")?.target == "content/s/x.mdx")
+        #expect(MarkdownLink(destination: "x.mdz", directory: "content/s") == nil)
         #expect(MarkdownLink.mdAlias(of: "content/s/x.markdown") == "content/s/x.md")
         #expect(MarkdownLink.mdAlias(of: "content/s/x.md") == nil)
     }
