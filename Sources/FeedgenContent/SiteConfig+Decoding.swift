@@ -2,7 +2,7 @@ import Foundation
 import FeedgenDiagnostics
 
 extension SiteConfig {
-    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "theme", "images"]
+    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "theme", "images", "paginate"]
 
     /// Reads `feedgen.yaml`'s mapping (nil: no file). Wrong values are reported and replaced
     /// by their defaults.
@@ -48,6 +48,15 @@ extension SiteConfig {
                 if let unsafe = reader.bool(markdown["unsafe"], key: "unsafe") { config.markdownUnsafe = unsafe }
                 if let smart = reader.bool(markdown["smart"], key: "smart") { config.markdownSmart = smart }
                 if let gfm = reader.bool(markdown["gfm"], key: "gfm") { config.markdownGFM = gfm }
+            }
+        }
+        if let pages = node["paginate"], !pages.isNull {
+            if pages.bool == false {
+                config.pageSize = nil
+            } else if let size = pages.int, size >= 1 {
+                config.pageSize = size
+            } else {
+                reader.error(pages, "'paginate' must be a whole number of at least 1 (items per page), or false, found \(FieldReader.found(pages))")
             }
         }
         if let images = node["images"], !images.isNull {
