@@ -81,7 +81,8 @@ def documents():
 
 def generate(n: int, root: Path, paginate: int | None = None) -> Path:
     """Writes the feedgen site and the Hugo site for n items; returns the concatenated Markdown.
-    With `paginate`, the feedgen section has its own pages of that many items (content-format §4.1)."""
+    With `paginate`, the feedgen section's own pages hold that many items; without it, the default
+    page size (100) applies (content-format §4.1)."""
     docs = documents()
     fg, hg = root / "feedgen", root / "hugo"
     (fg / "content" / "docs").mkdir(parents=True)
@@ -141,7 +142,7 @@ def main():
     ap.add_argument("--skip-hugo", action="store_true")
     ap.add_argument("--feedgen", default=None)
     ap.add_argument("--paginate", type=int, default=None,
-                    help="give the feedgen section its own pages of this many items (`paginate`), e.g. 100")
+                    help="the feedgen section's page size (`paginate`; without it, the default: 100 items to a page)")
     ap.add_argument("--out-root", default=None,
                     help="folder for the tools' output (e.g. /dev/shm, to measure without the disk's file-creation cost)")
     args = ap.parse_args()

@@ -196,7 +196,9 @@ extension Pipeline {
         for f in 0..<feedCount {
             guard case .success(let hash) = feedHashes.values[f], case .success(let map) = feedMaps.values[f] else { continue }
             var record = WrittenFeed(path: site.feeds[f].pagePath, hash: hash, map: map)
-            if f < syndicationMaps.count {
+            // A tag's later pages name its first page's documents (``PreparedFeed/syndicationFolder``),
+            // which they do not write.
+            if f < syndicationMaps.count, site.feeds[f].isSyndicated {
                 let feed = site.feeds[f]
                 let (atom, json) = (Syndication.atomPath(feed), Syndication.jsonPath(feed))
                 let map = syndicationMaps[f]

@@ -2,7 +2,9 @@ import Foundation
 import FeedgenDiagnostics
 
 extension SiteConfig {
-    static let knownKeys = ["title", "language", "baseURL", "output", "timeZone", "markdown", "summaryLength", "theme", "images"]
+    static let knownKeys = [
+        "title", "language", "baseURL", "output", "timeZone", "markdown", "summaryLength", "theme", "images", "paginate",
+    ]
 
     /// Reads `feedgen.yaml`'s mapping (nil: no file). Wrong values are reported and replaced
     /// by their defaults.
@@ -55,6 +57,15 @@ extension SiteConfig {
                 config.summaryLength = length
             } else {
                 reader.error(lengthNode, "'summaryLength' must be a whole number of words ≥ 1, found \(length)")
+            }
+        }
+        if let pages = node["paginate"], !pages.isNull {
+            if pages.bool == false {
+                config.pageSize = nil
+            } else if let size = pages.int, size >= 1 {
+                config.pageSize = size
+            } else {
+                reader.error(pages, "'paginate' must be a whole number of at least 1 (items per page), or false, found \(FieldReader.found(pages))")
             }
         }
         if let images = node["images"], !images.isNull {

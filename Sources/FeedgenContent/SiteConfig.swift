@@ -27,6 +27,14 @@ public struct SiteConfig: Sendable {
     public var imageMaxPixels = 100_000_000
     /// `images.maxFileMiB` × 2²⁰: the largest item image file, bytes (docs/limits.md).
     public var imageMaxFileSize = 50 << 20
+    /// `paginate`: the items on each of a section's own pages, and the most a section without
+    /// `paginate`, `seeAll` or `limit` shows on its feed page before it gets own pages
+    /// (content-format §4.1); nil (`paginate: false`): sections are paginated only when they say so.
+    public var pageSize: Int? = SiteConfig.defaultPageSize
+    /// 100 cards of the corpora's longest (1,040 bytes with the built-in card template) make a
+    /// page of about 105 KB; 100 of bench.py's cards, each with its whole body, 500 KB: both under
+    /// the ~1 MB a phone loads well (docs/benchmarks.md, "Long sections").
+    public static let defaultPageSize = 100
     /// The parsed file, nil when there is no `feedgen.yaml`.
     public var source: YAMLNode?
 

@@ -130,4 +130,27 @@ extension SiteRenderer {
             throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
         }
     }
+
+    /// The card of item `i` of section `s` of feed `f` as another page shows it: a section's own
+    /// page, a tag page or a view drawing it (``SectionViews``), at `page`, its date in the
+    /// language `lang` (that page's), drawn as a chip on a `chips` section, its image (feed `f`'s
+    /// asset: the caller makes sure that page draws it at the same sizes) loading as `eager` and
+    /// `priority` say.
+    ///
+    /// - Throws: ``TemplateErrors``.
+    package func card(
+        feed f: Int, section s: Int, item i: Int, page: String, lang: String?, chips: Bool, eager: Bool, priority: Bool
+    ) throws(TemplateErrors) -> String {
+        var feed = site.feeds[f]
+        let item = feed.sections[s].section.items[i]
+        let image = site.image(feed: feed, item: item)
+        feed.feed.lang = lang
+        do {
+            return try cardHTML(
+                item, type: chips && item.type == "card" ? "chip" : item.type, feed: feed, page: page, image: image, eager: eager,
+                priority: priority)
+        } catch let error as TemplateErrors { throw error } catch {
+            throw TemplateErrors(diagnostics: [.error(SourceLocation(path: "Templates"), "\(error)")])
+        }
+    }
 }

@@ -50,8 +50,8 @@ public struct Syndication: Sendable {
         site.image(feed: feed, item: item).map { url($0.outputPath) }
     }
 
-    struct Entry {
-        var item: Item
+    package struct Entry {
+        package var item: Item
         /// The item's section and place in it.
         var section: Int
         var index: Int
@@ -64,7 +64,8 @@ public struct Syndication: Sendable {
         var image: String?
     }
 
-    func entries(_ feed: PreparedFeed) -> [Entry] {
+    /// The entries of `feed`'s Atom and JSON documents, in their order (``SyndicationMap``'s).
+    package func entries(_ feed: PreparedFeed) -> [Entry] {
         var seen = Set<String>()
         var out: [Entry] = []
         for (k, s) in feed.sections.enumerated() {

@@ -25,7 +25,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -49,6 +49,11 @@ struct BuildSnapshot: Equatable {
         /// Each link of the item to a content file (its body's and its front matter's): the
         /// target (site-relative source path) and the page it leads to.
         var links: [Link]
+        /// In a site with views (``SectionViews``): every card and feed entry of the item; then
+        /// `feed`, `section` and `item` are its detail page's place (in the section's
+        /// `pageItems`). nil: its one card is at `feed`, `section`, `item`, and its one entry is
+        /// that place's in the feed's documents.
+        var elsewhere: Elsewhere? = nil
     }
 
     struct Link: Equatable {
@@ -121,6 +126,26 @@ struct BuildSnapshot: Equatable {
             for link in record.links {
                 w.string(link.target)
                 w.string(link.page)
+            }
+            guard let elsewhere = record.elsewhere else {
+                w.bytes.append(0)
+                continue
+            }
+            w.bytes.append(1)
+            w.int(elsewhere.cards.count)
+            for card in elsewhere.cards {
+                w.int(card.feed)
+                w.int(card.section)
+                w.int(card.item)
+                w.string(card.preset)
+                w.optional(card.lang) { $0.string($1) }
+                w.string(card.cellID)
+                w.bytes.append(card.sameLayout ? 1 : 0)
+            }
+            w.int(elsewhere.entries.count)
+            for entry in elsewhere.entries {
+                w.int(entry.feed)
+                w.int(entry.entry)
             }
         }
         w.sources(settingsFiles)
@@ -218,7 +243,26 @@ struct BuildSnapshot: Equatable {
                 guard let target = r.string(), let page = r.string() else { return nil }
                 links.append(Link(target: target, page: page))
             }
-            items.append(ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, whole: whole, links: links))
+            var record = ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, whole: whole, links: links)
+            guard let hasPlaces = r.byte() else { return nil }
+            if hasPlaces == 1 {
+                guard let count = r.count() else { return nil }
+                var places = Elsewhere(cards: [], entries: [])
+                for _ in 0..<count {
+                    guard let f = r.index(), let s = r.index(), let i = r.index(), let preset = r.string(),
+                        let lang = r.optional({ $0.string() }), let cellID = r.string(), let same = r.byte()
+                    else { return nil }
+                    places.cards.append(
+                        CardPlace(feed: f, section: s, item: i, preset: preset, lang: lang, cellID: cellID, sameLayout: same == 1))
+                }
+                guard let entries = r.count() else { return nil }
+                for _ in 0..<entries {
+                    guard let f = r.index(), let e = r.index() else { return nil }
+                    places.entries.append((f, e))
+                }
+                record.elsewhere = places
+            }
+            items.append(record)
         }
         guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let absentCount = r.count()
         else { return nil }

@@ -186,6 +186,14 @@ extension PatchBuild {
                     let key = renderer.detailInputs(of: page).map { RenderKeys(salt: salt, fingerprints: nil).detailKey($0, pages: targets) } ?? 0
                     pages.append((file, key))
                 }
+                // In a site with views: a card on every page that shows the item.
+                if let places = change.record.elsewhere {
+                    switch placedCards(change, places: places, renderer: renderer, old: old, links: links, path: files[change.file].path) {
+                    case .failure(let why): return .failure(why)
+                    case .success(let placed): for (page, card) in placed { cards[page, default: []].append(card) }
+                    }
+                    continue
+                }
                 let r = change.record
                 guard r.feed < old.feeds.count, r.section < old.feeds[r.feed].map.cards.count,
                     r.item < old.feeds[r.feed].map.cards[r.section].count
@@ -270,13 +278,20 @@ extension PatchBuild {
             for link in change.record.links { syndicated.contentPages[link.target] = link.page }
         }
         if let syndication = Syndication(site: syndicated) {
-            for (f, list) in Dictionary(grouping: changes, by: \.record.feed).sorted(by: { $0.key < $1.key }) {
+            let edits: [EntryEdit]
+            switch entryEdits(changes, feeds: feeds) {
+            case .failure(let why): return .failure(why)
+            case .success(let found): edits = found
+            }
+            for (f, list) in Dictionary(grouping: edits, by: \.feed).sorted(by: { $0.key < $1.key }) {
                 guard let record = old.feeds[f].syndication else { return no("feeds not mapped") }
                 var atomEdits: [(range: Range<Int>, bytes: [UInt8], entry: Int)] = []
                 var jsonEdits: [(range: Range<Int>, bytes: [UInt8], entry: Int)] = []
-                for change in list {
+                for (_, change, known) in list {
                     let r = change.record
-                    let entry = record.map.sections.indices.first { record.map.sections[$0] == r.section && record.map.items[$0] == r.item }
+                    let entry =
+                        known ?? record.map.sections.indices.first { record.map.sections[$0] == r.section && record.map.items[$0] == r.item }
+                    guard entry.map({ $0 < record.map.atom.count && $0 < record.map.json.count }) ?? true else { return no("snapshot") }
                     let texts = syndication.entryTexts(
                         section: change.section, index: change.item, feed: feeds[change.feed], updated: record.map.updated)
                     guard let entry, let texts else {

@@ -32,7 +32,9 @@ import Foundation
 ///   content-link marker in its card and page leads to a file it linked to before.
 ///
 /// With a `baseURL`, each changed item's Atom entry and JSON Feed item are replaced in the
-/// feeds' documents the same way (``SyndicationMap``).
+/// feeds' documents the same way (``SyndicationMap``). In a site with views (``SectionViews``:
+/// own pages, limits, views, tag pages) every page showing a changed item gets its card, and
+/// every document its entry (``BuildSnapshot/Elsewhere``).
 enum PatchBuild {
     /// More changed items than this take the usual path (which renders them on every core).
     static let maximumChanged = 64
@@ -110,18 +112,23 @@ enum PatchBuild {
         fingerprints: ItemFingerprints? = nil
     ) -> BuildSnapshot? {
         guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count else { return nil }
-        // An item of a site with views may show on several pages: such sites are not patched.
-        guard !SectionViews.declinesPatch(site) else { return nil }
-        // With a `baseURL`, every feed's Atom and JSON documents must be mapped.
-        if site.site.config.baseURL != nil, feeds.contains(where: { $0.syndication == nil }) { return nil }
+        // With a `baseURL`, every Atom and JSON document must be mapped.
+        if site.site.config.baseURL != nil, zip(site.feeds, feeds).contains(where: { $0.isSyndicated && $1.syndication == nil }) {
+            return nil
+        }
+        // In a site with views an item may show on several pages: its record lists them, and
+        // its place is its detail page's.
+        let views = SectionViews.showsItemsElsewhere(site)
+        let elsewhere = views ? places(site, written: feeds) : nil
+        if views, elsewhere == nil { return nil }
         let files = listing.itemFiles
         var index: [String: Int] = [:]
         index.reserveCapacity(files.count)
         for (k, file) in files.enumerated() { index[file.path] = k }
         var shown: [(file: Int, f: Int, s: Int, i: Int)] = []
-        for (f, feed) in site.feeds.enumerated() {
+        for (f, feed) in site.feeds.enumerated() where !views || feed.ownPage == nil {
             for (s, section) in feed.sections.enumerated() {
-                for (i, item) in section.section.items.enumerated() where item.fileName != "" {
+                for (i, item) in (views ? section.pageItems : section.section.items).enumerated() where item.fileName != "" {
                     guard let k = index[item.sourcePath] else { return nil }
                     shown.append((k, f, s, i))
                 }
@@ -139,7 +146,8 @@ enum PatchBuild {
         }
         let records: [BuildSnapshot.ItemRecord?] = parallelMap(places.count) { n in
             let (k, f, s, i) = places[n]
-            let item = site.feeds[f].sections[s].section.items[i]
+            let section = site.feeds[f].sections[s]
+            let item = views ? section.pageItems[i] : section.section.items[i]
             var linked: [BuildSnapshot.Link] = []
             // A link to no page (a folder without a feed page: a warning) records "", as a patch
             // records it (its warning is among the stored diagnostics).
@@ -150,11 +158,13 @@ enum PatchBuild {
             let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
             let outside =
                 if let old = before?[k] ?? nil, old.whole == whole { old.fingerprint } else { ItemCache.fingerprintOutsideBody(item) }
-            return BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
+            var record = BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
+            if let elsewhere { record.elsewhere = elsewhere[item.sourcePath] ?? BuildSnapshot.Elsewhere(cards: [], entries: []) }
+            return record
         }
         var items = [BuildSnapshot.ItemRecord?](repeating: nil, count: files.count)
         for (n, record) in records.enumerated() {
-            guard let record else { return nil }
+            guard let record, items[shown[n].file] == nil else { return nil }
             items[shown[n].file] = record
         }
         let root = listing.root

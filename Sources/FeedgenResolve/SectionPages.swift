@@ -54,8 +54,8 @@ public struct SeeAllLink: Sendable, Hashable {
 
 enum SectionPages {
     /// The own pages of `section` of `feed` (feed `feedIndex`), holding `items` in order,
-    /// `settings.paginate` (default ``SectionViewSettings/defaultPageSize``) to a page; at least
-    /// one page. `pageLayout` is decoded here (its problems at `path`); without one, a section
+    /// ``SectionViewSettings/pageSize`` to a page; at least one page, headed by the section's
+    /// title (else its feed's). `pageLayout` is decoded here (its problems at `path`); without one, a section
     /// that scrolls sideways is a `grid` on its pages and any other keeps its layout.
     static func pages(
         of section: PreparedSection, items: [Item], settings: SectionViewSettings, feed: PreparedFeed, feedIndex: Int,
@@ -72,7 +72,7 @@ enum SectionPages {
         }
         let folder = (feed.feed.path.isEmpty ? "" : feed.feed.path + "/") + ItemName.pathSegment(section.section.id)
         let source = SourceLocation(path: path)
-        let runs = chunks(items, size: settings.paginate ?? SectionViewSettings.defaultPageSize)
+        let runs = chunks(items, size: settings.pageSize)
         return runs.enumerated().map { n, run in
             var shown = section
             shown.section.items = run
@@ -85,7 +85,7 @@ enum SectionPages {
                 kind: .section(section.section.id), origin: feedIndex, folder: folder, number: n + 1, count: runs.count,
                 total: items.count, source: source)
             return page(
-                own, title: section.section.title ?? section.section.id, intro: section.section.headerHTML,
+                own, title: section.section.title ?? feed.feed.title, intro: section.section.headerHTML,
                 lang: section.section.lang ?? feed.feed.lang, section: shown, feed: feed)
         }
     }
@@ -93,6 +93,7 @@ enum SectionPages {
     /// `items` cut into runs of `size` (one empty run when there are none).
     static func chunks(_ items: [Item], size: Int) -> [[Item]] {
         guard !items.isEmpty else { return [[]] }
+        let size = min(size, items.count)  // `Int.max` (not paginated): one run
         return stride(from: 0, to: items.count, by: size).map { Array(items[$0..<min(items.count, $0 + size)]) }
     }
 

@@ -21,12 +21,24 @@ struct SectionViewSettings: Sendable {
     var pageLayout: YAMLNode?
     /// `paginate`: items per own page.
     var paginate: Int?
+    /// `paginate: false`: no own pages unless `seeAll` asks for them, then one holding every item.
+    var paginateOff = false
+    /// The site's page size (`paginate` in feedgen.yaml; nil: `paginate: false` there).
+    var sitePageSize: Int? = SiteConfig.defaultPageSize
     /// `terms: tags`: one chip per tag of the feed, each leading to its tag page.
     var terms: YAMLNode?
 
-    /// The default number of items on each of a section's own pages: 100 built-in cards make a
-    /// page of about 68 KB (measured, docs/benchmarks.md), far below the ~1 MB a phone loads well.
-    static let defaultPageSize = 100
+    /// The items on each of the section's own pages: `paginate`, else the site's page size; every
+    /// item on one page when pagination is off.
+    var pageSize: Int { paginate ?? (paginateOff ? Int.max : sitePageSize ?? Int.max) }
+
+    /// Whether a section of `count` items, with none of `paginate`, `seeAll`, `limit` and `terms`
+    /// written, is paginated by default: it holds more than the site's page size, and neither it
+    /// nor the site says `paginate: false` (content-format §4.1).
+    func paginatesByDefault(count: Int) -> Bool {
+        guard paginate == nil, !paginateOff, seeAll == nil, limit == nil, terms == nil, let size = sitePageSize else { return false }
+        return count > size
+    }
 
     /// Whether the section draws items or changes what its feed page shows.
     var isView: Bool { sources != nil || wholeFeed || !filter.isEmpty || limit != nil || hasOwnPage || terms != nil }
@@ -75,7 +87,13 @@ struct SectionViewSettings: Sendable {
         }
         settings.sorted = fields["sort"].map { !$0.isNull } ?? false
         settings.limit = positive("limit")
-        settings.paginate = positive("paginate")
+        if let node = fields["paginate"], node.bool == false {
+            settings.paginateOff = true
+        } else if let node = fields["paginate"], !node.isNull, (node.int ?? 0) < 1 {
+            diagnostics.error(at(node), "'paginate' must be a whole number of at least 1, or false, found '\(node.string ?? node.kindDescription)'")
+        } else {
+            settings.paginate = positive("paginate")
+        }
         if let node = fields["seeAll"], !node.isNull {
             if let flag = node.bool {
                 settings.seeAll = flag ? "See all" : nil
@@ -106,6 +124,8 @@ public enum SectionViews {
     public static func needed(_ site: Site) -> Bool {
         for feed in site.feeds {
             for section in feed.sections {
+                // A long section is paginated by default (or a view of the feed's sections is).
+                if let size = site.config.pageSize, section.items.count > size { return true }
                 if let fields = section.frontMatter?.pairs,
                     fields.contains(where: { ["sections", "where", "limit", "seeAll", "paginate", "terms"].contains($0.key.string ?? "") })
                 {
@@ -117,10 +137,10 @@ public enum SectionViews {
         return false
     }
 
-    /// Whether `site` has views, limited sections or pages beyond its feeds and items: the patch
-    /// build declines such sites (an edited item may show on several pages), so their
-    /// incremental builds are full renders, byte-identical to `--clean`.
-    public static func declinesPatch(_ site: PreparedSite) -> Bool {
+    /// Whether `site` has views, limited sections or pages beyond its feeds and items: an item may
+    /// then show on several pages, or on none of its feed's, and its detail page is written from
+    /// its section's ``PreparedSection/pageItems`` (the patch build records every place).
+    public static func showsItemsElsewhere(_ site: PreparedSite) -> Bool {
         site.feeds.contains { feed in
             feed.ownPage != nil || feed.sections.contains { $0.detailItems != nil || !$0.drawnIDs.isEmpty || $0.seeAll != nil }
         }
@@ -143,14 +163,21 @@ public enum SectionViews {
             }
             var settings: [SectionViewSettings] = []
             for s in feeds[f].sections {
-                settings.append(SectionViewSettings.decode(s.section, path: sourcePath(s.section, feedFolder: feedPath), diagnostics: &diagnostics))
+                var decoded = SectionViewSettings.decode(s.section, path: sourcePath(s.section, feedFolder: feedPath), diagnostics: &diagnostics)
+                decoded.sitePageSize = site.config.pageSize
+                settings.append(decoded)
             }
             let tags = TagPages.pages(feed: feeds[f], feedIndex: f, settings: settings, diagnostics: &diagnostics)
             let entries = SectionEntries.draw(feed: feeds[f], settings: settings, tags: tags, diagnostics: &diagnostics)
+            // A long section without `paginate`, `seeAll`, `limit` or `terms`: as with `paginate`
+            // at the site's page size.
+            for s in settings.indices where settings[s].paginatesByDefault(count: entries[s].items.count) {
+                settings[s].paginate = settings[s].sitePageSize
+            }
             for s in feeds[f].sections.indices where settings[s].isView {
                 let own = feeds[f].sections[s]
                 let all = entries[s].items
-                let shown = settings[s].limit ?? (settings[s].hasOwnPage ? (settings[s].paginate ?? SectionViewSettings.defaultPageSize) : all.count)
+                let shown = settings[s].limit ?? (settings[s].hasOwnPage ? settings[s].pageSize : all.count)
                 var section = own
                 section.section.items = Array(all.prefix(shown))
                 section.drawnIDs = entries[s].drawn.intersection(section.section.items.map(\.id))
@@ -163,6 +190,9 @@ public enum SectionViews {
                     if let first = made.first, let label = settings[s].seeAll ?? (all.count > shown ? "See all" : nil) {
                         section.seeAll = SeeAllLink(
                             url: RelativeURL.relative(from: feeds[f].pagePath, to: first.pagePath), path: first.pagePath, label: label)
+                        // The link is in the section's header, which a title makes: an untitled
+                        // section is headed by its feed's title, as its own pages are.
+                        if section.section.title == nil { section.section.title = feeds[f].feed.title }
                     }
                     pages += made
                 }

@@ -114,7 +114,7 @@ public enum TagPages {
             layoutNode = settings[s].pageLayout!
             layoutPath = SectionViews.sourcePath(feed.sections[s].section, feedFolder: feed.feed.folder)
         }
-        let pageSize = settings.first { $0.terms != nil }?.paginate ?? SectionViewSettings.defaultPageSize
+        let pageSize = settings.first { $0.terms != nil }?.pageSize ?? settings.first?.sitePageSize ?? Int.max
         var decoder = LayoutDecoder(path: layoutPath)
         let (layout, preset) = decoder.decode(layoutNode)
         diagnostics.append(contentsOf: decoder.diagnostics)

@@ -31,11 +31,28 @@ import FeedgenDiagnostics
         #expect(errors.isEmpty, "\(errors.prefix(5))")
         #expect(report.exitStatus == 0)
         // Nothing is dropped silently: every document is a card or a note saying why it was skipped
-        // (two of Hugo's pages carry an expiryDate in the past).
+        // (two of Hugo's pages carry an expiryDate in the past). The section is longer than the
+        // page size (content-format §4.1): the feed page shows its first 100 cards, and its own
+        // pages (docs/index.html, docs/page/2/index.html, …) hold every card, once.
         let skipped = report.diagnostics.items.filter { $0.severity == .note && $0.message.hasPrefix("skipped") }
-        #expect(report.cards + skipped.count == expected)
+        #expect(report.cards == 100)
+        let ids = Self.ownPageCells(out, folder: "docs")
+        #expect(ids.count + skipped.count == expected)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.count == 880)
         #expect(skipped.count == 2)
         print("hugodocs: \(report.cards) cards, \(report.pages) pages, \(report.diagnostics.warningCount) warnings, built in \(String(format: "%.2f", report.seconds)) s (debug build)")
+    }
+
+    /// The `data-item-id`s on a section's own pages at `<out>/<folder>/`, page after page.
+    static func ownPageCells(_ out: String, folder: String) -> [String] {
+        var ids: [String] = []
+        var n = 1
+        while let html = try? String(contentsOfFile: out + "/" + folder + (n == 1 ? "" : "/page/\(n)") + "/index.html", encoding: .utf8) {
+            ids += html.components(separatedBy: "data-item-id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            n += 1
+        }
+        return ids
     }
 
     /// The text of `html` outside `<pre>` and `<code>` elements (where Liquid in a code example is
@@ -82,9 +99,15 @@ import FeedgenDiagnostics
         let report = build(root, output: out)
         #expect(report.exitStatus == 0)
         #expect(report.diagnostics.errorCount == 0)
-        #expect(report.cards == 102)
+        // 102 posts: the feed page shows the first 100 (content-format §4.1), the section's two
+        // own pages all of them.
+        #expect(report.cards == 100)
+        #expect(Self.ownPageCells(out, folder: "posts").count == 102)
         let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
-        let dated = index.components(separatedBy: "<p class=\"card-date\"><time datetime=\"").count - 1
+        let second = try String(contentsOfFile: out + "/posts/page/2/index.html", encoding: .utf8)
+        func datedCards(_ html: String) -> Int { html.components(separatedBy: "<p class=\"card-date\"><time datetime=\"").count - 1 }
+        #expect(datedCards(index) == 100)
+        let dated = datedCards(index) + datedCards(second)
         #expect(dated == 102)
         var pagesWithLiquid: [String] = []
         for name in posts {

@@ -29,8 +29,7 @@ import Testing
         /// Links to other cards (content paths), written after the body; `#part-1` on some.
         var links: [(target: String, anchor: Bool)] = []
 
-        /// `tagKey` is `keywords` here, not `tags`: every tag has a page, and the patch build declines
-        /// sites with tag pages (SectionViews.declinesPatch), which this run exercises;
+        /// `tagKey` is `keywords` here, not `tags` (every tag would have a page):
         /// DifferentialViewsTests writes `tags`.
         func text(linksFrom path: String, tagKey: String = "keywords") -> String {
             var front = "title: \"\(title)\"\nweight: \(weight)\ndate: \(date)\n\(tagKey): [\(tags.joined(separator: ", "))]\n"
@@ -116,7 +115,9 @@ import Testing
 
     static func makeSite(seed: UInt64) throws -> Site {
         var site = Site(root: temporaryFolder("feedgen-differential") + "/site", random: .init(state: seed))
-        site.write("feedgen.yaml", "title: Differential\nbaseURL: https://example.org/blog/\n")
+        // 25 items to a page: the sections of 60 cards are paginated by default (a feed page of
+        // 25 cards and a See all link, three own pages), the shelves of 20 are not.
+        site.write("feedgen.yaml", "title: Differential\nbaseURL: https://example.org/blog/\npaginate: 25\n")
         site.write("content/_feed.md", "---\ntitle: Home\n---\nThe home feed.\n")
         site.write("content/more/_feed.md", "---\ntitle: More\n---\nMore cards.\n")
         site.write("static/robots.txt", "User-agent: *\n")
@@ -270,18 +271,29 @@ import Testing
         let seed = Self.seed
         var site = try Self.makeSite(seed: seed)
         var patched = 0
+        var bodies = (edits: 0, patched: 0)
         var kinds: Set<Substring> = []
         #expect(PatchBuildTests.buildAndCompare(site.root, "seed \(seed), first build").exitStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: site.root + "/../public/news/page/3/index.html"))
         for step in 1...Self.steps {
             let edit = try Self.edit(&site)
             kinds.insert(edit.split(separator: " ").prefix(2).joined(separator: " ").prefix(12))
             let report = PatchBuildTests.buildAndCompare(site.root, "seed \(seed), step \(step) (\(edit))")
             if report.patched { patched += 1 }
+            if edit.hasPrefix("body of") {
+                bodies.edits += 1
+                if report.patched { bodies.patched += 1 }
+            }
             if step % 25 == 0 { try Self.failingEdit(&site, "seed \(seed), step \(step)") }
         }
         // The run exercised the patch build and the cached full build alike.
-        print("DifferentialBuildTests: seed \(seed), \(patched) of \(Self.steps) builds patched, \(site.cards.count) cards")
+        print(
+            "DifferentialBuildTests: seed \(seed), \(patched) of \(Self.steps) builds patched (\(bodies.patched) of \(bodies.edits) body edits), \(site.cards.count) cards"
+        )
         #expect(patched >= 10, "\(patched) of \(Self.steps) builds patched")
+        // Body edits of cards on paginated sections' pages are patched too (not those of cards
+        // linked to with a #fragment, or right after a `_section.md` was written, …).
+        #expect(bodies.patched * 4 >= bodies.edits, "\(bodies.patched) of \(bodies.edits) body edits patched")
         #expect(patched <= Self.steps - 50, "\(patched) of \(Self.steps) builds patched")
         #expect(site.cards.count > 200)
     }

@@ -57,7 +57,9 @@ def write_long_feed(root: Path, n: int, texts: list[tuple[str, str]], layout: st
     after.mkdir(parents=True)
     (root / "feedgen.yaml").write_text("title: Long feed\nlanguage: en\n", encoding="utf-8")
     (content / "_feed.md").write_text("---\ntitle: Long feed\n---\n", encoding="utf-8")
-    (long / "_section.md").write_text(f"---\ntitle: Long section\nweight: 1\nlayout: {layout}\n---\n", encoding="utf-8")
+    # One long feed page, not paginated (content-format §4.1): these tests are about long pages.
+    (long / "_section.md").write_text(
+        f"---\ntitle: Long section\nweight: 1\nlayout: {layout}\npaginate: false\n---\n", encoding="utf-8")
     (after / "_section.md").write_text("---\ntitle: After the long section\nweight: 2\nlayout: list\n---\n", encoding="utf-8")
     for i in range(n):
         title, desc = texts[i % len(texts)]

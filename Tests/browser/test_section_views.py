@@ -6,6 +6,9 @@
   recipes carrying that tag;
 - the pages of a paginated section (a generated site of 25 items, 10 to a page) link to each
   other by Previous/Next and page numbers, and together hold every item once, in order;
+- a long section paginated by default (205 items without `paginate`, no title; a shelf of 120):
+  the feed page shows the first 100 under a See all link headed by the feed's title, and its own
+  pages link to each other and together hold every item once, in order;
 - no console errors, every link on these pages resolves to a file, axe finds 0 violations."""
 
 from __future__ import annotations
@@ -143,5 +146,82 @@ def test_paginated_pages_link_to_each_other_and_hold_every_item_once(browser, pa
         with page.expect_navigation(wait_until="load"):
             page.locator("nav.cl-pager a", has_text=re.compile(r"^1$")).click()
         assert file_path(page.url) == (paged_site / "all" / "index.html").resolve()
+    finally:
+        close_page(opened)
+
+
+@pytest.fixture(scope="module")
+def default_paged_site(feedgen: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A feed with an untitled list of 205 items and a shelf of 120, neither saying `paginate`
+    (the default page size is 100); returns its output folder."""
+    root = tmp_path_factory.mktemp("default-paged")
+    (root / "content").mkdir()
+    (root / "feedgen.yaml").write_text("title: Default pages\n", encoding="utf-8")
+    (root / "content" / "_feed.md").write_text("---\ntitle: Default pages\nsections: [all, shelf]\n---\n", encoding="utf-8")
+    for name, count, front in [("all", 205, "layout: list\n"), ("shelf", 120, "title: Shelf\nlayout: carousel\n")]:
+        section = root / "content" / name
+        section.mkdir()
+        (section / "_section.md").write_text(f"---\n{front}---\n", encoding="utf-8")
+        for i in range(1, count + 1):
+            (section / f"i{i:03d}.md").write_text(
+                f"---\ntitle: {name.capitalize()} item {i}\nweight: {i}\n---\nBody of item {i}.\n", encoding="utf-8")
+    out = root / "public"
+    subprocess.run([str(feedgen), "build", str(root), "--output", str(out), "--quiet"], check=True)
+    return out
+
+
+def _drop_late_axe_requests(opened) -> None:
+    """Forgets the failures of axe's own stylesheet requests (which file:// refuses) that arrive
+    after the page was left: the next page's console is checked for its own problems."""
+    opened.problems[:] = [
+        p for p in opened.problems
+        if "Access to XMLHttpRequest" not in p and not (p.endswith(".css (net::ERR_FAILED)") or p.endswith(".css)") and "ERR_FAILED" in p)
+    ]
+
+
+def _walk_pages(opened, section: str) -> tuple[list[str], list[int]]:
+    """From a section's first own page, follows Next to the last: the cells and page numbers seen."""
+    page = opened.page
+    seen: list[str] = []
+    numbers: list[int] = []
+    while True:
+        _drop_late_axe_requests(opened)
+        _check_page(opened, page.url)
+        seen += _cells(page, section)
+        current = page.locator('nav.cl-pager a[aria-current="page"]')
+        numbers.append(int(current.inner_text()))
+        nxt = page.locator('nav.cl-pager a[rel="next"]')
+        if nxt.count() == 0:
+            return seen, numbers
+        with page.expect_navigation(wait_until="load"):
+            nxt.click()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_long_section_is_paginated_by_default(browser, default_paged_site, width):
+    opened = open_page(browser, page_url(default_paged_site / "index.html"), width)
+    try:
+        page = opened.page
+        assert _cells(page, "all") == [f"all/i{i:03d}" for i in range(1, 101)]
+        assert _cells(page, "shelf") == [f"shelf/i{i:03d}" for i in range(1, 101)]
+        # The untitled section is headed by the feed's title, which names its See all link.
+        assert page.locator('[data-section-id="all"] h2').inner_text() == "Default pages"
+        see_all = page.locator('[data-section-id="all"] .cl-see-all a')
+        assert see_all.text_content() == "See all: Default pages"
+        _check_page(opened, f"index.html at {width}px")
+        with page.expect_navigation(wait_until="load"):
+            see_all.click()
+        assert file_path(page.url) == (default_paged_site / "all" / "index.html").resolve()
+        seen, numbers = _walk_pages(opened, "all")
+        assert numbers == [1, 2, 3]
+        assert seen == [f"all/i{i:03d}" for i in range(1, 206)]
+        # The shelf's own pages are a grid: 100 and 20 items.
+        opened.page.goto(page_url(default_paged_site / "index.html"), wait_until="load")
+        with page.expect_navigation(wait_until="load"):
+            page.locator('[data-section-id="shelf"] .cl-see-all a').click()
+        assert page.locator('[data-section-id="shelf"].cl-preset-grid').count() == 1
+        seen, numbers = _walk_pages(opened, "shelf")
+        assert numbers == [1, 2]
+        assert seen == [f"shelf/i{i:03d}" for i in range(1, 121)]
     finally:
         close_page(opened)

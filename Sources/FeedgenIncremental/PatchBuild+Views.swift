@@ -1,0 +1,142 @@
+/// The patch build of a site with views (``SectionViews``: a section's own pages, limits, views
+/// drawing from other sections, tag pages), where one item may show on several pages: where each
+/// item's cards and feed entries are, recorded in the snapshot, and a changed item's cards
+/// rendered for each page that shows it.
+import FeedgenBuild
+import FeedgenContent
+import FeedgenEmit
+import FeedgenResolve
+
+extension BuildSnapshot {
+    /// Where an item of a site with views shows (``ItemRecord/elsewhere``).
+    struct Elsewhere: Equatable {
+        var cards: [CardPlace]
+        /// Per Atom/JSON entry: the page whose documents hold it (an index of ``feeds``) and the
+        /// entry's index in them.
+        var entries: [(feed: Int, entry: Int)]
+
+        static func == (a: Elsewhere, b: Elsewhere) -> Bool {
+            a.cards == b.cards && a.entries.elementsEqual(b.entries) { $0.feed == $1.feed && $0.entry == $1.entry }
+        }
+    }
+
+    /// A card of an item on a written page, and what that page's card is rendered with.
+    struct CardPlace: Equatable {
+        /// The page (an index of ``feeds``), the section and the card's place in it.
+        var feed: Int
+        var section: Int
+        var item: Int
+        /// The section's preset (its cards' estimates; `chips` draws cards as chips).
+        var preset: String
+        /// The page's language (the card's date).
+        var lang: String?
+        /// The cell's `data-item-id` (``PreparedSection/cellIDs``).
+        var cellID: String
+        /// Whether the section has the layout and preset of the section whose page the item's
+        /// detail page is written from: its image is drawn at the same sizes there.
+        var sameLayout: Bool
+    }
+}
+
+extension PatchBuild {
+    /// Every card and Atom/JSON entry of each item file of `site` (a site with views), by source
+    /// path; nil when a page's written documents do not hold the entries the site gives it.
+    static func places(_ site: PreparedSite, written: [BuildSnapshot.FeedRecord]) -> [String: BuildSnapshot.Elsewhere]? {
+        var places: [String: BuildSnapshot.Elsewhere] = [:]
+        var home: [String: PreparedSection] = [:]
+        for feed in site.feeds where feed.ownPage == nil {
+            for section in feed.sections {
+                for item in section.pageItems where item.fileName != "" { home[item.sourcePath] = section }
+            }
+        }
+        for (f, feed) in site.feeds.enumerated() {
+            for (s, section) in feed.sections.enumerated() {
+                let ids = section.cellIDs
+                let preset = section.preset.rawValue
+                for (i, item) in section.section.items.enumerated() where item.fileName != "" {
+                    let same = home[item.sourcePath].map { $0.layout == section.layout && $0.preset == section.preset } ?? false
+                    places[item.sourcePath, default: BuildSnapshot.Elsewhere(cards: [], entries: [])].cards.append(
+                        BuildSnapshot.CardPlace(
+                            feed: f, section: s, item: i, preset: preset, lang: feed.feed.lang, cellID: ids[i], sameLayout: same))
+                }
+            }
+        }
+        guard let syndication = Syndication(site: site) else { return places }
+        for (f, feed) in site.feeds.enumerated() where feed.isSyndicated {
+            guard let record = written[f].syndication else { return nil }
+            let entries = syndication.entries(feed)
+            guard entries.count == record.map.atom.count else { return nil }
+            for (e, entry) in entries.enumerated() where entry.item.fileName != "" {
+                places[entry.item.sourcePath, default: BuildSnapshot.Elsewhere(cards: [], entries: [])].entries.append((f, e))
+            }
+        }
+        return places
+    }
+
+    /// The cards of `change` (its item loaded alone into the renderer's site) on every page that
+    /// shows it (`places`), each rendered for its page and paired with the index of that page in
+    /// `old.feeds`. An item with an image is not patched (``CardPlace/sameLayout`` is recorded for
+    /// a patch of those, not made yet).
+    static func placedCards(
+        _ change: Change, places: BuildSnapshot.Elsewhere, renderer: SiteRenderer, old: BuildSnapshot, links: ContentLinks,
+        path: String
+    ) -> Result<[(page: Int, card: ChangedCard)], NotApplicable> {
+        func no(_ reason: String) -> Result<[(page: Int, card: ChangedCard)], NotApplicable> { .failure(NotApplicable(reason: reason)) }
+        var cards: [(page: Int, card: ChangedCard)] = []
+        let image = renderer.site.feeds[change.feed].sections[change.section].section.items[change.item].image != nil
+        for place in places.cards {
+            guard place.feed < old.feeds.count, place.section < old.feeds[place.feed].map.cards.count,
+                place.item < old.feeds[place.feed].map.cards[place.section].count
+            else { return no("snapshot") }
+            // A picture's variants are those of every page showing its file (its widths there),
+            // which the item loaded alone does not know: such items take the usual path.
+            guard !image else { return no("\(path) has an image, in a site with views") }
+            let record = old.feeds[place.feed]
+            let html: String
+            do {
+                html = try renderer.card(
+                    feed: change.feed, section: change.section, item: change.item, page: record.path, lang: place.lang,
+                    chips: place.preset == "chips", eager: record.map.eager[place.section][place.item],
+                    priority: record.map.priority[place.section][place.item])
+            } catch {
+                return no("templates")
+            }
+            guard resolvesEveryLink(html, links) else { return no("\(path): a content-link marker of another file") }
+            cards.append(
+                (
+                    place.feed,
+                    ChangedCard(
+                        section: place.section, item: place.item, range: record.map.cards[place.section][place.item], html: html,
+                        preset: place.preset, id: place.cellID, links: links)
+                ))
+        }
+        return .success(cards)
+    }
+
+    /// An Atom/JSON entry to replace: of the page `feed` (an index of the snapshot's feeds), for
+    /// `change`, at `entry` (nil: found by the change's place in its feed).
+    typealias EntryEdit = (feed: Int, change: Change, entry: Int?)
+
+    /// The entries of `changes` (their items in `feeds`, the partial site's) to replace: each
+    /// item's in its feed's documents, or in a site with views every entry it has (its feed's,
+    /// its tag pages').
+    static func entryEdits(_ changes: [Change], feeds: [PreparedFeed]) -> Result<[EntryEdit], NotApplicable> {
+        var edits: [EntryEdit] = []
+        for change in changes {
+            guard let places = change.record.elsewhere else {
+                edits.append((change.record.feed, change, nil))
+                continue
+            }
+            let item = feeds[change.feed].sections[change.section].section.items[change.item]
+            for (f, e) in places.entries {
+                // An entry without a page of its own has its page's URL as its id: only its feed's
+                // is known here.
+                guard item.hasBody || f == change.record.feed else {
+                    return .failure(NotApplicable(reason: "an entry of an item without a body on a tag page"))
+                }
+                edits.append((f, change, e))
+            }
+        }
+        return .success(edits)
+    }
+}
