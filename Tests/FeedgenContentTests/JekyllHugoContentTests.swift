@@ -272,7 +272,7 @@ import Testing
         #expect(problems == [])
         let sections = try #require(loaded?.feed(at: "")?.sections)
         #expect(sections.map { $0.items.map(\.id).sorted() } == [["s/2016-11-09-meet", "s/2017-5-1-meet", "s/meet", "s/solo", "s/x/y"], ["t/meet"]])
-        #expect(sections[0].items.map(\.title).sorted() == ["meet", "meet", "meet", "solo", "y"])
+        #expect(sections[0].items.map(\.title).sorted() == ["Meet", "Meet", "Meet", "Solo", "Y"])
         #expect(sections[0].items.compactMap { $0.date?.iso }.sorted() == ["2016-11-09", "2017-05-01", "2018-01-01", "2019-01-01"])
     }
 }
