@@ -5,15 +5,14 @@ scales down), the heading and footnote links land on their
 ids, and axe finds nothing at 320 and 1280 px in light and dark."""
 from __future__ import annotations
 
-import struct
 import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from browser_support import close_page, open_page
+from test_long_words import png
 
 CODE = "let configuration = " + "loadTheConfigurationFromEnvironment()." * 6 + "build()"
 ROW = "| " + " | ".join(f"column {i} with some words" for i in range(8)) + " |"
@@ -52,17 +51,6 @@ FILES = {
 }
 
 _axe = Axe()
-
-
-def png(width: int, height: int) -> bytes:
-    """A grey RGB PNG of width × height pixels."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\0" + b"\x80" * (3 * width) for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 @pytest.fixture(scope="module")
