@@ -19,6 +19,8 @@
 /// The pass keeps every line of the body where it was (it only adds a line break where a
 /// `highlight` tag shares its line with other text), and ``PositionMap`` maps a place in its
 /// output back to the body, so that later diagnostics (links, raw HTML) point at the source.
+import FeedgenStorage
+
 struct ForeignSyntax {
     /// A warning at a place of the body: 1-based line, 1-based column in Unicode scalars.
     struct Warning: Equatable {
@@ -41,16 +43,7 @@ struct ForeignSyntax {
     /// common case costs one scan of the bytes).
     /// With `unsafe` (`markdown.unsafe`), `{::nomarkdown}`'s text is kept as raw HTML.
     static func process(_ body: String, unsafe: Bool = false) -> ForeignSyntax? {
-        var found = false
-        var previous: UInt8 = 0
-        for byte in body.utf8 {
-            if previous == 0x7B, byte == 0x25 || byte == 0x7B || byte == 0x3A {
-                found = true
-                break
-            }
-            previous = byte
-        }
-        guard found else { return nil }
+        guard body.containsBytes("{%") || body.containsBytes("{{") || body.containsBytes("{:") else { return nil }
         var pass = ForeignSyntaxPass(Array(body.utf8), unsafe: unsafe)
         pass.run()
         return ForeignSyntax(

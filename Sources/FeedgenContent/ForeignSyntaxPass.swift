@@ -52,6 +52,19 @@ struct ForeignSyntaxPass {
                 }
             }
             lineStart = false
+            if highlight == nil {
+                // A run of bytes that start nothing (most of a body) is copied at once.
+                var j = i
+                while j < b.count {
+                    let d = b[j]
+                    if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
+                    j += 1
+                }
+                if j > i {
+                    copyRun(j - i)
+                    continue
+                }
+            }
             let c = b[i]
             if let h = highlight, i == h.end {
                 closeHighlight(h)
@@ -104,6 +117,18 @@ struct ForeignSyntaxPass {
                 if c & 0xC0 != 0x80 { scalarColumn += 1 }
             }
         }
+    }
+
+    /// ``copy(_:)`` of `count` bytes that hold no newline.
+    mutating func copyRun(_ count: Int) {
+        let run = b[i..<(i + count)]
+        out.append(contentsOf: run)
+        var scalars = 0
+        for c in run where c & 0xC0 != 0x80 { scalars += 1 }
+        i += count
+        inColumn += count
+        outColumn += count
+        scalarColumn += scalars
     }
 
     mutating func skip(_ count: Int) {

@@ -48,6 +48,9 @@ public enum Markdown {
     /// knows the page it is rendered into: `feedgen-md:content/today/a.md#part`.
     public static let contentLinkScheme = "feedgen-md:"
 
+    /// What ``renderWithLinks(_:unsafe:smart:gfm:source:rewriteLinks:figures:attributesInTree:)`` gives.
+    typealias Rendered = (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic])
+
     /// Renders `markdown` from the file `source.path` whose body starts at line `source.firstLine`.
     /// Links to a relative `.md` path become `feedgen-md:<site-relative path>` destinations (when
     /// `rewriteLinks`), and so do links and images whose destination is any other path
@@ -60,8 +63,9 @@ public enum Markdown {
     /// then rendered without GFM).
     static func renderWithLinks(
         _ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true, source: (path: String, firstLine: Int)?,
-        rewriteLinks: Bool = true, figures: [Int: MarkdownFigure] = [:]
-    ) -> (html: String, summary: String?, links: [MarkdownLink], rawHTML: [SourceLocation], problems: [Diagnostic]) {
+        rewriteLinks: Bool = true, figures: [Int: MarkdownFigure] = [:], attributesInTree: Bool = false
+    ) -> Rendered {
+        let gfmAsked = gfm
         var gfm = gfm
         var problems: [Diagnostic] = []
         if gfm, let line = MarkdownBlocks.overflowingTable(in: markdown) {
@@ -69,14 +73,23 @@ public enum Markdown {
             if let source { problems.append(MarkdownBlocks.error(line: line, source: source)) }
         }
         let options = options(unsafe: unsafe, smart: smart, gfm: gfm)
-        return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
+        let rendered = withDocument(markdown, options: options, gfm: gfm) { document, extensions -> Rendered? in
             let walk = prepare(
                 document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil, smart: smart,
                 gfm: gfm, collectParagraphs: !figures.isEmpty)
-            let rawHTML = source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
-            MarkdownHeadings.addIDs(walk.headings, options: options, extensions: extensions, smart: smart)
+            let rawHTML = walk.rawHTML.isEmpty ? [] : source.map { locate(walk.rawHTML, in: markdown, source: $0) } ?? []
+            let ids = MarkdownHeadings.ids(walk.headings, smart: smart)
+            // Without raw HTML in the page (safe mode drops it) and without figures, every heading
+            // and `<pre>` tag of cmark's output is the document's: their attributes are written
+            // into the page in one pass (``MarkdownAttributes``), not by re-rendering each one.
+            let inPage = !attributesInTree && (!unsafe || !walk.hasHTML) && figures.isEmpty
+            if !inPage {
+                MarkdownHeadings.addIDs(walk.headings, ids: ids, options: options, extensions: extensions)
+            }
             MarkdownBlocks.wrap(tables: walk.tables)
-            MarkdownBlocks.makeFocusable(codeBlocks: walk.codeBlocks, options: options, extensions: extensions)
+            if !inPage {
+                MarkdownBlocks.makeFocusable(codeBlocks: walk.codeBlocks, options: options, extensions: extensions)
+            }
             MarkdownBlocks.label(tasks: walk.tasks)
             MarkdownAlerts.convert(walk.quotes, options: options, extensions: extensions)
             if !figures.isEmpty {
@@ -100,9 +113,19 @@ public enum Markdown {
                 html = String(cString: rendered)
                 free(rendered)
             }
+            if inPage {
+                guard let written = MarkdownAttributes.write(into: html, headingIDs: ids, codeBlocks: walk.codeBlocks.count)
+                else { return nil }
+                html = written
+            }
             problems += MarkdownHeadings.deadFragments(walk.fragments, html: html)
             return (html, firstParagraph(in: document), walk.links, rawHTML, problems)
         }
+        // The tags did not match the document's blocks (never seen): the attributes go in the tree.
+        return rendered
+            ?? renderWithLinks(
+                markdown, unsafe: unsafe, smart: smart, gfm: gfmAsked, source: source, rewriteLinks: rewriteLinks, figures: figures,
+                attributesInTree: true)
     }
 
     /// One walk over the tree: rewrites `.md` links, notes raw HTML and `#fragment` links, mends
@@ -117,9 +140,10 @@ public enum Markdown {
     ) -> (
         links: [MarkdownLink], rawHTML: [(line: Int, column: Int, literal: String)], headings: [OpaquePointer],
         tables: [OpaquePointer], codeBlocks: [OpaquePointer], tasks: [OpaquePointer], quotes: [OpaquePointer],
-        fragments: [(fragment: String, destination: String, location: SourceLocation)], paragraphs: [OpaquePointer]
+        fragments: [(fragment: String, destination: String, location: SourceLocation)], paragraphs: [OpaquePointer],
+        hasHTML: Bool
     ) {
-        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], [], [], []) }
+        guard let iterator = cmark_iter_new(document) else { return ([], [], [], [], [], [], [], [], [], false) }
         var links: [MarkdownLink] = []
         var rawHTML: [(line: Int, column: Int, literal: String)] = []
         var wideBreaks: [OpaquePointer] = []
@@ -130,6 +154,7 @@ public enum Markdown {
         var quotes: [OpaquePointer] = []
         var fragments: [(fragment: String, destination: String, location: SourceLocation)] = []
         var paragraphs: [OpaquePointer] = []
+        var hasHTML = false
         var directory: String?  // the source's folder, computed at the first `.md` link
         while true {
             let event = cmark_iter_next(iterator)
@@ -166,6 +191,7 @@ public enum Markdown {
                     wideBreaks.append(node)
                 }
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                hasHTML = true
                 if findRawHTML {
                     let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
                     rawHTML.append(
@@ -219,7 +245,7 @@ public enum Markdown {
         }
         cmark_iter_free(iterator)
         for node in wideBreaks { cmark_node_free(node) }  // unlinks it first
-        return (links, rawHTML, headings, tables, codeBlocks, tasks, quotes, fragments, paragraphs)
+        return (links, rawHTML, headings, tables, codeBlocks, tasks, quotes, fragments, paragraphs, hasHTML)
     }
 
     /// The link a destination `url` written in `directory` makes, and the suffix its marker
@@ -332,54 +358,5 @@ public enum Markdown {
         guard let document = cmark_parser_finish(parser) else { fatalError("cmark_parser_finish returned NULL (out of memory)") }
         defer { cmark_node_free(document) }
         return body(document, cmark_parser_get_syntax_extensions(parser))
-    }
-
-    /// Walks the tree with cmark's iterator; collects the first paragraph's text.
-    private static func firstParagraph(in document: OpaquePointer) -> String? {
-        guard let iterator = cmark_iter_new(document) else { return nil }
-        defer { cmark_iter_free(iterator) }
-        var depth = 0  // > 0 while inside the first paragraph
-        var text = ""
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard let node = cmark_iter_get_node(iterator) else { continue }
-            let type = cmark_node_get_type(node)
-            if depth == 0 {
-                // A footnote's text is not the body's first paragraph (cmark-gfm moves the
-                // definitions to the end; a body of footnotes alone has no description).
-                if type == CMARK_NODE_FOOTNOTE_DEFINITION, event == CMARK_EVENT_ENTER {
-                    cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
-                } else if type == CMARK_NODE_PARAGRAPH, event == CMARK_EVENT_ENTER {
-                    depth = 1
-                }
-                continue
-            }
-            if type == CMARK_NODE_PARAGRAPH, event == CMARK_EVENT_EXIT { break }
-            guard event == CMARK_EVENT_ENTER else { continue }
-            switch type {
-            case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
-            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-                text += " "
-            default:
-                break
-            }
-        }
-        guard depth > 0 else { return nil }
-        // Runs of white space (from breaks next to spaces, tabs in text) become one space.
-        var collapsed: [UInt8] = []
-        collapsed.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for byte in text.utf8 {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
-                pendingSpace = !collapsed.isEmpty
-            } else {
-                if pendingSpace { collapsed.append(0x20) }
-                pendingSpace = false
-                collapsed.append(byte)
-            }
-        }
-        return collapsed.isEmpty ? nil : String(decoding: collapsed, as: UTF8.self)
     }
 }

@@ -69,7 +69,7 @@ enum MarkdownBlocks {
         free(rendered)
         guard edit(&html) != nil, let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
         // The custom block's own line breaks stand for the trailing one.
-        _ = cmark_node_set_on_enter(block, html.hasSuffix("\n") ? String(html.dropLast()) : html)
+        _ = cmark_node_set_on_enter(block, html.utf8.last == 0x0A ? String(decoding: html.utf8.dropLast(), as: UTF8.self) : html)
         _ = cmark_node_set_on_exit(block, "")
         _ = cmark_node_insert_before(node, block)
         cmark_node_free(node)
@@ -85,18 +85,28 @@ enum MarkdownBlocks {
     /// indentation before a row are skipped. A lookalike inside a code block counts too (the
     /// bound is far from anything real).
     static func overflowingTable(in markdown: String) -> Int? {
-        guard markdown.utf8.contains(UInt8(ascii: "|")) else { return nil }
+        var markdown = markdown
+        return markdown.withUTF8 { overflowingTable(in: $0) }
+    }
+
+    private static func overflowingTable(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.contains(UInt8(ascii: "|")) else { return nil }
         var padded = 0
         var previousCells = -1
         var columns = 0  // > 0 while inside a table
         var tableLine = 0
         var lineNumber = 0
-        for raw in markdown.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            defer { start = end + 1 }
             lineNumber += 1
-            var line = raw[...]
-            while let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") || first == UInt8(ascii: ">") {
-                line = line.dropFirst()
+            var first = start
+            while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") || bytes[first] == UInt8(ascii: ">") {
+                first += 1
             }
+            let line = bytes[first..<end]
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
                 columns = 0
                 previousCells = -1
@@ -124,7 +134,7 @@ enum MarkdownBlocks {
 
     /// Cells of a row: `|`-separated parts, not counting one leading and one trailing `|`;
     /// `\|` is text.
-    private static func cellCount(_ line: Substring.UTF8View) -> Int {
+    private static func cellCount(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
         var end = line.endIndex
         while end > line.startIndex {
             let b = line[line.index(before: end)]
@@ -154,7 +164,7 @@ enum MarkdownBlocks {
     }
 
     /// Only `|`, `-`, `:` and spaces, with at least one `-` (a GFM delimiter row).
-    private static func isDelimiterRow(_ line: Substring.UTF8View) -> Bool {
+    private static func isDelimiterRow(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         var dash = false
         for b in line {
             switch b {

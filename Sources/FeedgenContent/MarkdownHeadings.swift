@@ -2,6 +2,7 @@
 /// the check of `#fragment` links against them; footnote ids made unique per item.
 import CCmark
 import FeedgenDiagnostics
+import FeedgenStorage
 
 public enum MarkdownHeadings {
     /// GitHub's heading slug (github-slugger, what github.com and most Markdown tools use): the
@@ -46,21 +47,14 @@ public enum MarkdownHeadings {
         }
     }
 
-    /// Gives each heading of the document an `id`: the heading is replaced by a custom block
-    /// holding its own rendering with ` id="…"` added (cmark's HTML renderer writes no heading
-    /// attributes). The id is the one a trailing attribute block names (`## A {#part}`,
-    /// ``MarkdownHeadingAttributes``), else the heading's slug; ids named so are given first, in
-    /// order, so that a slug equal to one gets the `-1`. A heading whose slug is empty (only
-    /// punctuation or emoji) keeps no id.
+    /// Gives each heading of the document its id from ``ids(_:smart:)`` in the tree: the heading
+    /// is replaced by a custom block holding its own rendering with ` id="…"` added (cmark's HTML
+    /// renderer writes no heading attributes). Used where the rendered page may hold headings
+    /// that are not the document's (raw HTML, figures); else ``MarkdownAttributes`` writes the
+    /// ids into the page.
     static func addIDs(
-        _ headings: [OpaquePointer], options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?, smart: Bool
+        _ headings: [OpaquePointer], ids: [String?], options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?
     ) {
-        var slugger = Slugger()
-        var ids = headings.map { MarkdownHeadingAttributes.take($0).map { slugger.unique($0) } }
-        for (k, heading) in headings.enumerated() where ids[k] == nil {
-            let base = slug(plainText(heading, smart: smart))
-            if !base.isEmpty { ids[k] = slugger.unique(base) }
-        }
         for (k, heading) in headings.enumerated() {
             guard let id = ids[k] else { continue }
             MarkdownBlocks.replace(heading, options: options, extensions: extensions) { html in
@@ -71,6 +65,20 @@ public enum MarkdownHeadings {
                 return ()
             }
         }
+    }
+
+    /// The id of each heading, in order (nil: none): the one a trailing attribute block names
+    /// (`## A {#part}`, ``MarkdownHeadingAttributes``; taken out of the heading's text), else the
+    /// heading's slug; ids named so are given first, in order, so that a slug equal to one gets
+    /// the `-1`. A heading whose slug is empty (only punctuation or emoji) gets no id.
+    static func ids(_ headings: [OpaquePointer], smart: Bool) -> [String?] {
+        var slugger = Slugger()
+        var ids = headings.map { MarkdownHeadingAttributes.take($0).map { slugger.unique($0) } }
+        for (k, heading) in headings.enumerated() where ids[k] == nil {
+            let base = slug(plainText(heading, smart: smart))
+            if !base.isEmpty { ids[k] = slugger.unique(base) }
+        }
+        return ids
     }
 
     /// The text of a heading that its slug is made from: text and code spans, descending into
@@ -91,7 +99,7 @@ public enum MarkdownHeadings {
             child = cmark_node_next(c)
         }
         guard smart else { return text }
-        return text.replacingOccurrences(of: "\u{2014}", with: "---").replacingOccurrences(of: "\u{2013}", with: "--")
+        return text.replacingBytes("\u{2014}", with: "---").replacingBytes("\u{2013}", with: "--")
     }
 
     /// Every `id="…"` (and, in raw HTML, `name="…"` of an `<a>`) value in `html`: the anchors a
@@ -123,9 +131,9 @@ public enum MarkdownHeadings {
     }
 
     private static func unescape(_ s: String) -> String {
-        guard s.contains("&") else { return s }
-        return s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        guard s.utf8.contains(UInt8(ascii: "&")) else { return s }
+        return s.replacingBytes("&quot;", with: "\"").replacingBytes("&lt;", with: "<")
+            .replacingBytes("&gt;", with: ">").replacingBytes("&amp;", with: "&")
     }
 
     /// Whether `fragment` (percent-decoded) needs no id: the empty fragment and `top` scroll to
@@ -157,20 +165,20 @@ public enum MarkdownHeadings {
     /// `fn-1` → `fn-recipes-miso-soup-1`, and every `#fn-…`/`#fnref-…` link with it (also the
     /// author's own `[see](#fn-1)`). `html` is returned unchanged when it has no footnotes.
     public static func prefixFootnoteIDs(_ html: String, itemID: String) -> String {
-        guard html.contains("data-footnote") else { return html }
+        guard html.containsBytes("data-footnote") else { return html }
         let prefix = footnotePrefix(itemID: itemID)
         var out = html
         for (old, new) in [
             ("href=\"#fn-", "href=\"#fn-" + prefix), ("id=\"fn-", "id=\"fn-" + prefix),
             ("href=\"#fnref-", "href=\"#fnref-" + prefix), ("id=\"fnref-", "id=\"fnref-" + prefix),
         ] {
-            out = out.replacingOccurrences(of: old, with: new)
+            out = out.replacingBytes(old, with: new)
         }
         return out
     }
 
     /// `recipes/miso-soup` → `recipes-miso-soup-`.
     public static func footnotePrefix(itemID: String) -> String {
-        itemID.replacingOccurrences(of: "/", with: "-") + "-"
+        itemID.replacingBytes("/", with: "-") + "-"
     }
 }

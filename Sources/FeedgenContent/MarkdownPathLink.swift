@@ -19,6 +19,14 @@ extension MarkdownLink {
         guard !split.path.isEmpty else { return nil }
         let rooted = split.path.hasPrefix("/")
         let decoded = Self.percentDecode(String(split.path))
+        if !Self.needsNormalizing(decoded) {
+            // No `.`/`..` segment and no empty one (the common case): nothing to resolve.
+            self.target = rooted || directory.isEmpty ? decoded : directory + "/" + decoded
+            self.fragment = split.suffix.firstIndex(of: "#").map { String(split.suffix[split.suffix.index(after: $0)...]) }
+            self.destination = destination
+            self.location = SourceLocation(path: "")
+            return
+        }
         var parts: [String] = rooted ? [] : directory.split(separator: "/").map(String.init)
         var above = 0  // `..` past the start
         for part in decoded.split(separator: "/") {
@@ -39,6 +47,17 @@ extension MarkdownLink {
         self.fragment = hash.map { String(split.suffix[split.suffix.index(after: $0)...]) }
         self.destination = destination
         self.location = SourceLocation(path: "")
+    }
+
+    /// Whether `path` has a segment starting with `.` (`.`, `..`, a dot file: resolved the long
+    /// way) or an empty one (`a//b`).
+    private static func needsNormalizing(_ path: String) -> Bool {
+        var previous = UInt8(ascii: "/")  // the first segment starts at the first byte
+        for (i, byte) in path.utf8.enumerated() {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") || (byte == UInt8(ascii: "/") && i > 0) { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Whether this is a body path (``init(pathDestination:directory:)``), not a link to a

@@ -18,6 +18,8 @@ extension CardHeightEstimate {
         }
 
         let preset: String
+        /// The style of each element name seen without a class (``open(_:attributes:)``).
+        var plainStyles: [String: Style] = [:]
         var stack: [Open] = []
         var pieces: [Piece] = []
         /// The collapsed margin waiting above the next piece.
@@ -108,7 +110,18 @@ extension CardHeightEstimate {
                 return
             }
             if Self.void.contains(tag) { return }
-            let style = CardHeightEstimate.style(tag: tag, classes: classes, preset: preset)
+            let style: Style
+            if classes.isEmpty {
+                // Most elements have no class: their style is looked up once per card.
+                if let known = plainStyles[tag] {
+                    style = known
+                } else {
+                    style = CardHeightEstimate.style(tag: tag, classes: [], preset: preset)
+                    plainStyles[tag] = style
+                }
+            } else {
+                style = CardHeightEstimate.style(tag: tag, classes: classes, preset: preset)
+            }
             let parent = top
             if style.block {
                 flushText()

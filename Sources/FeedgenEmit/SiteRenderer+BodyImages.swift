@@ -4,6 +4,7 @@
 /// makes relative and gives `width`/`height` (``ContentLinks/rewrite(_:page:)``).
 import FeedgenContent
 import FeedgenResolve
+import FeedgenStorage
 
 extension SiteRenderer {
     /// `html` (rendered Markdown with content-link markers) as the page at `page` shows it: each
@@ -14,6 +15,7 @@ extension SiteRenderer {
     func responsiveBody(_ html: String, page: String) -> String {
         guard !images.bodies.isEmpty, !html.isEmpty else { return html }
         let opening = "<img src=\"" + Markdown.contentLinkScheme
+        guard html.containsBytes(opening) else { return html }
         var out = ""
         var rest = html[...]
         while let hit = rest.range(of: opening) {

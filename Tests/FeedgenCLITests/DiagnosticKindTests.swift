@@ -13,6 +13,9 @@ import Testing
         ("param 'x' is already defined at line 12; this one is ignored", "param '…' is already defined at line …; this one is ignored"),
         ("the feed's title isn't \"A\" or 'B'", "the feed's title isn't '…' or '…'"),
         ("an unclosed 'quote stays", "an unclosed 'quote stays"),
+        // After a non-ASCII letter a quote is an apostrophe; after a space it opens a value.
+        ("le fichier d'été 'a b' manque", "le fichier d'été '…' manque"),
+        ("été'x' y", "été'x' y"),
         ("skipped: expired on 2026-11-29T10:00 (use --expired to include)", "skipped: expired on … (use --expired to include)"),
         ("image 3.5 MiB over https://example.org/a.png, see docs/limits.md.", "image … MiB over …, see ….")
     ])

@@ -1,0 +1,54 @@
+/// The first paragraph of a rendered Markdown document as plain text: an item's default
+/// description, before ``SummaryLength`` cuts it.
+import CCmark
+
+extension Markdown {
+    /// Walks the tree with cmark's iterator; collects the first paragraph's text.
+    static func firstParagraph(in document: OpaquePointer) -> String? {
+        guard let iterator = cmark_iter_new(document) else { return nil }
+        defer { cmark_iter_free(iterator) }
+        var depth = 0  // > 0 while inside the first paragraph
+        var text = ""
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            if depth == 0 {
+                // A footnote's text is not the body's first paragraph (cmark-gfm moves the
+                // definitions to the end; a body of footnotes alone has no description).
+                if type == CMARK_NODE_FOOTNOTE_DEFINITION, event == CMARK_EVENT_ENTER {
+                    cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
+                } else if type == CMARK_NODE_PARAGRAPH, event == CMARK_EVENT_ENTER {
+                    depth = 1
+                }
+                continue
+            }
+            if type == CMARK_NODE_PARAGRAPH, event == CMARK_EVENT_EXIT { break }
+            guard event == CMARK_EVENT_ENTER else { continue }
+            switch type {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+                if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                text += " "
+            default:
+                break
+            }
+        }
+        guard depth > 0 else { return nil }
+        // Runs of white space (from breaks next to spaces, tabs in text) become one space.
+        var collapsed: [UInt8] = []
+        collapsed.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                pendingSpace = !collapsed.isEmpty
+            } else {
+                if pendingSpace { collapsed.append(0x20) }
+                pendingSpace = false
+                collapsed.append(byte)
+            }
+        }
+        return collapsed.isEmpty ? nil : String(decoding: collapsed, as: UTF8.self)
+    }
+}
