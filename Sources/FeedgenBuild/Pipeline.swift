@@ -30,7 +30,7 @@ public enum Pipeline {
     static func prepare(
         _ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?, listing: ContentListing? = nil
     ) -> (PreparedSite?, TemplateSet?, ContentLinks?) {
-        var timing = StageTiming()
+        var timing = StageTiming(enabled: options.timing)
         defer { timing.report() }
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var isDirectory: ObjCBool = false
