@@ -7,7 +7,12 @@ For N items (default 10,000) it generates bench.py's feedgen site, then measures
   this machine's ext4 (see bench.py);
 - unchanged: a build with nothing changed;
 - body / title / add / delete: a build after editing one item's body, one item's title (a card on
-  the feed page changes), adding one item, deleting it again.
+  the feed page changes), adding one item, deleting it again. The body edit is doc-000550's, a
+  card in the middle of its section's page (page 6 of 100 cards, the section being paginated by
+  default): like most cards of a long page, it renders lazily, so the patch build may replace
+  it even though its height estimate grows (the bench card shows the whole body);
+- body-top: the same edit of doc-000500, the first card of that page. It renders eagerly, and
+  its estimate decides which cards below it are lazy, so its edit takes the usual path.
 Each is run --runs times (each run makes a new edit); medians of wall time, CPU time
 (user+system of the feedgen process) and peak RSS are printed, with the ratio to the full build.
 
@@ -72,8 +77,8 @@ def main() -> None:
         run(args.feedgen, site, out)  # both buffers of the cache filled
         measure("unchanged")
 
-        def body(i):
-            p = docs / "doc-000500.md"
+        def body(i, name="doc-000550.md"):
+            p = docs / name
             p.write_text(p.read_text(encoding="utf-8") + f"\nEdit {i}.\n", encoding="utf-8")
 
         def title(i):
@@ -89,6 +94,7 @@ def main() -> None:
             (docs / "doc-added.md").unlink()
 
         measure("body", body)
+        measure("body-top", lambda i: body(i, "doc-000500.md"))
         measure("title", title)
         for i in range(args.runs):
             add(i)

@@ -42,6 +42,10 @@ public struct BuildOptions: Sendable {
     /// Long sections defer their off-screen cards (``SiteRenderer/contentVisibility``); false
     /// for the browser benchmark only (`FEEDGEN_NO_CONTENT_VISIBILITY=1`, read by the CLI).
     public var contentVisibility = true
+    /// Each stage's wall time, CPU time and peak memory, and why a patch build did not apply,
+    /// are printed to stderr (``StageTiming``): a profiling switch (`FEEDGEN_TIMING=1`, read by
+    /// the command line only).
+    public var timing = false
     /// A test hook (debug builds; Tests/FeedgenBuildTests/CacheRobustnessTests): the build
     /// cache's log of this name (`items.log`, `cards.log`, or `items.log after commit`) is cut
     /// short while the build reads it, as another process could. Set by the CLI from

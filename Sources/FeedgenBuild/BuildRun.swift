@@ -15,7 +15,7 @@ public final class BuildRun {
     /// When the build started (ns since 1970, real-time clock).
     public let started = BuildRun.wallClock()
     public var report = BuildReport()
-    public var timing = StageTiming()
+    public var timing: StageTiming
     let itemCache: Pipeline.ItemCacheBox
     /// The content as listed before loading (every item file stamped), reused by the load.
     public private(set) var listing: ContentListing?
@@ -33,6 +33,7 @@ public final class BuildRun {
     ///   nil: everything is parsed and rendered.
     public init(_ options: BuildOptions, memo: (any BuildMemo)? = nil) {
         self.options = options
+        timing = StageTiming(enabled: options.timing)
         itemCache = Pipeline.ItemCacheBox(memo: memo)
         root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
     }

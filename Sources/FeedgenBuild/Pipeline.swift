@@ -30,7 +30,7 @@ public enum Pipeline {
     static func prepare(
         _ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?, listing: ContentListing? = nil
     ) -> (PreparedSite?, TemplateSet?, ContentLinks?) {
-        var timing = StageTiming()
+        var timing = StageTiming(enabled: options.timing)
         defer { timing.report() }
         let root = URL(fileURLWithPath: options.siteRoot).standardizedFileURL.path
         var isDirectory: ObjCBool = false
@@ -100,6 +100,7 @@ public enum Pipeline {
     }
 
     static func finish(_ report: inout BuildReport, _ options: BuildOptions) -> BuildReport {
+        report.diagnostics.sort()
         if report.exitStatus == 0 {
             let failed = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
             // An error in feedgen.yaml is a configuration error (content-format §9: exit 2).

@@ -10,13 +10,16 @@ import Foundation
 #endif
 
 /// Wall time, CPU time (user + system, all threads) and peak resident set per build stage,
-/// printed to stderr when `FEEDGEN_TIMING=1` (for profiling):
+/// printed to stderr when enabled (``BuildOptions/timing``, for profiling):
 /// `timing: load 873 ms (cpu 1650 ms, peak 180 MiB), …`.
 public struct StageTiming {
     private var last = DispatchTime.now().uptimeNanoseconds
     private var lastCPU = StageTiming.cpuMilliseconds()
     private var stages: [(name: String, wall: Double, cpu: Double, peak: Int)] = []
-    private let enabled = ProcessInfo.processInfo.environment["FEEDGEN_TIMING"] == "1"
+    private let enabled: Bool
+
+    /// - Parameter enabled: whether anything is recorded and printed; off, every call is free.
+    public init(enabled: Bool = false) { self.enabled = enabled }
 
     public mutating func mark(_ stage: String) {
         guard enabled else { return }

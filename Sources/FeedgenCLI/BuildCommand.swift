@@ -93,6 +93,8 @@ enum BuildCommand {
         options.useCache = !args.flags.contains("--clean")
         // The browser benchmark's switch (docs/layout.md), read here only: the library takes options.
         options.contentVisibility = ProcessInfo.processInfo.environment["FEEDGEN_NO_CONTENT_VISIBILITY"] != "1"
+        // The profiling switch (stage times, why a patch build did not apply), read here only.
+        options.timing = ProcessInfo.processInfo.environment["FEEDGEN_TIMING"] == "1"
         #if DEBUG
             // The tests' hook (BuildOptions.testCutLog), read here only; release builds ignore it.
             options.testCutLog = ProcessInfo.processInfo.environment["FEEDGEN_TEST_CUT_LOG"]

@@ -101,11 +101,18 @@ public struct Diagnostics: Sendable {
     public var errorCount: Int { items.count { $0.severity == .error } }
     public var warningCount: Int { items.count { $0.severity == .warning } }
 
-    /// Sorted by path, line, column, then severity: the order in which they are printed.
+    /// Sorted by path, line, column, then the order they were found in: the order in which they
+    /// are printed.
     public var sorted: [Diagnostic] {
-        items.enumerated().sorted { a, b in
+        // A build's report is kept in this order already (``sort()``): checked in one pass.
+        if zip(items, items.dropFirst()).allSatisfy({ !($1.location < $0.location) }) { return items }
+        return items.enumerated().sorted { a, b in
             if a.element.location != b.element.location { return a.element.location < b.element.location }
             return a.offset < b.offset
         }.map(\.element)
     }
+
+    /// Puts the list in ``sorted`` order. A build's report is kept so, whichever way it was
+    /// built (a patch build merges the diagnostics of the items it read into the last build's).
+    public mutating func sort() { items = sorted }
 }

@@ -28,7 +28,7 @@
 /// estimate sums about 6 % less than the text's width; `wrapSlack` was fitted with that.
 public struct CardHeightEstimate: Hashable, Sendable {
     /// One vertical piece of the card.
-    enum Piece: Hashable, Sendable {
+    package enum Piece: Hashable, Sendable {
         /// Fixed space (margins, paddings, borders), CSS px.
         case space(Double)
         /// Wrapping text: total advance (px at its font sizes), line height, the font size it is
@@ -42,7 +42,7 @@ public struct CardHeightEstimate: Hashable, Sendable {
     }
 
     /// The pieces, top to bottom.
-    let pieces: [Piece]
+    package let pieces: [Piece]
 
     /// Regular glyph advance, em (measured; see the type's documentation).
     public static let glyphWidth = 0.47

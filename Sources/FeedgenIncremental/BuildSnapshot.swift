@@ -25,7 +25,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 5
+    static let formatVersion: UInt32 = 6
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -84,7 +84,8 @@ struct BuildSnapshot: Equatable {
     /// (``SiteBuilder/resolveImage(_:item:site:realRoot:diagnostics:)``).
     var absent: [String] = []
     var feeds: [FeedRecord]
-    /// The build's diagnostics, as reported (before the closing notes).
+    /// The build's diagnostics, as reported (before the closing notes), in
+    /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them).
     var diagnostics: [Diagnostic]
     /// The build's counts (``BuildReport``).
     var pages: Int

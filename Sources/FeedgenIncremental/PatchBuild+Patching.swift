@@ -118,13 +118,6 @@ extension PatchBuild {
         let realRoot = URL(fileURLWithPath: site.root).resolvingSymlinksInPath().path
         let (preparedFeeds, preparedImages) = SiteResolver.prepareFeeds(site, realRoot: realRoot, diagnostics: &diagnostics)
         let prepared = PreparedSite(site: site, feeds: preparedFeeds, images: preparedImages)
-        let newDiagnostics = (loadDiagnostics.items + diagnostics.items + templates.lint(for: site)).filter {
-            paths.contains($0.location.path)
-        }
-        for path in paths.sorted() {
-            let then = old.diagnostics.filter { $0.location.path == path }
-            guard newDiagnostics.filter({ $0.location.path == path }) == then else { return no("diagnostics of \(path)") }
-        }
         if let path = SnapshotAnchors.linkedWithFragment(paths, old: old, feeds: prepared.feeds) {
             return no("\(path) is linked to with a #fragment")
         }
@@ -153,6 +146,16 @@ extension PatchBuild {
             guard SiteResolver.frontMatterContentLink(item) == nil else { return no("\(path) links to content in its front matter") }
             let known = Set(changes[c].record.links.map(\.target))
             guard item.markdownLinks.allSatisfy({ known.contains($0.target) }) else { return no("\(path) has a new content link") }
+            guard keepsDeadPaths(item, record: changes[c].record) else { return no("\(path) spells or drops a path that names nothing") }
+        }
+        // The changed files' diagnostics in the last build's place: warnings only.
+        let reported: [Diagnostic]
+        switch merged(
+            old.diagnostics, fresh: loadDiagnostics.items + diagnostics.items, lint: templates.lint(for: site), paths: paths,
+            changes: changes, feeds: prepared.feeds, strict: options.strict)
+        {
+        case .failure(let why): return .failure(why)
+        case .success(let list): reported = list
         }
         // Images of the changed items, with their variants (made before, so found in the cache).
         // Body images need none: an item whose body names a file is not patched.
@@ -272,62 +275,10 @@ extension PatchBuild {
         }
         // The Atom and JSON Feed documents of a site with a `baseURL`: each changed item's entry
         // replaced.
-        var documents: [OutputFile] = []
-        var syndicated = prepared
-        for change in changes {
-            for link in change.record.links { syndicated.contentPages[link.target] = link.page }
-        }
-        if let syndication = Syndication(site: syndicated) {
-            let edits: [EntryEdit]
-            switch entryEdits(changes, feeds: feeds) {
-            case .failure(let why): return .failure(why)
-            case .success(let found): edits = found
-            }
-            for (f, list) in Dictionary(grouping: edits, by: \.feed).sorted(by: { $0.key < $1.key }) {
-                guard let record = old.feeds[f].syndication else { return no("feeds not mapped") }
-                var atomEdits: [(range: Range<Int>, bytes: [UInt8], entry: Int)] = []
-                var jsonEdits: [(range: Range<Int>, bytes: [UInt8], entry: Int)] = []
-                for (_, change, known) in list {
-                    let r = change.record
-                    let entry =
-                        known ?? record.map.sections.indices.first { record.map.sections[$0] == r.section && record.map.items[$0] == r.item }
-                    guard entry.map({ $0 < record.map.atom.count && $0 < record.map.json.count }) ?? true else { return no("snapshot") }
-                    let texts = syndication.entryTexts(
-                        section: change.section, index: change.item, feed: feeds[change.feed], updated: record.map.updated)
-                    guard let entry, let texts else {
-                        if entry == nil, texts == nil { continue }  // an item that leads nowhere: no entry
-                        return no("a feed entry appeared or went")
-                    }
-                    atomEdits.append((record.map.atom[entry], Array(texts.atom.utf8), entry))
-                    jsonEdits.append((record.map.json[entry], Array(texts.json.utf8), entry))
-                }
-                guard !atomEdits.isEmpty else { continue }
-                guard session.liveHash(record.atomPath) == record.atomHash, session.liveHash(record.jsonPath) == record.jsonHash,
-                    let atom = session.mapLive(record.atomPath), let json = session.mapLive(record.jsonPath)
-                else { return no("feed documents changed by hand") }
-                // Each range must still hold an entry: `  <entry…` to `  </entry>` and a line
-                // feed; `    {` to `    }`.
-                let atomShaped = atomEdits.allSatisfy { edit in
-                    edit.range.upperBound <= atom.bytes.count
-                        && atom.bytes[edit.range].starts(with: Array("  <entry".utf8))
-                        && atom.bytes[edit.range].reversed().starts(with: Array("  </entry>\n".utf8).reversed())
-                }
-                let jsonShaped = jsonEdits.allSatisfy { edit in
-                    edit.range.upperBound <= json.bytes.count && edit.range.count >= 10
-                        && json.bytes[edit.range].starts(with: Array("    {".utf8))
-                        && json.bytes[edit.range].reversed().starts(with: Array("    }".utf8).reversed())
-                }
-                guard atomShaped, jsonShaped else { return no("feed documents map") }
-                var map = record.map
-                guard let atomFile = Self.splice(atom, atomEdits.map { ($0.range, $0.bytes) }),
-                    let jsonFile = Self.splice(json, jsonEdits.map { ($0.range, $0.bytes) })
-                else { return no("feed documents map") }
-                map.atom = Self.moved(map.atom, by: atomEdits.map { ($0.range, $0.bytes.count, $0.entry) })
-                map.json = Self.moved(map.json, by: jsonEdits.map { ($0.range, $0.bytes.count, $0.entry) })
-                snapshot.feeds[f].syndication?.map = map
-                documents.append(OutputFile(path: record.atomPath, contents: .chunks(atomFile)))
-                documents.append(OutputFile(path: record.jsonPath, contents: .chunks(jsonFile)))
-            }
+        let documents: [OutputFile]
+        switch syndicationDocuments(changes, prepared: prepared, old: old, session: session, snapshot: &snapshot) {
+        case .failure(let why): return .failure(why)
+        case .success(let found): documents = found
         }
         timing.mark("patch: feed pages spliced")
 
@@ -348,6 +299,7 @@ extension PatchBuild {
             // sources' were checked equal to the old ones above), the changed items' links
             // (their cards' ranges and the files' hashes are set while writing).
             snapshot.recorded = start
+            snapshot.diagnostics = reported
             for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
             for change in changes {
                 let item = feeds[change.feed].sections[change.section].section.items[change.item]
@@ -386,7 +338,7 @@ extension PatchBuild {
         }
         timing.mark("patch: committed")
 
-        report.diagnostics.append(contentsOf: old.diagnostics)
+        report.diagnostics.append(contentsOf: reported)
         report.pages = old.pages
         report.feeds = old.feedCount
         report.cards = old.cards

@@ -25,8 +25,10 @@ import Foundation
 ///   `stat`; the feed and section files, the files of `static/` and the items' images have
 ///   theirs, and no image has appeared beside an item whose image was found in `static/`;
 /// - each changed item, read again, is equal to its last version outside its body
-///   (``ItemCache/fingerprintOutsideBody(_:)``), has the same diagnostics, and links only to
-///   content files it linked to before;
+///   (``ItemCache/fingerprintOutsideBody(_:)``), has no errors (warnings only without
+///   `--strict`; its diagnostics replace its last ones: ``merged(_:fresh:lint:paths:changes:feeds:strict:)``),
+///   and links only to content files it linked to before, with no `#fragment` to check on
+///   another page (``LinkWarnings``);
 /// - each changed card keeps its height estimate on a page that defers cards, unless it is a
 ///   deferred card of a single-column section (``DeferredCards/Column``), and every
 ///   content-link marker in its card and page leads to a file it linked to before.
@@ -178,6 +180,6 @@ enum PatchBuild {
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
             staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
             absent: Array(Set(shadowingImages(site) + site.bodyAbsent)).sorted(), feeds: feeds,
-            diagnostics: report.diagnostics.items, pages: report.pages, feedCount: report.feeds, cards: report.cards)
+            diagnostics: report.diagnostics.sorted, pages: report.pages, feedCount: report.feeds, cards: report.cards)
     }
 }

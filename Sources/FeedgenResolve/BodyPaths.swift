@@ -61,12 +61,11 @@ public enum BodyPaths {
             case .outside:
                 diagnostics.error(
                     link.location, "link '\(link.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site")
-            case .missing(let looked):
+            case .missing:
                 // A folder link is reported by ContentLinks (a folder without a feed page).
                 guard link.isPath else { continue }
                 if out.pages[link.target] == nil { out.pages[link.target] = verbatim(link.destination) }
-                diagnostics.warning(
-                    link.location, "'\(link.destination)' names no file or page (looked for \(looked)); fix the path or remove it")
+                diagnostics.warning(link.location, missingMessage(link))
             case .problem(let message):
                 diagnostics.error(link.location, message)
             }
@@ -88,11 +87,23 @@ public enum BodyPaths {
         return links
     }
 
+    /// The warning at a body path that names nothing (``Resolver/resolve(_:)``'s `.missing`):
+    /// where it was looked for follows from the target alone.
+    package static func missingMessage(_ link: MarkdownLink) -> String {
+        let t = link.target
+        var looked = "\(t) and a page named so"
+        if t.hasPrefix("/") || t.hasPrefix("static/") {
+            let p = t.dropFirst(t.hasPrefix("/") ? 1 : "static/".count)
+            looked = "static/\(p), a page named /\(p) and content/\(p)"
+        }
+        return "'\(link.destination)' names no file or page (looked for \(looked)); fix the path or remove it"
+    }
+
     enum Outcome {
         case page(String, size: (width: Int, height: Int)?)
         case copy(String, source: String, size: (width: Int, height: Int)?)
         case outside
-        case missing(String)
+        case missing
         case problem(String)
     }
 
@@ -122,7 +133,8 @@ public enum BodyPaths {
                 absent.insert(site.root + "/static/" + p)
                 if let page = names.page(rootRelative: p) { return .page(page, size: nil) }
                 if let found = contentFile("content/" + p) { return found }
-                return .missing("static/\(p), a page named /\(p) and content/\(p)")
+                absent.insert(site.root + "/content/" + p)
+                return .missing
             }
             // Relative: from the site folder. `static/…` (a path climbing out of content/ into
             // static/) is the output root too; anything else above content/ is outside.
@@ -131,7 +143,7 @@ public enum BodyPaths {
             if let found = contentFile(t) { return found }
             if let page = names.page(t) { return .page(page, size: nil) }
             absent.insert(site.root + "/" + t)
-            return .missing("\(t) and a page named so")
+            return .missing
         }
 
         /// The `static/` file (or folder's `index.html`) `p` names.

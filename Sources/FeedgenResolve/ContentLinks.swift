@@ -64,9 +64,8 @@ public struct ContentLinks: Sendable {
                     // A folder link may be a permalink written for another generator, and a
                     // Jekyll `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which
                     // may not have been copied, as may a Hugo `ref` / `relref`'s: warnings.
-                    for link in item.markdownLinks where pages[link.target] == nil && !link.isPath {
-                        let tag = link.destination.hasPrefix("{%") || link.destination.hasPrefix("{{")
-                        report(link, error: !link.target.hasSuffix("/") && !tag, &diagnostics)
+                    for link in item.markdownLinks where pages[link.target] == nil {
+                        if let problem = Self.problem(link) { diagnostics.append(problem) }
                     }
                 }
             }
@@ -121,11 +120,22 @@ public struct ContentLinks: Sendable {
     }
 
     private func report(_ link: MarkdownLink, error: Bool, _ diagnostics: inout Diagnostics) {
-        let message =
-            link.target.hasSuffix("/")
+        let message = Self.message(link)
+        if error { diagnostics.error(link.location, message) } else { diagnostics.warning(link.location, message) }
+    }
+
+    private static func message(_ link: MarkdownLink) -> String {
+        link.target.hasSuffix("/")
             ? "link '\(link.destination)' leads to the folder \(link.target.dropLast()), which has no page (only a folder with _feed.md has an index.html); fix the path or remove the link"
             : "link '\(link.destination)' leads to \(link.target), which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link"
-        if error { diagnostics.error(link.location, message) } else { diagnostics.warning(link.location, message) }
+    }
+
+    /// What ``check(_:into:)`` reports at an item's `link` that is no body path and leads to no
+    /// page: an error, or a warning for a folder link or a Jekyll/Hugo tag's.
+    package static func problem(_ link: MarkdownLink) -> Diagnostic? {
+        guard !link.isPath else { return nil }
+        let tag = link.destination.hasPrefix("{%") || link.destination.hasPrefix("{{")
+        return !link.target.hasSuffix("/") && !tag ? .error(link.location, message(link)) : .warning(link.location, message(link))
     }
 
     /// Whether any item links to another content file (else pages need no rewriting).
@@ -219,10 +229,20 @@ public struct ContentLinks: Sendable {
     public func resolvesEveryDestination(in bytes: UnsafeRawBufferPointer) -> Bool {
         var known = true
         Self.forEachDestination(in: bytes) { _, destination, _ in
-            // A body path's file may have changed size or appeared: the full build decides.
-            if pages[destination] == nil || MarkdownLink.isPathTarget(destination) { known = false }
+            guard let value = pages[destination] else { return known = false }
+            // A body path that leads to a file (an image: its size and variants; a file beside
+            // an item: its copy) is left to the full build; one that names nothing (kept as
+            // written) or a page is not.
+            if MarkdownLink.isPathTarget(destination), !Self.isPageOrNothing(value) { known = false }
         }
         return known
+    }
+
+    /// Whether a ``pages`` value of a body path is a path that names nothing
+    /// (``BodyPaths/verbatim(_:)``) or a page: no image size, no copy in `assets/`.
+    static func isPageOrNothing(_ value: String) -> Bool {
+        let parsed = BodyPaths.parse(value)
+        return parsed.verbatim || (parsed.size == nil && !parsed.path.hasPrefix("assets/"))
     }
 
     /// Calls `body` with each `feedgen-md:<path>#frag` destination in `bytes`, in order: its byte

@@ -290,15 +290,16 @@ import Testing
         print(
             "DifferentialBuildTests: seed \(seed), \(patched) of \(Self.steps) builds patched (\(bodies.patched) of \(bodies.edits) body edits), \(site.cards.count) cards"
         )
-        // How many builds can patch depends on the machine's speed, not only on the edits: a
-        // file written less than 2 s before the last snapshot is not trusted (FAT's resolution),
-        // and most declined body edits of seed 20261201 follow an edit of a `_section.md`, a
-        // static file or an image within that window (11, 4 and 3 of 29); others have an image
-        // in a site with own pages (3) or a card linked to with a #fragment (7). On an idle
-        // 2-core machine 8 of 200 builds patched, 5 of 34 body edits.
-        #expect(patched >= 5, "\(patched) of \(Self.steps) builds patched")
+        // How many builds patch depends little on the machine: a file written less than 2 s
+        // before the last snapshot is not trusted (FAT's resolution), so a body edit that follows
+        // an edit of a `_section.md`, a static file or an image takes the usual path; so does a
+        // body edit of a card linked to with a #fragment, or with an image in a site with own
+        // pages. Body edits whose items have warnings are patched. Seed 20261201 on a 2-core
+        // machine under load: 24 of 200 builds patched, 17 of 34 body edits (8 and 5 before a
+        // changed item's warnings were recomputed instead of required unchanged).
+        #expect(patched >= 20, "\(patched) of \(Self.steps) builds patched")
         // Body edits of cards on paginated sections' pages are patched too.
-        #expect(bodies.patched >= 3, "\(bodies.patched) of \(bodies.edits) body edits patched")
+        #expect(bodies.patched >= 14, "\(bodies.patched) of \(bodies.edits) body edits patched")
         #expect(patched <= Self.steps - 50, "\(patched) of \(Self.steps) builds patched")
         #expect(site.cards.count > 200)
     }

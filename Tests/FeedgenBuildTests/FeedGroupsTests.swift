@@ -4,6 +4,7 @@ import Testing
 
 @testable import FeedgenBuild
 @testable import FeedgenEmit
+@testable import FeedgenIncremental
 import FeedgenContent
 import FeedgenLayout
 

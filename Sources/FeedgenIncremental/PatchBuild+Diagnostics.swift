@@ -1,0 +1,62 @@
+/// The diagnostics of a patch build (the last build's, with those of the files it read again
+/// replaced by theirs, in the order a full build reports them), and the rule for the body paths
+/// that name nothing, which a patch keeps as the last build wrote them.
+import FeedgenContent
+import FeedgenDiagnostics
+import FeedgenResolve
+
+extension PatchBuild {
+    /// `old` (the last build's diagnostics, in ``Diagnostics/sorted`` order) with the
+    /// diagnostics at `paths` replaced by the ones found now: `fresh` (the load's and stage 3's
+    /// of the files read again, in their order), each changed item's link warnings
+    /// (``LinkWarnings``, from the pages its links led to in the last build), then `lint`'s.
+    /// A full build finds a file's diagnostics in this order, and keeps its report sorted by
+    /// location (``Diagnostics/sort()``), so the result is its report, line for line.
+    ///
+    /// - Returns: the diagnostics, sorted; ``NotApplicable`` when one is an error (the usual
+    ///   path reports it), when one is a warning with `--strict`, or when a link's warning needs
+    ///   more of the site than the changed items.
+    static func merged(
+        _ old: [Diagnostic], fresh: [Diagnostic], lint: [Diagnostic], paths: Set<String>, changes: [Change], feeds: [PreparedFeed],
+        strict: Bool
+    ) -> Result<[Diagnostic], NotApplicable> {
+        var found = fresh.filter { paths.contains($0.location.path) }
+        for change in changes {
+            let item = feeds[change.feed].sections[change.section].section.items[change.item]
+            let pages = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
+            guard let warnings = LinkWarnings.of(item, pages: pages) else {
+                return .failure(NotApplicable(reason: "\(item.sourcePath) links with a #fragment to another page"))
+            }
+            found += warnings
+        }
+        found += lint.filter { paths.contains($0.location.path) }
+        if let error = found.first(where: { $0.severity == .error }) {
+            return .failure(NotApplicable(reason: "an error in \(error.location.path)"))
+        }
+        if strict, let warning = found.first(where: { $0.severity == .warning }) {
+            return .failure(NotApplicable(reason: "a warning in \(warning.location.path) with --strict"))
+        }
+        var all = Diagnostics()
+        all.append(contentsOf: old.filter { !paths.contains($0.location.path) })
+        all.append(contentsOf: found)
+        all.sort()
+        return .success(all.items)
+    }
+
+    /// Whether `item`'s body paths that name nothing are written as the last build wrote them.
+    /// Such a path is kept in every page as the site's first link to it spells it
+    /// (``BodyPaths/verbatim(_:)``), which may be this item's: each of its links to one must
+    /// spell it so, and it must not drop one (another item's spelling could come first then).
+    static func keepsDeadPaths(_ item: Item, record: BuildSnapshot.ItemRecord) -> Bool {
+        var dead: [String: String] = [:]
+        for link in record.links where BodyPaths.parse(link.page).verbatim { dead[link.target] = link.page }
+        guard !dead.isEmpty else { return true }
+        var kept: Set<String> = []
+        for link in item.markdownLinks {
+            guard let value = dead[link.target] else { continue }
+            guard link.isPath, BodyPaths.verbatim(link.destination) == value else { return false }
+            kept.insert(link.target)
+        }
+        return kept.count == dead.count
+    }
+}
