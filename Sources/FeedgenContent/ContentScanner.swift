@@ -16,6 +16,8 @@ struct FeedPlan: Sendable {
     var feedFile: String?
     /// In folder-name order.
     var sections: [SectionPlan] = []
+    /// The `index.md` beside `_feed.md`, not read (``ContentScanner/homePageWarning(_:path:)``).
+    var homeFile: String?
 }
 
 struct SectionPlan: Sendable {
@@ -183,6 +185,7 @@ struct ContentScanner {
                 } else if !Self.isIgnored(entry.name), ItemName.isItemFile(entry.name) {
                     if let warning = Self.homePageWarning(entry.name, path: child) {
                         plan.diagnostics.append(warning)
+                        if feed.homeFile == nil { feed.homeFile = child }
                     } else if countContentFile(child) {
                         pages.itemFiles.append(entry.name)
                         pages.itemStamps.append(entry.stamp)
@@ -235,7 +238,7 @@ struct ContentScanner {
         guard String(decoding: stem, as: UTF8.self).lowercased() == "index" else { return nil }
         return .warning(
             SourceLocation(path: path),
-            "'\(name)' is not read: it would be this feed's page, index.html, which feedgen writes from '_feed.md' (its title and intro); move its text into '_feed.md'")
+            "'\(name)' is not read: it would be this feed's page, index.html, which feedgen writes from '_feed.md' (its title and intro); move its text into '_feed.md' (links to it lead to index.html)")
     }
 
     private mutating func collectItems(folder: String, prefix: String, into section: inout SectionPlan) {

@@ -66,6 +66,7 @@ struct FeedAssembler {
             sections: orderSections(sections, settings: settings, feedFile: feedPlan.feedFile, folder: feedPlan.folder),
             frontMatter: settings.frontMatter)
         feed.introLinks = settings.introLinks
+        feed.homeFile = feedPlan.homeFile
         return feed
     }
 

@@ -13,7 +13,7 @@ import Testing
     static func site() -> String {
         ContentConventionTests.site([
             "content/_feed.md": "---\ntitle: Home\n---\nRead [about us](about.md).\n",
-            "content/posts/a.md": "---\ntitle: A\ndate: 2024-01-02\n---\nSee [the team](../about.md#team).\n",
+            "content/posts/a.md": "---\ntitle: A\ndate: 2024-01-02\n---\nSee [the team](../about.md#team), [home](../index.md).\n",
             "content/about.md": "+++\ntitle = \"About\"\ntags = [\"t\"]\ndate = 2024-01-01\n+++\n## Team\n\nBack to [A](posts/a.md).\n",
             "content/index.md": "---\ntitle: Welcome\n---\nHome text.\n",
             "content/recipes/_feed.md": "---\ntitle: Recipes\n---\n",
@@ -29,13 +29,13 @@ import Testing
         let report = build(root, output: out)
         #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
         #expect(report.diagnostics.items.map(\.description) == [
-            "content/index.md: warning: 'index.md' is not read: it would be this feed's page, index.html, which feedgen writes from '_feed.md' (its title and intro); move its text into '_feed.md'"
+            "content/index.md: warning: 'index.md' is not read: it would be this feed's page, index.html, which feedgen writes from '_feed.md' (its title and intro); move its text into '_feed.md' (links to it lead to index.html)"
         ])
         let about = Self.read(out + "/about.html")
         #expect(about.contains("<h1>About</h1>") || about.contains(">About</h1>"))
         #expect(about.contains(#"<h2 id="team">"#))
         #expect(about.contains(#"<a href="posts/a.html">A</a>"#))
-        #expect(Self.read(out + "/posts/a.html").contains(#"<a href="../about.html#team">the team</a>"#))
+        #expect(Self.read(out + "/posts/a.html").contains(#"<a href="../about.html#team">the team</a>, <a href="../index.html">home</a>"#))
         #expect(Self.read(out + "/index.html").contains(#"<a href="about.html">about us</a>"#))
         #expect(Self.read(out + "/recipes/notes.html").contains(#"<a href="../about.html">about</a>"#))
         // No card: the home feed shows the posts only, with no section for the pages.
