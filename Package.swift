@@ -51,6 +51,13 @@ let package = Package(
 
         // renameat2(RENAME_EXCHANGE): swaps the new output in atomically.
         .target(name: "CFileSystem"),
+        // Debian's libtomlplusplus-dev (toml++ 3.3, TOML 1.0; its headers and libtomlplusplus.so,
+        // whose pkg-config file asks for these two defines) behind a plain C API: TOML front
+        // matter (Hugo's `+++`) as a flat list of nodes with positions.
+        .target(
+            name: "CToml",
+            cxxSettings: [.define("TOML_HEADER_ONLY", to: "0"), .define("TOML_SHARED_LIB", to: "1")],
+            linkerSettings: [.linkedLibrary("tomlplusplus")]),
         // Replaces cmark-gfm's special-character management with a thread-safe one (see its file).
         .target(name: "CCmarkSpecialChars", linkerSettings: [.linkedLibrary("dl")]),
 
@@ -64,10 +71,10 @@ let package = Package(
         .target(name: "FeedgenLayout"),
         // The Mustache engine (official spec, partials, inheritance, dynamic names).
         .target(name: "FeedgenMustache"),
-        // Content: front matter, YAML (libyaml), Markdown (cmark-gfm), the site model.
+        // Content: front matter, YAML (libyaml), TOML (toml++), Markdown (cmark-gfm), the site model.
         .target(
             name: "FeedgenContent",
-            dependencies: ["CCmark", "CCmarkSpecialChars", "CYaml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),
+            dependencies: ["CCmark", "CCmarkSpecialChars", "CYaml", "CToml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),
         // Resolve: a loaded site → one resolved site (layouts decoded, images found and
         // measured, links checked, output paths and collisions), read by every later stage.
         .target(
@@ -140,5 +147,6 @@ let package = Package(
             dependencies: [
                 "FeedgenCLI", "FeedgenIncremental", "FeedgenBuild", "FeedgenContent", "FeedgenMustache", "FeedgenDiagnostics",
             ]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -16,10 +16,12 @@ struct FeedPlan: Sendable {
     var feedFile: String?
     /// In folder-name order.
     var sections: [SectionPlan] = []
+    /// The `index.md` beside `_feed.md`, not read (``ContentScanner/homePageWarning(_:path:)``).
+    var homeFile: String?
 }
 
 struct SectionPlan: Sendable {
-    /// The folder name.
+    /// The folder name; ``Section/pagesID`` for the feed's pages (the files beside `_feed.md`).
     var id: String
     /// Site-relative folder.
     var folder: String
@@ -168,6 +170,8 @@ struct ContentScanner {
             if folder == "content" { plan.feeds.append(feed) }  // the home feed is always there
             return
         }
+        // The Markdown files beside `_feed.md`: the feed's pages (content-format §3).
+        var pages = SectionPlan(id: Section.pagesID, folder: folder)
         for entry in entries {
             let child = folder + "/" + entry.name
             if !entry.isDirectory {
@@ -179,10 +183,13 @@ struct ContentScanner {
                             SourceLocation(path: child),
                             "'_section.md' is ignored in a feed folder; put it in a section folder below it"))
                 } else if !Self.isIgnored(entry.name), ItemName.isItemFile(entry.name) {
-                    plan.diagnostics.append(
-                        .warning(
-                            SourceLocation(path: child),
-                            "'\(entry.name)' is not in a section folder; move it into a section folder"))
+                    if let warning = Self.homePageWarning(entry.name, path: child) {
+                        plan.diagnostics.append(warning)
+                        if feed.homeFile == nil { feed.homeFile = child }
+                    } else if countContentFile(child) {
+                        pages.itemFiles.append(entry.name)
+                        pages.itemStamps.append(entry.stamp)
+                    }
                 } else if let warning = Self.otherMarkdownWarning(entry.name, path: child) {
                     plan.diagnostics.append(warning)
                 }
@@ -195,6 +202,10 @@ struct ContentScanner {
                 feed.sections.append(section)
             }
         }
+        if !pages.itemFiles.isEmpty {
+            pages.keepingDates = ItemName.keepingDates(sectionID: pages.id, fileNames: pages.itemFiles)
+            feed.sections.append(pages)
+        }
         plan.feeds.append(feed)
     }
 
@@ -204,6 +215,30 @@ struct ContentScanner {
         collectItems(folder: folder, prefix: "", into: &section)
         section.keepingDates = ItemName.keepingDates(sectionID: id, fileNames: section.itemFiles)
         return section.sectionFile != nil || !section.itemFiles.isEmpty ? section : nil
+    }
+
+    /// Counts one more Markdown file; false (with an error at the first) past the limit.
+    private mutating func countContentFile(_ path: String) -> Bool {
+        contentFiles += 1
+        guard contentFiles > Limits.maxContentFiles else { return true }
+        if contentFiles == Limits.maxContentFiles + 1 {
+            plan.diagnostics.append(
+                .error(
+                    SourceLocation(path: path),
+                    "the site has more than \(Limits.maxContentFiles) Markdown files, the limit; this and later files are not read"))
+        }
+        return false
+    }
+
+    /// A warning for `index.md` beside `_feed.md` (any Markdown extension): the home page's text
+    /// to MkDocs and Jekyll (Hugo's is `_index.md`, ignored as every `_` name), whose page would
+    /// be the feed's own `index.html`; it is not read, and the warning says where its text goes.
+    static func homePageWarning(_ name: String, path: String) -> Diagnostic? {
+        let stem = name.utf8.dropLast(ItemName.extensionLength(name))
+        guard String(decoding: stem, as: UTF8.self).lowercased() == "index" else { return nil }
+        return .warning(
+            SourceLocation(path: path),
+            "'\(name)' is not read: it would be this feed's page, index.html, which feedgen writes from '_feed.md' (its title and intro); move its text into '_feed.md' (links to it lead to index.html)")
     }
 
     private mutating func collectItems(folder: String, prefix: String, into section: inout SectionPlan) {
@@ -224,16 +259,7 @@ struct ContentScanner {
                                 "sections do not nest: this '_section.md' is inside section '\(section.id)'"))
                     }
                 } else if !Self.isIgnored(entry.name), ItemName.isItemFile(entry.name) {
-                    contentFiles += 1
-                    if contentFiles > Limits.maxContentFiles {
-                        if contentFiles == Limits.maxContentFiles + 1 {
-                            plan.diagnostics.append(
-                                .error(
-                                    SourceLocation(path: child),
-                                    "the site has more than \(Limits.maxContentFiles) Markdown files, the limit; this and later files are not read"))
-                        }
-                        continue
-                    }
+                    guard countContentFile(child) else { continue }
                     section.itemFiles.append(prefix.isEmpty ? entry.name : prefix + entry.name)
                     section.itemStamps.append(entry.stamp)
                 } else if let warning = Self.otherMarkdownWarning(entry.name, path: child) {

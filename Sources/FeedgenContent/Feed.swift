@@ -23,6 +23,9 @@ public struct Feed: Sendable, Hashable {
     public var sections: [Section]
     /// The `_feed.md` front matter.
     public var frontMatter: YAMLNode?
+    /// The site-relative `index.md` beside `_feed.md` (MkDocs' and Jekyll's home page), which is
+    /// not read (a warning says so): a link to it leads to this feed's page (content-format §3).
+    public var homeFile: String?
 
     public init(
         path: String, folder: String? = nil, sourcePath: String? = nil, title: String, description: String? = nil, lang: String? = nil,

@@ -66,18 +66,22 @@ struct FeedAssembler {
             sections: orderSections(sections, settings: settings, feedFile: feedPlan.feedFile, folder: feedPlan.folder),
             frontMatter: settings.frontMatter)
         feed.introLinks = settings.introLinks
+        feed.homeFile = feedPlan.homeFile
         return feed
     }
 
     /// The `sections` list order (unlisted sections after it, with a warning), else weight
     /// then folder name.
+    /// The feed's pages (``Section/isPages``) come last and are not named in `sections`.
     private mutating func orderSections(
-        _ sections: [Section], settings: FeedSettings, feedFile: String?, folder: String
+        _ all: [Section], settings: FeedSettings, feedFile: String?, folder: String
     ) -> [Section] {
+        let sections = all.filter { !$0.isPages }
+        let pages = all.filter(\.isPages)
         let byWeight = sections.sorted { a, b in
             a.weight != b.weight ? a.weight < b.weight : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
-        guard let order = settings.sectionOrder, let feedFile else { return byWeight }
+        guard let order = settings.sectionOrder, let feedFile else { return byWeight + pages }
         var byID: [String: Section] = [:]
         for section in sections { byID[section.id] = section }
         var result: [Section] = []
@@ -111,7 +115,7 @@ struct FeedAssembler {
                     "section '\(section.id)' is not listed in 'sections'; it is placed after the listed ones"))
             result.append(section)
         }
-        return result
+        return result + pages
     }
 
     /// Ids are unique within a feed. The first use keeps an id: items with a default id before

@@ -5,15 +5,18 @@
 //   and the --drafts/--future/--expired switches.
 // - The model: `Site` → `Feed` → `Section` → `Item` (+ `ItemImage`, `SortOrder`), `SiteConfig`,
 //   `ContentDate`.
-// - Building blocks, usable alone: `FrontMatter.parse`, `YAMLParser.parse` (→ `YAMLNode`),
+// - Building blocks, usable alone: `FrontMatter.parse`, `YAMLParser.parse` and
+//   `TOMLParser.parse` (→ `YAMLNode`),
 //   `Markdown.render` / `Markdown.firstParagraphText`.
 //
 // Behaviour where content-format.md is silent (documented here for the docs pages):
 // - Positions are 1-based lines and columns in the whole file; columns count Unicode scalars;
 //   a BOM is not counted; CRLF and lone CR count as one line break each.
-// - Front matter opens with `---` on the very first line only and closes with `---` or `...`;
-//   `+++` (TOML) and a first line starting with `{` (JSON; `{{` is a Hugo shortcode, so body)
-//   are errors. A file without front matter is all body.
+// - Front matter opens with `---` on the first line that is not blank and closes with `---` or
+//   `...`; `+++` opens TOML (toml++, `TOMLParser`), closed by `+++`; a first character `{` opens
+//   a JSON object (`{{` is a Hugo shortcode, so body), read as YAML flow syntax up to its
+//   matching `}`. All three give the same `YAMLNode` mapping. A file without front matter is
+//   all body.
 // - YAML is read with the 1.2 core schema: only true/false are booleans; quoted scalars are
 //   strings (`weight: "3"` is an error); a null value (`key:`, `~`) counts as absent. Merge keys
 //   (`<<`) are not special. Aliases are expanded by copy (at most 100,000 nodes); nesting is

@@ -1,6 +1,6 @@
 import FeedgenDiagnostics
 
-/// A content file split into its YAML front matter and its Markdown body.
+/// A content file split into its front matter and its Markdown body.
 ///
 /// ```text
 /// ---            line 1: the opening fence, the first line that is not blank (as Hugo reads it;
@@ -10,7 +10,12 @@ import FeedgenDiagnostics
 /// Body…          Markdown; `bodyLine` is this line's number
 /// ```
 ///
-/// A file that does not start with `---` (after blank lines) is all body, with an empty mapping. The bytes are
+/// Hugo's other two forms are read into the same mapping (content-format §5.3): TOML between
+/// `+++` lines (``TOMLParser``), and a JSON object when the file's first character is `{` (not
+/// `{{`, a shortcode): the object up to its matching `}` is read as YAML flow syntax (JSON is
+/// YAML 1.2), and the body starts on the line after that `}`.
+///
+/// A file that opens with none of these is all body, with an empty mapping. The bytes are
 /// decoded by ``SourceText`` first: BOM removed, CRLF/CR → LF, UTF-8 validated.
 public struct FrontMatter: Sendable {
     /// The front matter: always a mapping (empty when the file has none).
@@ -39,21 +44,25 @@ public struct FrontMatter: Sendable {
         let split: Split
         switch Self.split(text) {
         case .failure(let problem):
-            return (nil, [.error(SourceLocation(path: path, line: 1, column: 1), problem.message)])
+            return (nil, [.error(SourceLocation(path: path, line: problem.line, column: problem.column), problem.message)])
         case .success(let s):
             split = s
         }
         let empty = YAMLNode(.mapping([]), line: 1, column: 1)
-        guard let yaml = split.yaml else {
+        guard let text = split.frontMatter else {
             return (FrontMatter(fields: empty, hasFrontMatter: false, body: split.body, bodyLine: 1), [])
         }
-        let (node, diagnostics) = YAMLParser.parse(yaml, path: path, firstLine: split.yamlLine)
+        let (node, diagnostics) =
+            split.format == .toml
+            ? TOMLParser.parse(text, path: path, firstLine: split.frontMatterLine)
+            : YAMLParser.parse(text, path: path, firstLine: split.frontMatterLine)
         if diagnostics.contains(where: { $0.severity == .error }) && node == nil {
             return (nil, diagnostics)
         }
         var fields = empty
         if let node, !node.isNull {
             guard case .mapping = node.kind else {
+                // Only YAML can get here: TOML is always a table, and JSON starts with `{`.
                 let problem = Diagnostic.error(
                     SourceLocation(path: path, line: node.line, column: node.column),
                     "front matter must be a mapping of 'key: value' lines, found \(node.kindDescription)")
@@ -65,22 +74,40 @@ public struct FrontMatter: Sendable {
         return (result, diagnostics)
     }
 
+    /// How the front matter is written. JSON is read by the YAML parser.
+    enum Format { case yaml, toml, json }
+
     struct Split {
-        var yaml: String?
+        var frontMatter: String?
         var body: String
         var bodyLine: Int
-        /// The file line of the front matter's first line (after the opening fence).
-        var yamlLine = 2
+        /// The file line of the front matter's first line (after the opening fence; for JSON,
+        /// the line of its `{`).
+        var frontMatterLine = 2
+        var format = Format.yaml
     }
 
     enum SplitProblem: Error {
-        case unclosed, toml, json
+        case unclosed, unclosedTOML, unclosedJSON
+        /// At this 1-based line and column (in Unicode scalars).
+        case textAfterJSON(line: Int, column: Int)
+
+        var line: Int {
+            if case .textAfterJSON(let line, _) = self { return line }
+            return 1
+        }
+
+        var column: Int {
+            if case .textAfterJSON(_, let column) = self { return column }
+            return 1
+        }
 
         var message: String {
             switch self {
             case .unclosed: "front matter starting here is not closed by a '---' line"
-            case .toml: "TOML front matter is not supported; use YAML between '---' lines"
-            case .json: "JSON front matter is not supported; use YAML between '---' lines"
+            case .unclosedTOML: "TOML front matter starting here is not closed by a '+++' line"
+            case .unclosedJSON: "JSON front matter starting here is not closed by a matching '}'"
+            case .textAfterJSON: "text follows the JSON front matter's closing '}' on its line; start the body on the next line"
             }
         }
     }
@@ -118,36 +145,75 @@ public struct FrontMatter: Sendable {
                 var j = open
                 while j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\t") { j += 1 }
                 guard j < bytes.count, bytes[j] == UInt8(ascii: "\n") else {
-                    if j < bytes.count, bytes[j] == UInt8(ascii: "-"), isLine(j, lineEnd(from: j), "---") { open = j } else { open = 0; openLine = 1 }
+                    if j < bytes.count, isLine(j, lineEnd(from: j), "---") || isLine(j, lineEnd(from: j), "+++") { open = j } else { open = 0; openLine = 1 }
                     break
                 }
                 open = j + 1
                 openLine += 1
             }
             let firstEnd = lineEnd(from: open)
-            if isLine(open, firstEnd, "+++") { return .failure(.toml) }
             if bytes.count > 0, bytes[0] == UInt8(ascii: "{"), !(bytes.count > 1 && bytes[1] == UInt8(ascii: "{")) {
-                return .failure(.json)
+                // The object's end: the `}` that closes the first `{`, outside strings.
+                var depth = 0
+                var i = 0
+                var line = 1
+                var inString = false
+                while i < bytes.count {
+                    let c = bytes[i]
+                    if c == UInt8(ascii: "\n") { line += 1 }
+                    if inString {
+                        if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { inString = false }
+                    } else if c == UInt8(ascii: "\"") {
+                        inString = true
+                    } else if c == UInt8(ascii: "{") {
+                        depth += 1
+                    } else if c == UInt8(ascii: "}") {
+                        depth -= 1
+                        if depth == 0 { break }
+                    }
+                    i += 1
+                }
+                guard i < bytes.count else { return .failure(.unclosedJSON) }
+                let end = lineEnd(from: i)
+                for k in (i + 1)..<end where bytes[k] != UInt8(ascii: " ") && bytes[k] != UInt8(ascii: "\t") {
+                    var lineStart = k
+                    while lineStart > 0, bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+                    // Columns count scalars: every byte but UTF-8 continuation bytes.
+                    let column = 1 + (lineStart..<k).filter { bytes[$0] & 0xC0 != 0x80 }.count
+                    return .failure(.textAfterJSON(line: line, column: column))
+                }
+                let bodyStart = min(end + 1, bytes.count)
+                return .success(
+                    Split(frontMatter: string(0..<(i + 1)), body: string(bodyStart..<bytes.count), bodyLine: line + 1, frontMatterLine: 1, format: .json))
             }
-            guard isLine(open, firstEnd, "---") else {
-                return .success(Split(yaml: nil, body: text, bodyLine: 1))
+            let format: Format
+            let fence: StaticString
+            if isLine(open, firstEnd, "---") {
+                (format, fence) = (.yaml, "---")
+            } else if isLine(open, firstEnd, "+++") {
+                (format, fence) = (.toml, "+++")
+            } else {
+                return .success(Split(frontMatter: nil, body: text, bodyLine: 1))
             }
             var start = firstEnd + 1
             var line = openLine + 1
             while start <= bytes.count {
                 let end = lineEnd(from: start)
-                if isLine(start, end, "---") || isLine(start, end, "...") {
-                    let yamlRange = min(firstEnd + 1, bytes.count)..<start
+                if isLine(start, end, fence) || (format == .yaml && isLine(start, end, "...")) {
+                    let range = min(firstEnd + 1, bytes.count)..<start
                     let bodyStart = min(end + 1, bytes.count)
                     return .success(
-                        Split(yaml: string(yamlRange), body: string(bodyStart..<bytes.count), bodyLine: line + 1, yamlLine: openLine + 1))
+                        Split(
+                            frontMatter: string(range), body: string(bodyStart..<bytes.count), bodyLine: line + 1,
+                            frontMatterLine: openLine + 1, format: format))
                 }
                 if end >= bytes.count { break }
                 start = end + 1
                 line += 1
             }
+            if format == .toml { return .failure(.unclosedTOML) }
             // After blank lines, an unclosed `---` is a thematic break of the body.
-            return open > 0 ? .success(Split(yaml: nil, body: text, bodyLine: 1)) : .failure(.unclosed)
+            return open > 0 ? .success(Split(frontMatter: nil, body: text, bodyLine: 1)) : .failure(.unclosed)
         }
     }
 }

@@ -46,7 +46,8 @@ package struct ItemName: Equatable {
             invalidDate = Self.nonDatePrefix(last)
         }
         segments.append(last)
-        id = ([sectionID] + segments).map(Self.pathSegment).joined(separator: "/")
+        // A feed's pages (``Section/pagesID``) have ids without a section part: `about.md` → `about`.
+        id = (sectionID.isEmpty ? segments : [sectionID] + segments).map(Self.pathSegment).joined(separator: "/")
     }
 
     /// The item files of one section whose default id keeps its date prefix: the dated files

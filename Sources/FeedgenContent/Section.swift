@@ -1,7 +1,14 @@
 /// One section of a feed: a folder directly below the feed folder.
 public struct Section: Sendable, Hashable {
-    /// The folder name, also the `data-section-id` of the output.
+    /// The folder name, also the `data-section-id` of the output; `""` for the feed's pages.
     public var id: String
+    /// Whether this is the feed's pages (``pagesID``): the Markdown files beside its `_feed.md`,
+    /// each a detail page and link target but no card of any section, tag page or syndication
+    /// feed, as Jekyll's pages and Hugo's regular pages of the home section (content-format §3).
+    /// It is never drawn on the feed page.
+    public var isPages: Bool { id == Self.pagesID }
+    /// The id of a feed's pages: no folder has an empty name, so no section can have it.
+    public static let pagesID = ""
     /// ``id`` as the name part of an output file (a section preview, `_previews/<name>.light.html`):
     /// as written, unless longer than 200 bytes, then shortened with a hash like a long item name
     /// (content-format §5.2), so that the file's name stays within the file system's 255 bytes.

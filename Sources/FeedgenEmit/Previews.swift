@@ -92,7 +92,8 @@ extension SiteRenderer {
         // pages are siblings, so they share its rendered HTML.
         var jobs: [(feed: PreparedFeed, section: PreparedSection, imagesBefore: Int)] = []
         for feed in site.feeds where feed.ownPage == nil {  // a section in one place: its feed
-            for (s, before) in zip(feed.sections, imagesBefore(feed)) { jobs.append((feed, s, before)) }
+            // The feed's pages are no section of its page, so they have no preview.
+            for (s, before) in zip(feed.sections, imagesBefore(feed)) where !s.section.isPages { jobs.append((feed, s, before)) }
         }
         let all = jobs
         let results = ResultSlots<[OutputFile]>(count: all.count)
@@ -261,10 +262,10 @@ extension SiteRenderer {
             let feedPage = RelativeURL.relative(from: here, to: feed.pagePath)
             out += "<section aria-labelledby=\"pv-feed-\(f)\">\n"
             out += "  <h2 id=\"pv-feed-\(f)\">\(HTML.escape(feed.feed.title)) <small>(<a href=\"\(HTML.escape(feedPage))\">\(HTML.escape(feed.pagePath))</a>)</small></h2>\n"
-            if feed.sections.isEmpty { out += "  <p>This feed has no sections.</p>\n" }
+            if !feed.sections.contains(where: { !$0.section.isPages }) { out += "  <p>This feed has no sections.</p>\n" }
             let heights = try previewFrameHeights(feed)
             let css = feed.sections.map { LayoutCSS.rules($0.layout, scope: "").contains("svh") }
-            for (i, s) in feed.sections.enumerated() {
+            for (i, s) in feed.sections.enumerated() where !s.section.isPages {
                 let label = s.section.title ?? s.section.id
                 let headingID = "pv-feed-\(f)-s\(i)"
                 out += "  <section aria-labelledby=\"\(headingID)\">\n"

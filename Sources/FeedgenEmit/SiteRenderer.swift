@@ -258,7 +258,8 @@ public struct SiteRenderer: Sendable {
             : ([], feed.sections.map { _ in nil })
         groups?.columns = columns
         var sections: [MustacheValue] = []
-        for (k, s) in feed.sections.enumerated() {
+        // The feed's pages are no section of its page (content-format §3).
+        for (k, s) in feed.sections.enumerated() where !s.section.isPages {
             let context = try sectionContext(
                 s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k], groups: groups)
             sections.append(["id": .string(s.section.id), "html": .string(try render("section.mustache", context))])

@@ -73,8 +73,9 @@ public struct Syndication: Sendable {
                 guard let entry = entry(item, section: k, index: i, feed: feed) else { continue }
                 out.append(entry)
             }
-            // Items of the section that its feed page does not show (past its `limit` or first page).
-            guard let more = s.detailItems, feed.ownPage == nil else { continue }
+            // Items of the section that its feed page does not show (past its `limit` or first
+            // page); never the feed's pages (content-format §3).
+            guard let more = s.detailItems, feed.ownPage == nil, !s.section.isPages else { continue }
             for (i, item) in more.enumerated() where item.isListed && seen.insert(item.id).inserted {
                 guard let entry = entry(item, section: k, index: i, feed: feed) else { continue }
                 out.append(entry)

@@ -16,6 +16,8 @@ public struct ContentLinks: Sendable {
             if let source = feed.feed.sourcePath { pages[source] = feed.pagePath }
             // A body link to the feed's folder (`../posts/`) leads to its index.html.
             pages["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = feed.pagePath
+            // Its `index.md`, not read (MkDocs' home page), is this page too.
+            if let home = feed.feed.homeFile { pages[home] = feed.pagePath }
             for s in feed.sections {
                 if let source = s.section.sourcePath { pages[source] = feed.pagePath }
                 for item in s.section.items where item.fileName != "" {

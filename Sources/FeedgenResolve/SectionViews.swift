@@ -120,10 +120,12 @@ struct SectionViewSettings: Sendable {
 
 public enum SectionViews {
     /// Whether `site` needs this step: a section with view keys, an item with `tags` (every
-    /// tag gets a page), or an unlisted item (``FeedgenContent/Item/isListed``).
+    /// tag gets a page), an unlisted item (``FeedgenContent/Item/isListed``), or a feed's pages
+    /// (``FeedgenContent/Section/isPages``).
     public static func needed(_ site: Site) -> Bool {
         for feed in site.feeds {
             for section in feed.sections {
+                if section.isPages { return true }
                 // A long section is paginated by default (or a view of the feed's sections is).
                 if let size = site.config.pageSize, section.items.count > size { return true }
                 if let fields = section.frontMatter?.pairs,
@@ -156,10 +158,13 @@ public enum SectionViews {
         var pages: [PreparedFeed] = []
         for f in feeds.indices {
             let feedPath = feeds[f].feed.folder
-            // Unlisted items (`build: {list: never}`) are no card anywhere; their pages are written.
-            for s in feeds[f].sections.indices where feeds[f].sections[s].section.items.contains(where: { !$0.isListed }) {
+            // Unlisted items (`build: {list: never}`) and the feed's pages are no card anywhere;
+            // their pages are written.
+            for s in feeds[f].sections.indices
+            where feeds[f].sections[s].section.isPages || feeds[f].sections[s].section.items.contains(where: { !$0.isListed }) {
                 feeds[f].sections[s].detailItems = feeds[f].sections[s].pageItems
-                feeds[f].sections[s].section.items.removeAll { !$0.isListed }
+                let pages = feeds[f].sections[s].section.isPages
+                feeds[f].sections[s].section.items.removeAll { pages || !$0.isListed }
             }
             var settings: [SectionViewSettings] = []
             for s in feeds[f].sections {

@@ -113,15 +113,61 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
         #expect(fm.fields.pairs == [])
     }
 
-    @Test func tomlAndJSONAreRejected() {
+    @Test func tomlFrontMatterIsReadWithPositions() throws {
+        let fm = try #require(split("\n+++\ntitle = 'A'\nweight = 2\n+++\nBody\n").0)
+        #expect(fm.hasFrontMatter)
+        #expect(fm.fields["title"]?.kind == .scalar("A", plain: false))
+        #expect(fm.fields["weight"]?.int == 2)
+        #expect(fm.fields["weight"]?.line == 4)
+        #expect(fm.fields["weight"]?.column == 10)
+        #expect(fm.fields.pairs?.map { $0.key.string } == ["title", "weight"])
+        #expect(fm.fields.pairs?.last?.key.line == 4)
+        #expect(fm.body == "Body\n")
+        #expect(fm.bodyLine == 6)
+        // `---` and `...` do not close TOML.
+        #expect(split("+++\ntitle = 'A'\n---\n").1 == ["content/a.md:1:1: error: TOML front matter starting here is not closed by a '+++' line"])
+        let empty = try #require(split("+++\n+++\nB").0)
+        #expect(empty.hasFrontMatter && empty.fields.pairs == [] && empty.body == "B")
+    }
+
+    @Test func jsonFrontMatterIsReadAsYAMLFlowSyntax() throws {
+        // Hugo's documented example (gohugo.io, content-management/front-matter), with a body.
+        let text = """
+            {
+                "title": "spf13-vim 3.0 release and new website",
+                "description": "spf13-vim is a cross platform distribution of vim plugins and resources for Vim.",
+                "tags": [ ".vimrc", "plugins", "spf13-vim", "vim" ],
+                "date": "2012-04-06",
+            \t"categories": [
+                    "Development",
+                    "VIM"
+                ],
+                "slug": "spf13-vim-3-0-release-and-new-website",
+                "draft":false,"weight":3, "note": "a \\"}\\" in a string"
+            }
+
+            Content of the file goes Here
+
+            """
+        let (fm, errors) = split(text)
+        #expect(errors == [])
+        let frontMatter = try #require(fm)
+        #expect(frontMatter.fields["title"]?.string == "spf13-vim 3.0 release and new website")
+        #expect(frontMatter.fields["tags"]?.elements?.compactMap(\.string) == [".vimrc", "plugins", "spf13-vim", "vim"])
+        #expect(frontMatter.fields["date"]?.line == 5)
+        #expect(frontMatter.fields["date"]?.column == 13)
+        #expect(frontMatter.fields["draft"]?.bool == false)
+        #expect(frontMatter.fields["weight"]?.int == 3)
+        #expect(frontMatter.fields["note"]?.string == "a \"}\" in a string")
+        #expect(frontMatter.body == "\nContent of the file goes Here\n")
+        #expect(frontMatter.bodyLine == 13)
+        #expect(split("{\"title\": \"A\"}\nB").0?.fields["title"]?.string == "A")
+        #expect(split("{\n  \"title\": \"A\"\n").1 == ["content/a.md:1:1: error: JSON front matter starting here is not closed by a matching '}'"])
         #expect(
-            split("+++\ntitle = 'A'\n+++\n").1 == [
-                "content/a.md:1:1: error: TOML front matter is not supported; use YAML between '---' lines"
+            split("{\n  \"title\": \"é\"\n}  # B\n").1 == [
+                "content/a.md:3:4: error: text follows the JSON front matter's closing '}' on its line; start the body on the next line"
             ])
-        #expect(
-            split("{\n  \"title\": \"A\"\n}\n").1 == [
-                "content/a.md:1:1: error: JSON front matter is not supported; use YAML between '---' lines"
-            ])
+        #expect(split("{\n  \"title\": \"A\",,\n}\n").1 == ["content/a.md:2:16: error: YAML: did not find expected node content"])
         // A Hugo shortcode on the first line is body, not JSON.
         #expect(split("{{< note >}}\n").0?.body == "{{< note >}}\n")
     }

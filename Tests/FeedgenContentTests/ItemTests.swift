@@ -156,7 +156,7 @@ import Testing
         let site = try TestSite([
             "content/s/a.md": "---\ntitle: a: b\n---\n",
             "content/s/b.md": "---\ntitle: B\n",
-            "content/t/c.md": "+++\ntitle = 'c'\n+++\n",
+            "content/t/c.md": "+++\ntitle = 'c\n+++\n",
             "content/t/d.md": "---\ntitle: D\ntitle: E\n---\n",
         ])
         let (s, diagnostics) = site.load()
@@ -165,7 +165,7 @@ import Testing
             diagnostics == [
                 "content/s/a.md:2:9: error: YAML: mapping values are not allowed in this context",
                 "content/s/b.md:1:1: error: front matter starting here is not closed by a '---' line",
-                "content/t/c.md:1:1: error: TOML front matter is not supported; use YAML between '---' lines",
+                "content/t/c.md:2:11: error: TOML: this string is not closed on its line (add the closing quote; use \"\"\" for a string of several lines)",
                 "content/t/d.md:3:1: error: duplicate key 'title' (first defined at line 2)",
             ])
     }
