@@ -48,8 +48,9 @@ public struct SeeAllLink: Sendable, Hashable {
     public var url: String
     /// The own page's output path.
     public var path: String
-    /// The link's text ("See all", or the `seeAll` value).
-    public var label: String
+    /// The link's text, the `seeAll` value; nil for `seeAll: true` (and a section paginated by
+    /// default): the page's `strings.seeAll` ("See all", "すべて表示").
+    public var label: String?
 }
 
 enum SectionPages {

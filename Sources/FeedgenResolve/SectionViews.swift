@@ -15,7 +15,7 @@ struct SectionViewSettings: Sendable {
     /// Whether `sort` was written (a view keeps the sources' order otherwise).
     var sorted = false
     var limit: Int?
-    /// `seeAll`: the link's text (`true` gives "See all").
+    /// `seeAll`: the link's text; `true` gives "", the page's `strings.seeAll`.
     var seeAll: String?
     /// `pageLayout`: the layout on the section's own pages.
     var pageLayout: YAMLNode?
@@ -96,7 +96,7 @@ struct SectionViewSettings: Sendable {
         }
         if let node = fields["seeAll"], !node.isNull {
             if let flag = node.bool {
-                settings.seeAll = flag ? "See all" : nil
+                settings.seeAll = flag ? "" : nil
             } else if let text = node.string, !text.isEmpty {
                 settings.seeAll = text
             } else {
@@ -187,9 +187,10 @@ public enum SectionViews {
                     let made = SectionPages.pages(
                         of: own, items: all, settings: settings[s], feed: feeds[f], feedIndex: f,
                         path: sourcePath(own.section, feedFolder: feedPath), diagnostics: &diagnostics)
-                    if let first = made.first, let label = settings[s].seeAll ?? (all.count > shown ? "See all" : nil) {
+                    if let first = made.first, let label = settings[s].seeAll ?? (all.count > shown ? "" : nil) {
                         section.seeAll = SeeAllLink(
-                            url: RelativeURL.relative(from: feeds[f].pagePath, to: first.pagePath), path: first.pagePath, label: label)
+                            url: RelativeURL.relative(from: feeds[f].pagePath, to: first.pagePath), path: first.pagePath,
+                            label: label.isEmpty ? nil : label)
                         // The link is in the section's header, which a title makes: an untitled
                         // section is headed by its feed's title, as its own pages are.
                         if section.section.title == nil { section.section.title = feeds[f].feed.title }
