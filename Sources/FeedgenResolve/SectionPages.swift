@@ -72,7 +72,10 @@ enum SectionPages {
             diagnostics.append(contentsOf: decoder.diagnostics)
         }
         let folder = (feed.feed.path.isEmpty ? "" : feed.feed.path + "/") + ItemName.pathSegment(section.section.id)
-        let source = SourceLocation(path: path)
+        // Collisions of its pages are reported at the key that gives it them, if written.
+        let key = ["paginate", "seeAll"].lazy.compactMap { section.section.frontMatter?[$0] }.first
+        let file = section.section.sourcePath != nil  // else `path` is the section's folder
+        let source = SourceLocation(path: path, line: key?.line ?? (file ? 1 : 0), column: key?.column ?? (file ? 1 : 0))
         let runs = chunks(items, size: settings.pageSize)
         return runs.enumerated().map { n, run in
             var shown = section

@@ -111,15 +111,13 @@ struct SectionViewSettings: Sendable {
                 diagnostics.error(at(node), "unknown 'terms' '\(node.string ?? node.kindDescription)'; expected 'tags'")
             }
         }
-        if settings.pageLayout != nil, !settings.hasOwnPage, settings.terms == nil {
-            diagnostics.warning(at(fields["pageLayout"]!), "'pageLayout' is used only on a section's own pages; add 'seeAll: true' or 'paginate'")
-        }
         return settings
     }
 }
 
 public enum SectionViews {
-    /// Whether `site` needs this step: a section with view keys, an item with `tags` (every
+    /// Whether `site` needs this step: a section with view keys (`pageLayout` too, which is
+    /// warned about when the section has no own pages), an item with `tags` (every
     /// tag gets a page), or an unlisted item (``FeedgenContent/Item/isListed``).
     public static func needed(_ site: Site) -> Bool {
         for feed in site.feeds {
@@ -127,7 +125,7 @@ public enum SectionViews {
                 // A long section is paginated by default (or a view of the feed's sections is).
                 if let size = site.config.pageSize, section.items.count > size { return true }
                 if let fields = section.frontMatter?.pairs,
-                    fields.contains(where: { ["sections", "where", "limit", "seeAll", "paginate", "terms"].contains($0.key.string ?? "") })
+                    fields.contains(where: { ["sections", "where", "limit", "seeAll", "paginate", "terms", "pageLayout"].contains($0.key.string ?? "") })
                 {
                     return true
                 }
@@ -173,6 +171,17 @@ public enum SectionViews {
             // at the site's page size.
             for s in settings.indices where settings[s].paginatesByDefault(count: entries[s].items.count) {
                 settings[s].paginate = settings[s].sitePageSize
+            }
+            for s in settings.indices {
+                guard let node = settings[s].pageLayout, !settings[s].hasOwnPage, settings[s].terms == nil else { continue }
+                let count = entries[s].items.count
+                let why = settings[s].limit != nil ? "its 'limit' cuts it short, and without 'seeAll' nothing links to the rest"
+                    : settings[s].paginateOff ? "it says 'paginate: false'"
+                    : settings[s].sitePageSize.map { "its \(count == 1 ? "1 item fits" : "\(count) items fit") on its feed page, which shows up to \($0)" }
+                    ?? "feedgen.yaml says 'paginate: false'"
+                diagnostics.warning(
+                    SourceLocation(path: sourcePath(feeds[f].sections[s].section, feedFolder: feedPath), line: node.line, column: node.column),
+                    "'pageLayout' is ignored: this section has no own pages (\(why)); add 'seeAll: true' or 'paginate: N' to give it some, or remove 'pageLayout'")
             }
             for s in feeds[f].sections.indices where settings[s].isView {
                 let own = feeds[f].sections[s]
