@@ -4,6 +4,7 @@ import FeedgenDiagnostics
 extension SiteConfig {
     static let knownKeys = [
         "title", "language", "baseURL", "output", "timeZone", "markdown", "summaryLength", "theme", "images", "paginate",
+        "strings",
     ]
 
     /// Reads `feedgen.yaml`'s mapping (nil: no file). Wrong values are reported and replaced
@@ -70,6 +71,9 @@ extension SiteConfig {
         }
         if let images = node["images"], !images.isNull {
             decodeImageLimits(images, into: &config, reader: &reader)
+        }
+        if let strings = node["strings"], !strings.isNull {
+            decodeStrings(strings, into: &config, reader: &reader)
         }
         if let theme = node["theme"], !theme.isNull {
             if let pairs = theme.pairs {
@@ -140,6 +144,49 @@ extension SiteConfig {
                 reader.error(node, "'maxFileMiB' must be a whole number from 1 to 4096, found \(FieldReader.found(node))")
             }
         }
+    }
+
+    /// `strings: {seeAll: "More", items: "{count} posts"}`: known keys only (``UIStrings/Key``),
+    /// each a non-empty string whose `{name}` placeholders are the key's own.
+    static func decodeStrings(_ node: YAMLNode, into config: inout SiteConfig, reader: inout FieldReader) {
+        guard let pairs = node.pairs else {
+            reader.error(node, "'strings' must be a mapping of interface texts such as '{seeAll: \"More\"}', found \(FieldReader.found(node))")
+            return
+        }
+        let known = UIStrings.Key.allCases.map(\.rawValue)
+        reader.rejectUnknownKeys(node, known: known, in: "'strings'")
+        for pair in pairs {
+            guard let name = pair.key.string, let key = UIStrings.Key(rawValue: name),
+                let text = reader.string(pair.value, key: name)
+            else { continue }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty {
+                reader.error(pair.value, "'\(name)' in 'strings' must not be empty: it is the only text of a link or label; remove it to use the built-in text")
+                continue
+            }
+            let unknown = placeholders(in: trimmed).filter { !key.placeholders.contains($0) }
+            if let first = unknown.first {
+                let allowed = key.placeholders.isEmpty
+                    ? "'\(name)' takes none" : "'\(name)' takes " + key.placeholders.map { "{\($0)}" }.joined(separator: " and ")
+                reader.error(pair.value, "'\(name)' in 'strings' has the placeholder '{\(first)}', which feedgen does not fill in: \(allowed)")
+                continue
+            }
+            config.strings[key] = trimmed
+        }
+    }
+
+    /// The names of `{name}` placeholders in `text` (ASCII letters between braces).
+    static func placeholders(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { break }
+            let name = after[..<close]
+            if !name.isEmpty, name.allSatisfy({ $0.isASCII && $0.isLetter }) { names.append(String(name)) }
+            rest = after
+        }
+        return names
     }
 
     /// `16`, `16px`, `1e400px` → its number, as the layout reads a token (any size, for the check).

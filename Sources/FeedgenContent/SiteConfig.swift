@@ -35,6 +35,9 @@ public struct SiteConfig: Sendable {
     /// page of about 105 KB; 100 of bench.py's cards, each with its whole body, 500 KB: both under
     /// the ~1 MB a phone loads well (docs/benchmarks.md, "Long sections").
     public static let defaultPageSize = 100
+    /// `strings`: the site's own wording of feedgen's interface text, on every page whatever
+    /// its language (``UIStrings``).
+    public var strings: [UIStrings.Key: String] = [:]
     /// The parsed file, nil when there is no `feedgen.yaml`.
     public var source: YAMLNode?
 

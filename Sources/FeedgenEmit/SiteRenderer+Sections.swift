@@ -22,8 +22,10 @@ extension SiteRenderer {
     /// - Throws: ``TemplateErrors`` when one of those partials does not render (``slideLabels(count:)``,
     ///   ``uiText(_:_:)``).
     func sectionContext(
-        _ s: PreparedSection, rendered: RenderedCards, deferred: [DeferredCards.Estimate?], groups pending: FeedGroups? = nil
+        _ s: PreparedSection, lang: String?, rendered: RenderedCards, deferred: [DeferredCards.Estimate?],
+        groups pending: FeedGroups? = nil
     ) throws(TemplateErrors) -> MustacheValue {
+        let strings = strings(s.section.lang ?? lang)
         let headingID = s.section.title == nil ? nil : OutputPaths.sectionAnchor(s.section.id)
         let scroll = Self.scrolling(s)
         let count = s.section.items.count
@@ -33,10 +35,11 @@ extension SiteRenderer {
         var carousel: MustacheValue = .null
         if scroll.slideshow {
             slides = SectionHTML.Slides(
-                labels: try slideLabels(count: count), roleDescription: try roleDescription(Self.slideRoleTemplate))
-            carousel = .string(try roleDescription(Self.carouselRoleTemplate))
+                labels: try slideLabels(count: count, strings: strings),
+                roleDescription: try roleDescription(Self.slideRoleTemplate, text: strings[.slide]))
+            carousel = .string(try roleDescription(Self.carouselRoleTemplate, text: strings[.carousel]))
         }
-        let footer = SectionHTML.hasFooter(s.layout) ? try uiText(Self.itemCountTemplate, TemplateContext.itemCount(count)) : nil
+        let footer = SectionHTML.hasFooter(s.layout) ? try uiText(Self.itemCountTemplate, TemplateContext.itemCount(count, strings: strings)) : nil
         let section = FeedGroups.Section(
             layout: s.layout, ids: s.cellIDs, cards: rendered.cards, headingID: headingID,
             label: s.section.title ?? s.section.id, focusable: rendered.focusable, scrollerID: scroll.scrollerID,
@@ -57,8 +60,9 @@ extension SiteRenderer {
                 "controls": .bool(scroll.controls),
                 "slideshow": .bool(scroll.slideshow),
                 "roleDescription": carousel,
-                "seeAll": Self.seeAllContext(s),
+                "seeAll": Self.seeAllContext(s, strings: strings),
             ],
+            "strings": Self.stringsContext(strings),
             "groupsHTML": .string(groups),
         ]
     }
@@ -83,19 +87,19 @@ extension SiteRenderer {
     ///
     /// - Throws: ``TemplateErrors`` when the partial does not render (an unknown dynamic partial
     ///   inside it), at its position.
-    func slideLabels(count: Int) throws(TemplateErrors) -> [String] {
+    func slideLabels(count: Int, strings: UIStrings) throws(TemplateErrors) -> [String] {
         guard count > 0 else { return [] }
         let template = try uiTemplate(Self.slideLabelTemplate)
         var labels: [String] = []
         labels.reserveCapacity(count)
         for index in 1...count {
-            let text = try Self.render(template, TemplateContext.slideLabel(index: index, count: count), partials: templates)
+            let text = try Self.render(template, TemplateContext.slideLabel(index: index, count: count, strings: strings), partials: templates)
             let label = Self.trimmingHTMLWhitespace(text)
             if label.isEmpty {
                 throw TemplateErrors(diagnostics: [
                     .error(
                         SourceLocation(path: "Templates/" + Self.slideLabelTemplate),
-                        "renders no text for slide \(index) of \(count): each slide needs an accessible name (WAI-ARIA APG, carousel pattern); give the partial text, e.g. '{{index}} of {{count}}'")
+                        "renders no text for slide \(index) of \(count): each slide needs an accessible name (WAI-ARIA APG, carousel pattern); give the partial text, e.g. '{{text}}' or '{{index}} of {{count}}'")
                 ])
             }
             labels.append(label)
@@ -103,13 +107,14 @@ extension SiteRenderer {
         return labels
     }
 
-    /// An `aria-roledescription` from the partial at `path` (``uiText(_:_:)``).
+    /// An `aria-roledescription` from the partial at `path` (``uiText(_:_:)``), whose context's
+    /// `text` is the built-in one in the page's language (`strings.carousel`, `strings.slide`).
     ///
     /// - Throws: ``TemplateErrors`` when the partial does not render, or renders no text: an
     ///   empty `aria-roledescription` is not allowed (WAI-ARIA 1.2, `aria-roledescription`:
     ///   authors must not give it an empty value).
-    func roleDescription(_ path: String) throws(TemplateErrors) -> String {
-        let text = try uiText(path, [:])
+    func roleDescription(_ path: String, text builtin: String) throws(TemplateErrors) -> String {
+        let text = try uiText(path, ["text": .string(builtin)])
         guard text.isEmpty else { return text }
         throw TemplateErrors(diagnostics: [
             .error(

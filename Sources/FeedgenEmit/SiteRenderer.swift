@@ -261,7 +261,7 @@ public struct SiteRenderer: Sendable {
         // The feed's pages are no section of its page (content-format §3).
         for (k, s) in feed.sections.enumerated() where !s.section.isPages {
             let context = try sectionContext(
-                s, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k], groups: groups)
+                s, lang: feed.feed.lang, rendered: rendered[k], deferred: deferred.isEmpty ? [] : deferred[k], groups: groups)
             sections.append(["id": .string(s.section.id), "html": .string(try render("section.mustache", context))])
         }
         let subfeeds = feed.ownPage != nil ? [] : site.feeds.filter { $0.ownPage == nil && isChild($0.feed.path, of: feed.feed.path) }.map { sub -> MustacheValue in
@@ -274,11 +274,18 @@ public struct SiteRenderer: Sendable {
         } else if !feed.feed.path.isEmpty, let p = site.feeds.last(where: { $0.ownPage == nil && isChild(feed.feed.path, of: $0.feed.path) }) {
             parent = ["title": .string(p.feed.title), "url": .string(RelativeURL.relative(from: page, to: p.pagePath))]
         }
+        let strings = strings(feed.feed.lang)
+        var title = feed.feed.title
+        if let own = feed.ownPage, own.number > 1 {
+            // Each page of a section its own title (WCAG 2.4.2): "Recipes – Page 2 of 5 – Site".
+            title += " – " + strings.format(.pageOf, ["number": own.number, "count": own.count])
+        }
         return [
             "page": pageContext(
-                title: feed.feed.title, description: feed.feed.description, lang: feed.feed.lang, page: page,
+                title: title, description: feed.feed.description, lang: feed.feed.lang, page: page,
                 feed: feed.isSyndicated ? feed : nil),
             "site": siteContext,
+            "strings": Self.stringsContext(strings),
             "feed": [
                 "key": .string(feed.key), "title": .string(feed.feed.title),
                 "description": feed.feed.description.map { .string($0) } ?? .null,
@@ -314,7 +321,7 @@ public struct SiteRenderer: Sendable {
     func sectionContext(
         _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0
     ) throws(TemplateErrors) -> MustacheValue {
-        try sectionContext(s, rendered: try renderCards(s, feed: feed, page: page, imagesBefore: imagesBefore), deferred: [])
+        try sectionContext(s, lang: feed.feed.lang, rendered: try renderCards(s, feed: feed, page: page, imagesBefore: imagesBefore), deferred: [])
     }
 
     func detailPage(_ item: Item, feed: PreparedFeed) throws(TemplateErrors) -> OutputFile {
@@ -330,6 +337,7 @@ public struct SiteRenderer: Sendable {
                 title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page, type: "article",
                 image: image),
             "site": siteContext,
+            "strings": Self.stringsContext(strings(item.lang ?? feed.feed.lang)),
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
             "item": TemplateContext.item(
                 item, feed: feed, page: page, image: image, variants: image == nil ? nil : images.card(feed: feed, item: item), eager: true,

@@ -29,15 +29,17 @@ public enum TemplateContext {
     }
 
     /// The context of `partials/slide-label.mustache` (``Kind/slideLabel``): the slide's place,
-    /// from 1, and the number of slides.
-    static func slideLabel(index: Int, count: Int) -> MustacheValue {
-        ["index": .int(index), "count": .int(count)]
+    /// from 1, the number of slides, and `text`, the label in the page's language
+    /// (`strings.slideLabel` filled in: "2 of 5").
+    static func slideLabel(index: Int, count: Int, strings: UIStrings) -> MustacheValue {
+        ["index": .int(index), "count": .int(count), "text": .string(strings.format(.slideLabel, ["index": index, "count": count]))]
     }
 
     /// The context of `partials/item-count.mustache` (``Kind/itemCount``): the number of items of
-    /// the section, and whether it is 1 (for `{{#one}}item{{/one}}{{^one}}items{{/one}}`).
-    static func itemCount(_ count: Int) -> MustacheValue {
-        ["count": .int(count), "one": .bool(count == 1)]
+    /// the section, whether it is 1 (for `{{#one}}item{{/one}}{{^one}}items{{/one}}`), and `text`,
+    /// the count in the page's language (``UIStrings/itemCount(_:)``: "3 items", "3件").
+    static func itemCount(_ count: Int, strings: UIStrings) -> MustacheValue {
+        ["count": .int(count), "one": .bool(count == 1), "text": .string(strings.itemCount(count))]
     }
 
     /// `iso`: the date as written (RFC 3339 or `YYYY-MM-DD`, for `datetime`); `display`: the
@@ -204,7 +206,10 @@ extension TemplateContext {
         "page", "page.title", "page.heading", "page.description", "page.lang", "page.dir", "page.root", "page.path",
         "page.url", "page.type", "page.image", "page.imageAlt", "page.feeds", "page.hasFeeds",
         "site", "site.title", "site.language", "site.baseURL",
-    ]
+    ] + stringKeys
+
+    /// `strings` and its keys (``SiteRenderer/stringsContext(_:)``), on every page and section.
+    static let stringKeys = ["strings"] + SiteRenderer.plainStringKeys.map { "strings." + $0.rawValue }
 
     /// The context keys a template of `kind` is given, as dotted paths. The keys of a list's
     /// elements are listed under the list's own path (`feed.subfeeds.url`), which is how a
@@ -220,7 +225,8 @@ extension TemplateContext {
                 "feed.subfeeds", "feed.subfeeds.title", "feed.subfeeds.url", "feed.hasSubfeeds", "feed.hasControls",
                 "feed.hasScrollers",
                 "feed.pager", "feed.pager.previous", "feed.pager.previous.url", "feed.pager.next", "feed.pager.next.url",
-                "feed.pager.pages", "feed.pager.pages.number", "feed.pager.pages.url", "feed.pager.pages.current",
+                "feed.pager.label", "feed.pager.pages", "feed.pager.pages.number", "feed.pager.pages.url",
+                "feed.pager.pages.current", "feed.pager.pages.gap",
                 "sections", "sections.id", "sections.html",
             ])
         case .section:
@@ -229,7 +235,7 @@ extension TemplateContext {
                 "section.preset", "section.itemCount", "section.orthogonalScrollingBehavior", "section.scrollerID",
                 "section.controls", "section.slideshow", "section.roleDescription",
                 "section.seeAll", "section.seeAll.url", "section.seeAll.label", "groupsHTML",
-            ])
+            ] + stringKeys)
         case .item:
             return ContextSchema(
                 paths: pageKeys + ["feed", "feed.title", "feed.url", "item"] + cardKeys.map { "item." + $0 },
@@ -237,11 +243,11 @@ extension TemplateContext {
         case .card:
             return ContextSchema(paths: cardKeys, openPrefixes: ["params"])
         case .slideLabel:
-            return ContextSchema(paths: ["index", "count"])
+            return ContextSchema(paths: ["index", "count", "text"])
         case .itemCount:
-            return ContextSchema(paths: ["count", "one"])
+            return ContextSchema(paths: ["count", "one", "text"])
         case .roleDescription:
-            return ContextSchema(paths: [])
+            return ContextSchema(paths: ["text"])
         }
     }
 }

@@ -37,14 +37,23 @@ enum OutputCollisions {
         return nil
     }
 
+    /// "page 2 of the section 'posts'", "the page of the tag 'soup'".
+    static func describe(_ page: OwnPage) -> String {
+        let (whose, name) = switch page.kind {
+        case .section(let id): ("section", id)
+        case .tag(let tag): ("tag", tag)
+        }
+        return page.number == 1 ? "the page of the \(whose) '\(name)'" : "page \(page.number) of the \(whose) '\(name)'"
+    }
+
     static func check(_ site: PreparedSite, into diagnostics: inout Diagnostics) {
         var claimed: [String: (path: String, source: SourceLocation)] = [:]
         claimed.reserveCapacity(
             16 + 2 * site.feeds.count + site.images.count + site.site.staticFiles.count
                 + site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
         let reserved = key(OutputPaths.previews)
-        func claim(_ path: String, by source: SourceLocation) { claim(path, key: key(path), by: source) }
-        func claim(_ path: String, key k: String, by source: SourceLocation) {
+        func claim(_ path: String, by source: SourceLocation, page: OwnPage? = nil) { claim(path, key: key(path), by: source, page: page) }
+        func claim(_ path: String, key k: String, by source: SourceLocation, page: OwnPage? = nil) {
             if k == reserved || k.hasPrefix(reserved + "/") {
                 // Reserved whether or not --previews is given, so adding it never breaks a build.
                 diagnostics.error(source, "this would write the output file '\(path)', but '\(OutputPaths.previews)/' is reserved for the section previews of 'feedgen build --previews'; rename or move it")
@@ -57,7 +66,17 @@ enum OutputCollisions {
                     "this would write an output file named '\(long.prefix(24))…\(long.suffix(12))' (\(long.utf8.count) bytes), over the file system's limit of \(maxNameBytes) bytes for a name; shorten the file or folder name (or the item's 'id')")
                 return
             }
-            if let first = claimed[k] {
+            if let first = claimed[k], let page {
+                // A section's or tag's own page comes after every item's page (its feed is
+                // appended last): the error names the page and the file, at both.
+                let what = Self.describe(page)
+                diagnostics.error(
+                    source,
+                    "\(what) would be the output file '\(path)', which \(first.source) writes too; rename that file (or its 'id') or the section's folder")
+                diagnostics.error(
+                    first.source,
+                    "this would write the output file '\(first.path)', which is \(what) (\(source)); rename this file (or give it another 'id') or the section's folder")
+            } else if let first = claimed[k] {
                 // Byte-wise: Swift's `==` calls canonically equivalent strings equal (`café` in
                 // NFC and NFD), and those are two different file names.
                 let same =
@@ -85,7 +104,9 @@ enum OutputCollisions {
             }
         }
         for feed in site.feeds {
-            claim(feed.pagePath, by: feed.ownPage?.source ?? SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.folder))
+            claim(
+                feed.pagePath, by: feed.ownPage?.source ?? SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.folder),
+                page: feed.ownPage)
             for s in feed.sections {
                 // Detail pages are most of a site's files: their paths and keys are made on
                 // every core for long sections, then claimed in order.

@@ -48,8 +48,9 @@ public struct SeeAllLink: Sendable, Hashable {
     public var url: String
     /// The own page's output path.
     public var path: String
-    /// The link's text ("See all", or the `seeAll` value).
-    public var label: String
+    /// The link's text, the `seeAll` value; nil for `seeAll: true` (and a section paginated by
+    /// default): the page's `strings.seeAll` ("See all", "すべて表示").
+    public var label: String?
 }
 
 enum SectionPages {
@@ -71,7 +72,10 @@ enum SectionPages {
             diagnostics.append(contentsOf: decoder.diagnostics)
         }
         let folder = (feed.feed.path.isEmpty ? "" : feed.feed.path + "/") + ItemName.pathSegment(section.section.id)
-        let source = SourceLocation(path: path)
+        // Collisions of its pages are reported at the key that gives it them, if written.
+        let key = ["paginate", "seeAll"].lazy.compactMap { section.section.frontMatter?[$0] }.first
+        let file = section.section.sourcePath != nil  // else `path` is the section's folder
+        let source = SourceLocation(path: path, line: key?.line ?? (file ? 1 : 0), column: key?.column ?? (file ? 1 : 0))
         let runs = chunks(items, size: settings.pageSize)
         return runs.enumerated().map { n, run in
             var shown = section

@@ -15,7 +15,7 @@ struct SectionViewSettings: Sendable {
     /// Whether `sort` was written (a view keeps the sources' order otherwise).
     var sorted = false
     var limit: Int?
-    /// `seeAll`: the link's text (`true` gives "See all").
+    /// `seeAll`: the link's text; `true` gives "", the page's `strings.seeAll`.
     var seeAll: String?
     /// `pageLayout`: the layout on the section's own pages.
     var pageLayout: YAMLNode?
@@ -96,7 +96,7 @@ struct SectionViewSettings: Sendable {
         }
         if let node = fields["seeAll"], !node.isNull {
             if let flag = node.bool {
-                settings.seeAll = flag ? "See all" : nil
+                settings.seeAll = flag ? "" : nil
             } else if let text = node.string, !text.isEmpty {
                 settings.seeAll = text
             } else {
@@ -111,16 +111,14 @@ struct SectionViewSettings: Sendable {
                 diagnostics.error(at(node), "unknown 'terms' '\(node.string ?? node.kindDescription)'; expected 'tags'")
             }
         }
-        if settings.pageLayout != nil, !settings.hasOwnPage, settings.terms == nil {
-            diagnostics.warning(at(fields["pageLayout"]!), "'pageLayout' is used only on a section's own pages; add 'seeAll: true' or 'paginate'")
-        }
         return settings
     }
 }
 
 public enum SectionViews {
-    /// Whether `site` needs this step: a section with view keys, an item with `tags` (every
-    /// tag gets a page), an unlisted item (``FeedgenContent/Item/isListed``), or a feed's pages
+    /// Whether `site` needs this step: a section with view keys (`pageLayout` too, which is
+    /// warned about when the section has no own pages), an item with `tags` (every tag gets a
+    /// page), an unlisted item (``FeedgenContent/Item/isListed``), or a feed's pages
     /// (``FeedgenContent/Section/isPages``).
     public static func needed(_ site: Site) -> Bool {
         for feed in site.feeds {
@@ -129,7 +127,7 @@ public enum SectionViews {
                 // A long section is paginated by default (or a view of the feed's sections is).
                 if let size = site.config.pageSize, section.items.count > size { return true }
                 if let fields = section.frontMatter?.pairs,
-                    fields.contains(where: { ["sections", "where", "limit", "seeAll", "paginate", "terms"].contains($0.key.string ?? "") })
+                    fields.contains(where: { ["sections", "where", "limit", "seeAll", "paginate", "terms", "pageLayout"].contains($0.key.string ?? "") })
                 {
                     return true
                 }
@@ -179,6 +177,17 @@ public enum SectionViews {
             for s in settings.indices where settings[s].paginatesByDefault(count: entries[s].items.count) {
                 settings[s].paginate = settings[s].sitePageSize
             }
+            for s in settings.indices {
+                guard let node = settings[s].pageLayout, !settings[s].hasOwnPage, settings[s].terms == nil else { continue }
+                let count = entries[s].items.count
+                let why = settings[s].limit != nil ? "its 'limit' cuts it short, and without 'seeAll' nothing links to the rest"
+                    : settings[s].paginateOff ? "it says 'paginate: false'"
+                    : settings[s].sitePageSize.map { "its \(count == 1 ? "1 item fits" : "\(count) items fit") on its feed page, which shows up to \($0)" }
+                    ?? "feedgen.yaml says 'paginate: false'"
+                diagnostics.warning(
+                    SourceLocation(path: sourcePath(feeds[f].sections[s].section, feedFolder: feedPath), line: node.line, column: node.column),
+                    "'pageLayout' is ignored: this section has no own pages (\(why)); add 'seeAll: true' or 'paginate: N' to give it some, or remove 'pageLayout'")
+            }
             for s in feeds[f].sections.indices where settings[s].isView {
                 let own = feeds[f].sections[s]
                 let all = entries[s].items
@@ -192,9 +201,10 @@ public enum SectionViews {
                     let made = SectionPages.pages(
                         of: own, items: all, settings: settings[s], feed: feeds[f], feedIndex: f,
                         path: sourcePath(own.section, feedFolder: feedPath), diagnostics: &diagnostics)
-                    if let first = made.first, let label = settings[s].seeAll ?? (all.count > shown ? "See all" : nil) {
+                    if let first = made.first, let label = settings[s].seeAll ?? (all.count > shown ? "" : nil) {
                         section.seeAll = SeeAllLink(
-                            url: RelativeURL.relative(from: feeds[f].pagePath, to: first.pagePath), path: first.pagePath, label: label)
+                            url: RelativeURL.relative(from: feeds[f].pagePath, to: first.pagePath), path: first.pagePath,
+                            label: label.isEmpty ? nil : label)
                         // The link is in the section's header, which a title makes: an untitled
                         // section is headed by its feed's title, as its own pages are.
                         if section.section.title == nil { section.section.title = feeds[f].feed.title }

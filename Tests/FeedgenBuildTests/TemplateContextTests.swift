@@ -4,6 +4,7 @@ import Testing
 
 @testable import FeedgenBuild
 @testable import FeedgenEmit
+import FeedgenContent
 import FeedgenMustache
 
 /// The context keys templates get are exactly the documented ones (`TemplateContext.schema`,
@@ -57,12 +58,12 @@ import FeedgenMustache
             for s in feed.sections {
                 paths(try renderer.sectionContext(s, feed: feed, page: feed.pagePath), into: &keys[.section, default: []])
                 if SiteRenderer.scrolling(s).slideshow {
-                    paths(TemplateContext.slideLabel(index: 1, count: s.section.items.count), into: &keys[.slideLabel, default: []])
-                    // Role descriptions are rendered with an empty context.
-                    paths([:], into: &keys[.roleDescription, default: []])
+                    paths(TemplateContext.slideLabel(index: 1, count: s.section.items.count, strings: UIStrings(language: "en")), into: &keys[.slideLabel, default: []])
+                    // Role descriptions are rendered with the built-in text only.
+                    paths(["text": "carousel"], into: &keys[.roleDescription, default: []])
                 }
                 // Every section's, as if it had a footer (the sample site may have none).
-                paths(TemplateContext.itemCount(s.section.items.count), into: &keys[.itemCount, default: []])
+                paths(TemplateContext.itemCount(s.section.items.count, strings: UIStrings(language: "en")), into: &keys[.itemCount, default: []])
                 for item in s.section.items {
                     let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
                     paths(TemplateContext.item(

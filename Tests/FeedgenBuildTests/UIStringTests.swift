@@ -112,7 +112,7 @@ import FeedgenDiagnostics
     @Test func emptyAccessibleTextIsAnError() throws {
         let cases = [
             ("Templates/partials/slide-label.mustache", " {{! none }}\n",
-             "Templates/partials/slide-label.mustache: error: renders no text for slide 1 of 2: each slide needs an accessible name (WAI-ARIA APG, carousel pattern); give the partial text, e.g. '{{index}} of {{count}}'"),
+             "Templates/partials/slide-label.mustache: error: renders no text for slide 1 of 2: each slide needs an accessible name (WAI-ARIA APG, carousel pattern); give the partial text, e.g. '{{text}}' or '{{index}} of {{count}}'"),
             ("Templates/partials/slide-roledescription.mustache", "{{#lang}}diapositive{{/lang}}\n",
              "Templates/partials/slide-roledescription.mustache: error: renders no text: an aria-roledescription must not be empty (WAI-ARIA 1.2); give the partial text, or remove it to use the built-in one"),
             ("Templates/partials/carousel-roledescription.mustache", "\n",

@@ -9,6 +9,8 @@
 - a long section paginated by default (205 items without `paginate`, no title; a shelf of 120):
   the feed page shows the first 100 under a See all link headed by the feed's title, and its own
   pages link to each other and together hold every item once, in order;
+- a Japanese section of 43 pages: the pager is elided (`前へ 1 … 20 21 22 23 24 … 43 次へ` on page
+  22), labelled in Japanese, and stays inside the viewport;
 - no console errors, every link on these pages resolves to a file, axe finds 0 violations."""
 
 from __future__ import annotations
@@ -223,5 +225,54 @@ def test_a_long_section_is_paginated_by_default(browser, default_paged_site, wid
         seen, numbers = _walk_pages(opened, "shelf")
         assert numbers == [1, 2]
         assert seen == [f"shelf/i{i:03d}" for i in range(1, 121)]
+    finally:
+        close_page(opened)
+
+
+@pytest.fixture(scope="module")
+def japanese_paged_site(feedgen: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A `language: ja` feed with one section of 43 items, one to a page (43 own pages, the
+    pager elided); returns its output folder."""
+    root = tmp_path_factory.mktemp("ja-paged")
+    section = root / "content" / "posts"
+    section.mkdir(parents=True)
+    (root / "feedgen.yaml").write_text("title: 天才まくまくノート\nlanguage: ja\n", encoding="utf-8")
+    (section / "_section.md").write_text("---\ntitle: 最新の記事\nlayout: list\npaginate: 1\n---\n", encoding="utf-8")
+    for i in range(1, 44):
+        (section / f"p{i:02d}.md").write_text(
+            f"---\ntitle: \"記事 {i}: Android Studio で JDK のバージョンを切り替える\"\nweight: {i}\n---\n本文 {i}。\n",
+            encoding="utf-8")
+    out = root / "public"
+    subprocess.run([str(feedgen), "build", str(root), "--output", str(out), "--quiet"], check=True)
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_japanese_pager_is_elided_labelled_in_japanese_and_fits(browser, japanese_paged_site, width):
+    """Page 22 of 43: `前へ 1 … 20 21 22 23 24 … 43 次へ`, the nav named `ページ`, inside the
+    viewport (no sideways scrolling), every link resolving, axe 0 violations; pages 1 and 43 too."""
+    opened = open_page(browser, page_url(japanese_paged_site / "posts" / "page" / "22" / "index.html"), width)
+    try:
+        page = opened.page
+        pager = page.locator("nav.cl-pager")
+        assert pager.get_attribute("aria-label") == "ページ"
+        texts = page.eval_on_selector_all("nav.cl-pager li", "els => els.map(e => e.textContent.trim())")
+        assert texts == ["前へ", "1", "…", "20", "21", "22", "23", "24", "…", "43", "次へ"]
+        assert page.locator('nav.cl-pager a[aria-current="page"]').inner_text() == "22"
+        assert page.locator("nav.cl-pager .cl-pager-gap a").count() == 0
+        assert page.title() == "最新の記事 – 43ページ中22ページ目 – 天才まくまくノート"
+        box = pager.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # Each entry on one line: a label never wraps inside its link.
+        heights = page.eval_on_selector_all("nav.cl-pager a", "els => els.map(e => e.getBoundingClientRect().height)")
+        assert max(heights) <= 44.5
+        _check_page(opened, f"posts/page/22 at {width}px")
+        for number, expected in [(1, ["1", "2", "3", "…", "43", "次へ"]), (43, ["前へ", "1", "…", "41", "42", "43"])]:
+            with page.expect_navigation(wait_until="load"):
+                page.locator("nav.cl-pager a", has_text=re.compile(rf"^{number}$")).click()
+            assert page.eval_on_selector_all("nav.cl-pager li", "els => els.map(e => e.textContent.trim())") == expected
+            _drop_late_axe_requests(opened)
+            _check_page(opened, f"posts page {number} at {width}px")
     finally:
         close_page(opened)
