@@ -1,7 +1,7 @@
 """Shared fixtures for feedgen's browser tests.
 
 The site under test is the sample site (`content/` at the repository root), built once per
-session into pytest's temporary folder. The feedgen binary is `$FEEDGEN` when set; otherwise the
+run into pytest's temporary folder and shared by the xdist workers (browser_support.shared_folder). The feedgen binary is `$FEEDGEN` when set; otherwise the
 package is built with `swift build` and the debug binary is used.
 
 Chromium is Debian's (/usr/bin/chromium, override with $CHROMIUM), driven by Playwright. It runs
