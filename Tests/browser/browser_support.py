@@ -1,12 +1,16 @@
-"""Helpers shared by the browser tests: opening pages with problem listeners, images, links."""
+"""Helpers shared by the browser tests: opening pages with problem listeners, images, links, sites
+built once per run."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import shutil
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from urllib.parse import unquote, urldefrag, urlparse
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -22,6 +26,26 @@ def chromium_env() -> dict[str, str]:
     which sets the theme's system-ui / sans-serif stack in Noto Sans (CJK: Noto Sans CJK JP)
     whatever the machine prefers, so measured heights and screenshots do not depend on it."""
     return {**os.environ, "FONTCONFIG_FILE": str(FONTS_CONF)}
+
+
+def shared_folder(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder that `make(folder)` fills once per pytest run, however many modules and
+    pytest-xdist workers ask for it: the workers' temporary folders share a parent, where the
+    first one to ask makes it (under a file lock) and the others wait for it and reuse it. Sites
+    that several modules build (the sample, the 2,000-card feed, the corpora) are built once."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / f"shared-{name}"
+    with open(root / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / f"shared-{name}.done"
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
 
 
 @dataclass

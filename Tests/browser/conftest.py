@@ -1,7 +1,7 @@
 """Shared fixtures for feedgen's browser tests.
 
 The site under test is the sample site (`content/` at the repository root), built once per
-session into pytest's temporary folder. The feedgen binary is `$FEEDGEN` when set; otherwise the
+run into pytest's temporary folder and shared by the xdist workers (browser_support.shared_folder). The feedgen binary is `$FEEDGEN` when set; otherwise the
 package is built with `swift build` and the debug binary is used.
 
 Chromium is Debian's (/usr/bin/chromium, override with $CHROMIUM), driven by Playwright. It runs
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from browser_support import chromium_env
+from browser_support import chromium_env, shared_folder
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -84,11 +84,26 @@ def feedgen() -> Path:
 
 @pytest.fixture(scope="session")
 def site(feedgen: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample site, built once per session; returns the output folder (…/public)."""
-    public = tmp_path_factory.mktemp("site") / "public"
-    _run([str(feedgen), "build", str(REPO_ROOT), "--output", str(public)])
+    """The sample site, built once per run (shared_folder); returns the output folder (…/public)."""
+    def make(folder: Path) -> None:
+        _run([str(feedgen), "build", str(REPO_ROOT), "--output", str(folder / "public")])
+
+    public = shared_folder(tmp_path_factory, "sample", make) / "public"
     assert (public / "index.html").is_file(), f"no index.html in {public}"
     return public
+
+
+@pytest.fixture(scope="session")
+def long_list_site(feedgen: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The generated feed of 2,000 cards in a list (long_feed.py), built once per run for
+    test_cls and test_content_visibility; returns its output folder."""
+    from long_feed import synthetic_texts, write_long_feed
+
+    def make(folder: Path) -> None:
+        root = write_long_feed(folder, 2000, synthetic_texts(2000), layout="list")
+        _run([str(feedgen), "build", str(root), "--output", str(root / "public"), "--quiet"])
+
+    return shared_folder(tmp_path_factory, "long-list", make) / "public"
 
 
 def _headless() -> bool:

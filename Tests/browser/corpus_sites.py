@@ -1,6 +1,6 @@
 """The two real corpora (../shared/corpus: Hugo's documentation, Jekyll's release posts) copied
 into sites as Tests/FeedgenBuildTests/CorpusTests.swift builds them — unchanged, with only
-_feed.md / _section.md added (and, for the feed tests, a feedgen.yaml) — and built."""
+_feed.md / _section.md and a feedgen.yaml added — and built."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from browser_support import shared_folder
+
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+# The corpora's baseURL (their Atom and JSON feeds need one).
+BASE = "https://example.org/site/"
 
 
 def available() -> bool:
@@ -24,13 +28,21 @@ def build(feedgen: Path, root: Path) -> Path:
     return out
 
 
-def build_corpora(feedgen: Path, tmp_path_factory, config: str | None = None) -> dict[str, Path]:
-    """Both corpora built as sites (with `config` as feedgen.yaml when given): name → output folder."""
-    hugo = tmp_path_factory.mktemp("hugodocs")
+def build_corpora(feedgen: Path, tmp_path_factory) -> dict[str, Path]:
+    """Both corpora built as sites, once per run for test_corpus_overflow and test_corpus_feeds
+    (browser_support.shared_folder), with a feedgen.yaml that sets a `baseURL` (BASE; the feeds
+    need it, and it changes nothing in a page's layout): name → output folder."""
+    folder = shared_folder(tmp_path_factory, "corpora", lambda folder: _build_corpora(feedgen, folder))
+    return {"hugodocs": folder / "hugodocs" / "public", "jekyll-posts": folder / "jekyll-posts" / "public"}
+
+
+def _build_corpora(feedgen: Path, folder: Path) -> None:
+    config = f"title: Corpus\nbaseURL: {BASE}\n"
+    hugo = folder / "hugodocs"
     shutil.copytree(SHARED / "hugodocs" / "en", hugo / "content" / "docs")
     (hugo / "content" / "docs" / "_section.md").write_text("---\ntitle: Hugo documentation\nlayout: list\n---\n")
 
-    jekyll = tmp_path_factory.mktemp("jekyll-posts")
+    jekyll = folder / "jekyll-posts"
     posts = jekyll / "content" / "posts"
     posts.mkdir(parents=True)
     for source in sorted((SHARED / "jekyll-posts").iterdir()):
@@ -41,7 +53,6 @@ def build_corpora(feedgen: Path, tmp_path_factory, config: str | None = None) ->
     stray.write_text(stray.read_text(encoding="utf-8").replace("18:30:22 2023 -0800", "18:30:22 -0800"), encoding="utf-8")
     (jekyll / "content" / "_feed.md").write_text("---\ntitle: Jekyll releases\n---\n")
     (posts / "_section.md").write_text("---\ntitle: Posts\nlayout: list\n---\n")
-    if config is not None:
-        for root in (hugo, jekyll):
-            (root / "feedgen.yaml").write_text(config)
-    return {"hugodocs": build(feedgen, hugo), "jekyll-posts": build(feedgen, jekyll)}
+    for root in (hugo, jekyll):
+        (root / "feedgen.yaml").write_text(config)
+        build(feedgen, root)

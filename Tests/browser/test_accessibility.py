@@ -1,5 +1,7 @@
 """Accessibility of the sample site: axe-core on every page at five widths (320, 390, 768, 1280, 1600) in light and dark, and
-a keyboard walk through the home feed (web-output §1–2, issue 8 §1).
+a keyboard walk through the home feed (web-output §1–2, issue 8 §1). The same sweep also checks
+that no page scrolls sideways at any of the widths (issue 21; before, test_look loaded every
+page again per width for that).
 
 Every page means both feed pages and every detail page the build wrote (every `*.html` in the
 output). The per-page violation counts are printed (run pytest with `-s` to see them)."""
@@ -35,8 +37,10 @@ def _describe(violations: list[dict]) -> str:
 
 
 @pytest.fixture(scope="module")
-def axe_violations(browser, site) -> dict[tuple[int, str], list[tuple[str, list[dict]]]]:
-    """axe-core on every page at every width and scheme: (width, scheme) → [(page, violations)].
+def sweep(browser, site) -> tuple[dict[tuple[int, str], list[tuple[str, list[dict]]]], dict[int, list[tuple[str, int]]]]:
+    """axe-core on every page at every width and scheme: (width, scheme) → [(page, violations)];
+    and each page's `document.documentElement.scrollWidth` at every width (light): width →
+    [(page, px)].
 
     Each page is loaded once and checked at every width and scheme in turn: the viewport is
     resized (Playwright's set_viewport_size) and the colour scheme switched (emulate_media),
@@ -46,6 +50,7 @@ def axe_violations(browser, site) -> dict[tuple[int, str], list[tuple[str, list[
     once instead of ten times, and injecting axe once, halves the module's time."""
     pages = _pages(site)
     results: dict[tuple[int, str], list[tuple[str, list[dict]]]] = {(w, s): [] for w in WIDTHS for s in SCHEMES}
+    scroll_widths: dict[int, list[tuple[str, int]]] = {w: [] for w in WIDTHS}
     context = browser.new_context(viewport={"width": WIDTHS[0], "height": 844}, color_scheme=SCHEMES[0])
     page = context.new_page()
     try:
@@ -59,12 +64,14 @@ def axe_violations(browser, site) -> dict[tuple[int, str], list[tuple[str, list[
                     page.set_viewport_size({"width": width, "height": 844})
                     page.emulate_media(color_scheme=scheme)
                     page.evaluate(_AFTER_TWO_FRAMES_JS)
+                    if scheme == SCHEMES[0]:
+                        scroll_widths[width].append((rel, page.evaluate("() => document.documentElement.scrollWidth")))
                     found = page.evaluate(_AXE_RUN_JS)
                     print(f"axe {width}px {scheme:5} {rel}: {len(found)} violations")
                     results[(width, scheme)].append((rel, found))
     finally:
         context.close()
-    return results
+    return results, scroll_widths
 
 
 _AFTER_TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -74,13 +81,21 @@ _AXE_RUN_JS = "() => axe.run({resultTypes: ['violations']}).then(results => resu
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("width", WIDTHS)
-def test_axe_has_no_violations(axe_violations, site, width, scheme):
+def test_axe_has_no_violations(sweep, site, width, scheme):
     pages = _pages(site)
     assert "index.html" in pages and "recipes/index.html" in pages and len(pages) > 2
-    checked = axe_violations[(width, scheme)]
+    checked = sweep[0][(width, scheme)]
     assert [rel for rel, _ in checked] == pages
     failures = [f"{rel}:\n{_describe(violations)}" for rel, violations in checked if violations]
     assert not failures, f"axe violations at {width}px, {scheme}:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_scrolls_sideways(sweep, site, width):
+    checked = sweep[1][width]
+    assert [rel for rel, _ in checked] == _pages(site)
+    wide = [f"{rel}: {sw} px wide" for rel, sw in checked if sw > width]
+    assert not wide, f"at {width} px:\n" + "\n".join(wide)
 
 
 # ---------------------------------------------------------------------------------------------

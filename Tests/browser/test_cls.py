@@ -46,38 +46,49 @@ def _pages(site: Path) -> list[str]:
     return sorted(str(p.relative_to(site)) for p in site.rglob("*.html"))
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)])
-def test_cls_is_zero_after_load_and_after_scrolling(browser, site, width, height):
+@pytest.fixture(scope="module", params=[(390, 844), (1280, 900)], ids=lambda v: f"{v[0]}-{v[1]}")
+def sample_pages(request, browser, site) -> tuple[int, int, dict[str, dict]]:
+    """Every sample page loaded once at one viewport: (width, height, page → {"images": the
+    images as loaded (before any scroll), "after_load" and "after_scroll": the layout shifts}).
+    test_cls_is_zero… and test_first_screen_images… read the same load (before, each loaded
+    every page itself)."""
+    width, height = request.param
     context = browser.new_context(viewport={"width": width, "height": height})
     context.add_init_script(_OBSERVE)
     page = context.new_page()
-    failures = []
+    seen: dict[str, dict] = {}
     try:
         for rel in _pages(site):
             page.goto(page_url(site / rel), wait_until="load")
             after_load = page.evaluate(_TOTAL)
+            images = page.evaluate(_IMAGES_JS)
             evaluate_with_frames(page, _SCROLL_TO_END)
-            after_scroll = page.evaluate(_TOTAL)
-            load_cls = sum(s["value"] for s in after_load)
-            total = sum(s["value"] for s in after_scroll)
-            print(f"CLS {width}px {rel}: after load {load_cls:.4f}, after scrolling {total:.4f}")
-            if after_scroll:
-                failures.append(f"{rel}: {after_scroll}")
+            seen[rel] = {"images": images, "after_load": after_load, "after_scroll": page.evaluate(_TOTAL)}
     finally:
         context.close()
+    return width, height, seen
+
+
+def test_cls_is_zero_after_load_and_after_scrolling(sample_pages):
+    width, _, seen = sample_pages
+    failures = []
+    for rel, m in seen.items():
+        load_cls = sum(s["value"] for s in m["after_load"])
+        total = sum(s["value"] for s in m["after_scroll"])
+        print(f"CLS {width}px {rel}: after load {load_cls:.4f}, after scrolling {total:.4f}")
+        if m["after_scroll"]:
+            failures.append(f"{rel}: {m['after_scroll']}")
     assert not failures, "layout shifts:\n" + "\n".join(failures)
 
 
 @pytest.fixture(scope="module")
-def long_sites(feedgen, tmp_path_factory) -> dict[str, Path]:
-    """2,000-card feeds (list and grid), built once per module; layout → output folder."""
-    out = {}
-    for layout in ("list", "grid"):
-        root = write_long_feed(tmp_path_factory.mktemp(f"long-{layout}"), 2000, synthetic_texts(2000), layout=layout)
-        public = root / "public"
-        subprocess.run([str(feedgen), "build", str(root), "--output", str(public), "--quiet"], check=True)
-        out[layout] = public
-    return out
+def long_sites(feedgen, tmp_path_factory, long_list_site) -> dict[str, Path]:
+    """2,000-card feeds: the list (conftest.py, shared with test_content_visibility) and a grid
+    built here; layout → output folder."""
+    root = write_long_feed(tmp_path_factory.mktemp("long-grid"), 2000, synthetic_texts(2000), layout="grid")
+    public = root / "public"
+    subprocess.run([str(feedgen), "build", str(root), "--output", str(public), "--quiet"], check=True)
+    return {"list": long_list_site, "grid": public}
 
 
 @pytest.mark.parametrize("layout", ["list", "grid"])
@@ -129,29 +140,23 @@ _IMAGES_JS = """
 """
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)])
-def test_first_screen_images_are_eager_and_the_first_is_high_priority(browser, site, width, height):
+def test_first_screen_images_are_eager_and_the_first_is_high_priority(sample_pages):
     """Feed pages: every image in the first screen is eager, the page's first image alone has
     fetchpriority=high, and images after the first four are lazy. Item pages: their image is
     eager and high priority."""
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
+    width, _, seen = sample_pages
     checked = 0
-    try:
-        for rel in _pages(site):
-            page.goto(page_url(site / rel), wait_until="load")
-            images = page.evaluate(_IMAGES_JS)
-            if not images:
-                continue
-            checked += 1
-            high = [i["src"] for i in images if i["priority"] == "high"]
-            assert high == [images[0]["src"]], (rel, images)
-            for n, img in enumerate(images):
-                if img["firstScreen"]:
-                    assert img["loading"] == "eager", (rel, img)
-                if rel.endswith("index.html") and n >= 4:
-                    assert img["loading"] == "lazy", (rel, img)
-            print(f"images {width}px {rel}: " + ", ".join(f"{i['loading']}{'/high' if i['priority'] else ''}" for i in images))
-    finally:
-        context.close()
+    for rel, m in seen.items():
+        images = m["images"]
+        if not images:
+            continue
+        checked += 1
+        high = [i["src"] for i in images if i["priority"] == "high"]
+        assert high == [images[0]["src"]], (rel, images)
+        for n, img in enumerate(images):
+            if img["firstScreen"]:
+                assert img["loading"] == "eager", (rel, img)
+            if rel.endswith("index.html") and n >= 4:
+                assert img["loading"] == "lazy", (rel, img)
+        print(f"images {width}px {rel}: " + ", ".join(f"{i['loading']}{'/high' if i['priority'] else ''}" for i in images))
     assert checked >= 2

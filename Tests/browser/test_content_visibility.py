@@ -5,23 +5,19 @@ feed of 2,000 cards."""
 
 from __future__ import annotations
 
-import subprocess
 from contextlib import contextmanager
 
 import pytest
 
 from browser_support import page_url
-from long_feed import synthetic_texts, write_long_feed
 
 SIZES = [(390, 844), (1280, 900)]
 
 
 @pytest.fixture(scope="module")
-def long_site(feedgen, tmp_path_factory):
-    root = write_long_feed(tmp_path_factory.mktemp("long"), 2000, synthetic_texts(2000))
-    public = root / "public"
-    subprocess.run([str(feedgen), "build", str(root), "--output", str(public), "--quiet"], check=True)
-    return public
+def long_site(long_list_site):
+    """The 2,000-card list (conftest.py), shared with test_cls."""
+    return long_list_site
 
 
 @contextmanager

@@ -19,7 +19,7 @@ import pytest
 import corpus_sites
 
 SHARED = corpus_sites.SHARED
-BASE = "https://example.org/site/"
+BASE = corpus_sites.BASE
 
 pytestmark = pytest.mark.skipif(
     not corpus_sites.available(),
@@ -93,7 +93,8 @@ _URL_ATTR = re.compile(r'\s(?:href|src)="([^"]*)"')
 
 @pytest.fixture(scope="module")
 def corpus_feeds(feedgen, tmp_path_factory) -> dict[str, Path]:
-    return corpus_sites.build_corpora(feedgen, tmp_path_factory, config=f"title: Corpus\nbaseURL: {BASE}\n")
+    """Both corpora, as test_corpus_overflow checks their pages (built once for both)."""
+    return corpus_sites.build_corpora(feedgen, tmp_path_factory)
 
 
 def _content_urls(html: str) -> list[str]:

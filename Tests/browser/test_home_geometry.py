@@ -153,83 +153,68 @@ def test_picks_carousel_geometry(home):
 # Page health: console, resources, links
 
 
-def _page_problems(browser, path: Path) -> tuple[list[str], list[str]]:
-    """Opens `path`, loads every image, and returns (problems, hrefs of every link)."""
-    opened = open_page(browser, page_url(path), WIDTH, HEIGHT)
-    try:
-        page = opened.page
-        problems = []
-        for src in broken_images(page):
-            problems.append(f"image did not load: {src}")
-        if page.locator("h1").count() == 0:
-            problems.append("no <h1>")
-        hrefs = links(page)
-        for href in hrefs:
-            target = file_path(href)
-            if target is not None and not target.is_file():
-                problems.append(f"broken link: {href} (no file {target})")
-        # Console errors, page errors and failed requests, while loading and after (lazy images).
-        problems.extend(opened.problems)
-        return problems, hrefs
-    finally:
-        close_page(opened)
+def _page_problems(opened, path: Path) -> tuple[list[str], list[str]]:
+    """Loads `path` into the shared page, loads every image, and returns (problems, hrefs of
+    every link)."""
+    page = opened.page
+    opened.problems.clear()
+    page.goto(page_url(path), wait_until="load")
+    problems = []
+    for src in broken_images(page):
+        problems.append(f"image did not load: {src}")
+    if page.locator("h1").count() == 0:
+        problems.append("no <h1>")
+    hrefs = links(page)
+    for href in hrefs:
+        target = file_path(href)
+        if target is not None and not target.is_file():
+            problems.append(f"broken link: {href} (no file {target})")
+    # Card links point at pages of the site (file://), never elsewhere.
+    for href in links(page, "[data-item-id] a[href]"):
+        if file_path(href) is None:
+            problems.append(f"card link {href}: not a file:// link")
+    # Console errors, page errors and failed requests, while loading and after (lazy images).
+    problems.extend(opened.problems)
+    return problems, hrefs
 
 
-@pytest.mark.parametrize("feed_page", FEED_PAGES)
-def test_feed_page_loads_cleanly(browser, site, feed_page):
-    problems, _ = _page_problems(browser, site / feed_page)
-    assert not problems, f"{feed_page}:\n" + "\n".join(problems)
+def test_every_page_loads_cleanly_and_its_links_resolve(browser, site):
+    """Both feed pages and every page reachable by links from them (detail pages, views, tag
+    pages, and back): no console errors, no failed loads or broken images, every link resolves
+    to a file, an <h1>; each feed page has card links, and each one is among the pages loaded.
 
-
-@pytest.mark.parametrize("feed_page", FEED_PAGES)
-def test_card_links_open_pages(browser, site, feed_page):
-    opened = open_page(browser, page_url(site / feed_page), WIDTH, HEIGHT)
-    try:
-        page = opened.page
-        hrefs = links(page, "[data-item-id] a[href]")
-        assert hrefs, f"{feed_page}: no card links"
-        problems = []
-        for href in hrefs:
-            target = file_path(href)
-            if target is None:
-                problems.append(f"{href}: not a file:// link")
-                continue
-            if not target.is_file():
-                problems.append(f"{href}: no file {target}")
-                continue
-            try:
-                page.goto(href, wait_until="load")
-            except Exception as error:  # noqa: BLE001 - report every failing link
-                problems.append(f"{href}: navigation failed: {error}")
-                continue
-            if page.locator("h1").count() == 0:
-                problems.append(f"{href}: page has no <h1>")
-        problems.extend(opened.problems)
-        assert not problems, f"{feed_page}:\n" + "\n".join(problems)
-    finally:
-        close_page(opened)
-
-
-def test_detail_pages_load_cleanly(browser, site):
-    """Every page reachable by links from the feed pages (detail pages, and back): no console
-    errors, no failed loads or broken images, no broken links, an <h1>."""
+    One page is reused for every file (a new context per page cost about a second each). This
+    test also covers what test_feed_page_loads_cleanly (the feed pages are the walk's start)
+    and test_card_links_open_pages (every card link's file is loaded by the walk, with its
+    <h1>) checked."""
     start = [(site / p).resolve() for p in FEED_PAGES]
     seen = set(start)
     queue = deque(start)
     report: dict[str, list[str]] = {}
-    while queue:
-        path = queue.popleft()
-        problems, hrefs = _page_problems(browser, path)
-        if problems:
-            report[str(path.relative_to(site.resolve()))] = problems
-        for href in hrefs:
-            target = file_path(href)
-            if target is None or not target.is_file() or target.suffix != ".html":
-                continue
-            target = target.resolve()
-            if target not in seen and site.resolve() in target.parents:
-                seen.add(target)
-                queue.append(target)
+    card_targets: dict[str, list[Path]] = {}
+    opened = open_page(browser, "about:blank", WIDTH, HEIGHT)
+    try:
+        while queue:
+            path = queue.popleft()
+            problems, hrefs = _page_problems(opened, path)
+            if path in start:
+                card_targets[str(path)] = [file_path(h) for h in links(opened.page, "[data-item-id] a[href]")]
+            if problems:
+                report[str(path.relative_to(site.resolve()))] = problems
+            for href in hrefs:
+                target = file_path(href)
+                if target is None or not target.is_file() or target.suffix != ".html":
+                    continue
+                target = target.resolve()
+                if target not in seen and site.resolve() in target.parents:
+                    seen.add(target)
+                    queue.append(target)
+    finally:
+        close_page(opened)
     details = seen - set(start)
     assert details, "no detail pages reachable from the feed pages"
+    for feed_page, targets in card_targets.items():
+        assert targets, f"{feed_page}: no card links"
+        unloaded = [t for t in targets if t is None or t.resolve() not in seen]
+        assert not unloaded, f"{feed_page}: card links not loaded: {unloaded}"
     assert not report, "\n".join(f"{page}:\n  " + "\n  ".join(p) for page, p in sorted(report.items()))

@@ -1,6 +1,7 @@
-"""The look at every width (issue 21): one leading edge, readable lines, a capped hero, no sideways
-scrolling, text clear of an emulated safe area, section backgrounds and pinned headers that match
-what they sit on, insetGrouped separators from the text inset."""
+"""The look at every width (issue 21): one leading edge, readable lines, a capped hero, text clear
+of an emulated safe area, section backgrounds and pinned headers that match what they sit on,
+insetGrouped separators from the text inset. (No page scrolling sideways at any width is checked
+in test_accessibility's sweep, which loads every page once and resizes it through the widths.)"""
 
 from __future__ import annotations
 
@@ -85,27 +86,6 @@ def test_wide_pages_keep_readable_lines_and_a_capped_hero(browser, site, rel, wi
             assert (m["hero"]["width"], m["hero"]["height"]) == (672, 336)
     finally:
         close_page(opened)
-
-
-def _all_pages(site: Path) -> list[str]:
-    return sorted(str(p.relative_to(site)) for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith("_"))
-
-
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_scrolls_sideways(browser, site, width):
-    wide = []
-    # One page for every file (a new context per file cost a second each here, the check a few ms).
-    context = browser.new_context(viewport={"width": width, "height": 844})
-    page = context.new_page()
-    try:
-        for rel in _all_pages(site):
-            page.goto(page_url(site / rel), wait_until="load")
-            sw = page.evaluate("() => document.documentElement.scrollWidth")
-            if sw > width:
-                wide.append(f"{rel}: {sw} px wide")
-    finally:
-        context.close()
-    assert not wide, f"at {width} px:\n" + "\n".join(wide)
 
 
 # Every visible text fragment outside sideways scrollers (full-bleed: their cards scroll under

@@ -131,39 +131,48 @@ def _webp_width(path: Path) -> int:
     return 1 + int.from_bytes(d[24:27], "little")
 
 
-def _check(browser, url: str, width: int, ratio: int) -> list[str]:
+def _check(browser, urls: list[str], width: int, ratio: int) -> list[str]:
+    """The problems of every page of `urls`, loaded one after the other into one page (one
+    context per width and ratio: a fresh context per page cost about a second each)."""
     context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=ratio)
     page = context.new_page()
     problems = []
     try:
-        page.goto(url, wait_until="load")
-        assert page.evaluate("innerWidth") == width
-        assert page.evaluate("document.documentElement.clientWidth") == width, "a classic scrollbar narrows the page"
-        images = evaluate_with_frames(page, _MEASURE)
-        assert images, f"no responsive images on {url}"
-        for im in images:
-            where = f"{url} at {width} px ×{ratio}, image '{im['alt']}'"
-            print(f"{width}px ×{ratio} {im['alt']}: drawn {im['drawn']:.2f}, sizes {im['condition']} {im['length']} = "
-                  f"{im['sizesWidth']:.2f}, loaded {im['currentSrc'].rsplit('/', 1)[-1]}")
-            # `sizes` is the drawn width where the model knows it: the box, or the covering
-            # image in a fixed-size card. A self-sizing card stretched by a taller neighbour in
-            # a grid row draws its image a little wider than `sizes`: the candidate check below
-            # still holds it to the drawn width. An image narrower than its slot is drawn at its
-            # own width (theme.css, issue 21): `sizes` then names the slot, wider than drawn, and
-            # the largest variant is loaded.
-            capped = abs(im["drawn"] - max(c["w"] for c in im["candidates"])) < 0.5 and im["sizesWidth"] > im["drawn"]
-            if abs((im["drawn"] if im["fixed"] else im["box"]) - im["sizesWidth"]) > 0.5 and not capped:
-                problems.append(f"{where}: drawn {im['drawn']:.2f} px, sizes says {im['sizesWidth']:.2f} px ({im['length']})")
-            if im["sourceSizes"] != im["imgSizes"]:
-                problems.append(f"{where}: <source> and <img> sizes differ")
-            if not im["currentSrc"].endswith(".webp"):
-                problems.append(f"{where}: Chromium loaded {im['currentSrc']}, not the WebP source")
-                continue
-            problem = candidate_problem(im["currentSrc"], im["candidates"], im["drawn"], ratio)
-            if problem:
-                problems.append(f"{where}: {problem}")
+        for url in urls:
+            problems += _check_page(page, url, width, ratio)
     finally:
         context.close()
+    return problems
+
+
+def _check_page(page, url: str, width: int, ratio: int) -> list[str]:
+    problems = []
+    page.goto(url, wait_until="load")
+    assert page.evaluate("innerWidth") == width
+    assert page.evaluate("document.documentElement.clientWidth") == width, "a classic scrollbar narrows the page"
+    images = evaluate_with_frames(page, _MEASURE)
+    assert images, f"no responsive images on {url}"
+    for im in images:
+        where = f"{url} at {width} px ×{ratio}, image '{im['alt']}'"
+        print(f"{width}px ×{ratio} {im['alt']}: drawn {im['drawn']:.2f}, sizes {im['condition']} {im['length']} = "
+              f"{im['sizesWidth']:.2f}, loaded {im['currentSrc'].rsplit('/', 1)[-1]}")
+        # `sizes` is the drawn width where the model knows it: the box, or the covering
+        # image in a fixed-size card. A self-sizing card stretched by a taller neighbour in
+        # a grid row draws its image a little wider than `sizes`: the candidate check below
+        # still holds it to the drawn width. An image narrower than its slot is drawn at its
+        # own width (theme.css, issue 21): `sizes` then names the slot, wider than drawn, and
+        # the largest variant is loaded.
+        capped = abs(im["drawn"] - max(c["w"] for c in im["candidates"])) < 0.5 and im["sizesWidth"] > im["drawn"]
+        if abs((im["drawn"] if im["fixed"] else im["box"]) - im["sizesWidth"]) > 0.5 and not capped:
+            problems.append(f"{where}: drawn {im['drawn']:.2f} px, sizes says {im['sizesWidth']:.2f} px ({im['length']})")
+        if im["sourceSizes"] != im["imgSizes"]:
+            problems.append(f"{where}: <source> and <img> sizes differ")
+        if not im["currentSrc"].endswith(".webp"):
+            problems.append(f"{where}: Chromium loaded {im['currentSrc']}, not the WebP source")
+            continue
+        problem = candidate_problem(im["currentSrc"], im["candidates"], im["drawn"], ratio)
+        if problem:
+            problems.append(f"{where}: {problem}")
     return problems
 
 
@@ -172,15 +181,12 @@ def _check(browser, url: str, width: int, ratio: int) -> list[str]:
 def test_sizes_match_drawn_widths_and_candidates_suffice(browser, image_site, width, ratio):
     pages = [image_site / "index.html"] + sorted(image_site.glob("*/p0.html"))
     assert len(pages) == 6, pages
-    problems = []
-    for p in pages:
-        problems += _check(browser, page_url(p), width, ratio)
-    assert problems == []
+    assert _check(browser, [page_url(p) for p in pages], width, ratio) == []
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_sample_recipes_feed(browser, site, width):
-    assert _check(browser, page_url(site / "recipes" / "index.html"), width, 2) == []
+    assert _check(browser, [page_url(site / "recipes" / "index.html")], width, 2) == []
 
 
 def test_every_variant_is_listed_and_no_upscaling(image_site):

@@ -20,9 +20,10 @@ import pytest
 
 from browser_support import evaluate_with_frames, page_url
 
-# Wheel and touch gestures are timed by the browser: run alone, not beside another worker
-# (under load, a wheel gesture's momentum ends early or a synthetic touch move is dropped).
-pytestmark = pytest.mark.serial
+# Wheel and touch gestures are timed by the browser: their tests are marked `serial` and run
+# alone, not beside another worker (under load, a wheel gesture's momentum ends early or a
+# synthetic touch move is dropped). The Tab test moves by focus, which no timing changes: it
+# runs with the others.
 
 WIDTHS = [320, 390, 768, 1280, 1600]
 TOLERANCE = 1.0  # CSS px
@@ -130,6 +131,7 @@ def _next(offsets: list[float], at: float, step: int) -> float:
     return offsets[max(0, min(len(offsets) - 1, i + step))]
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("width", WIDTHS)
 def test_one_page_or_group_per_wheel_gesture(browser, feedgen, gesture_site, width):
     model = _offsets(feedgen, gesture_site, width)
@@ -158,6 +160,7 @@ def test_one_page_or_group_per_wheel_gesture(browser, feedgen, gesture_site, wid
     assert failures == []
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("width", [390, 1280])
 def test_one_page_or_group_per_arrow_key_and_touch_swipe(browser, feedgen, gesture_site, width):
     model = _offsets(feedgen, gesture_site, width)
