@@ -59,8 +59,9 @@ import Testing
         writeSite(root, ["content/posts/a.md": "---\ntitle: A\n---\nSee [the team](../about.md#nobody) and [gone](../gone.md).\n"])
         var report = build(root, output: root + "/../public")
         #expect(report.diagnostics.items.map(\.description).filter { !$0.contains("index.md") } == [
-            "content/posts/a.md:4:40: error: link '../gone.md' leads to content/gone.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
+            // In place order (a build's diagnostics are sorted by location).
             "content/posts/a.md:4:5: warning: link '../about.md#nobody' leads to no heading or anchor with the id 'nobody' on content/about.md; fix the link or the heading",
+            "content/posts/a.md:4:40: error: link '../gone.md' leads to content/gone.md, which is not a page of this site (missing, a draft, or not yet published); fix the path or remove the link",
         ])
         // An id another item has, and a page on another feed's index.html.
         writeSite(root, ["content/about.md": "---\nid: posts/a\n---\nAbout.\n", "content/other.md": "---\nid: recipes/index\n---\nO.\n"])
