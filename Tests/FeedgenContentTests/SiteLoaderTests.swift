@@ -323,7 +323,7 @@ import Testing
                 "feedgen.yaml:7:3: error: unknown key 'smrt' in 'markdown' (did you mean 'smart'?)",
                 "feedgen.yaml:9:6: error: theme tokens must be 'name: value' scalars, found a list",
                 "feedgen.yaml:10:9: error: 'output' must not be empty",
-                "feedgen.yaml:11:1: error: unknown key 'foo' in feedgen.yaml (known keys: title, language, baseURL, output, timeZone, markdown, summaryLength, theme, images, paginate)",
+                "feedgen.yaml:11:1: error: unknown key 'foo' in feedgen.yaml (known keys: title, language, baseURL, output, timeZone, markdown, summaryLength, theme, images, paginate, strings)",
             ])
     }
 
