@@ -108,7 +108,7 @@ let package = Package(
             name: "FeedgenCLI",
             dependencies: [
                 "FeedgenIncremental", "FeedgenBuild", "FeedgenResolve", "FeedgenContent", "FeedgenLayout", "FeedgenMustache", "FeedgenEmit",
-                "FeedgenDiagnostics", "CFileSystem",
+                "FeedgenDiagnostics", "FeedgenStorage", "CFileSystem",
             ]),
         .executableTarget(name: "feedgen", dependencies: ["FeedgenCLI", "CMimalloc"]),
 

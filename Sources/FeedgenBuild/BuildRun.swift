@@ -25,7 +25,7 @@ public final class BuildRun {
     public var beforeCommit: (String) -> Void = { _ in }
     /// The stage timing is reported when the build ends (set once the content is loaded).
     private var reportsTiming = false
-    /// Whether ``saveItemCache()`` ran: a build that stopped before it (an error in the content)
+    /// Whether ``itemCacheSaving()`` ran: a build that stopped before it (an error in the content)
     /// discards the item cache's new log when it ends, so that no `items.log.tmp-<pid>` is left.
     private var itemCacheFinished = false
 
@@ -197,10 +197,13 @@ public final class BuildRun {
     }
 
     /// After writing: the item cache is saved (or discarded when the build failed).
-    public func saveItemCache() {
+    /// The item cache's saving (or, after an error, its discarding), as work to run on another
+    /// thread (beside the snapshot's): the cache is marked finished now.
+    public func itemCacheSaving() -> @Sendable () -> Void {
         itemCacheFinished = true
-        guard options.write else { return }
-        if report.exitStatus == 0 { itemCache.value?.save() } else { itemCache.value?.discard() }
+        guard options.write else { return {} }
+        let (cache, saves) = (itemCache.value, report.exitStatus == 0)
+        return { if saves { cache?.save() } else { cache?.discard() } }
     }
 
     /// Whether the build wrote its output without an error (what a snapshot may describe).

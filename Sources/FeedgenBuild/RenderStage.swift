@@ -12,6 +12,8 @@ extension Pipeline {
     /// How many pages render at once: pages are written as soon as their batch is rendered, so
     /// memory holds one batch of pages, not the whole site.
     static let batchSize = 256
+    /// From this many feed pages, they render in parallel with each other rather than one by one.
+    static let parallelFeedPages = 4
 
     /// Renders every page and asset and, with an `output`, writes them through an
     /// ``OutputWriter/Session``: a detail page whose inputs (its template context, the pages its
@@ -58,15 +60,22 @@ extension Pipeline {
         let rendered = Counter()
         let feedsDone = DispatchGroup()
         feedsDone.enter()
+        let renderFeed = { @Sendable (f: Int) in
+            feedHashes.set(f, Result {
+                rendered.increment()
+                let (page, rendered) = try renderer.feedPage(f)
+                let (file, map) = post.process(feedPage: page, map: rendered)
+                feedMaps.set(f, .success(map))
+                return try put(file, key: 0) { try gate.session() }
+            })
+        }
         let feedThread = Thread {
-            for f in 0..<feedCount {
-                feedHashes.set(f, Result {
-                    rendered.increment()
-                    let (page, rendered) = try renderer.feedPage(f)
-                    let (file, map) = post.process(feedPage: page, map: rendered)
-                    feedMaps.set(f, .success(map))
-                    return try put(file, key: 0) { try gate.session() }
-                })
+            // Many feed pages (a paginated section's pages, tag pages) render side by side, each
+            // on one core; a few render one after another, each with its cards on every core.
+            if feedCount >= Self.parallelFeedPages {
+                DispatchQueue.concurrentPerform(iterations: feedCount, execute: renderFeed)
+            } else {
+                for f in 0..<feedCount { renderFeed(f) }
             }
             feedsDone.leave()
         }

@@ -43,7 +43,7 @@ struct ForeignSyntax {
     /// common case costs one scan of the bytes).
     /// With `unsafe` (`markdown.unsafe`), `{::nomarkdown}`'s text is kept as raw HTML.
     static func process(_ body: String, unsafe: Bool = false) -> ForeignSyntax? {
-        guard body.containsBytes("{%") || body.containsBytes("{{") || body.containsBytes("{:") else { return nil }
+        guard body.containsByte(UInt8(ascii: "{"), followedByOneOf: "%{:") else { return nil }
         var pass = ForeignSyntaxPass(Array(body.utf8), unsafe: unsafe)
         pass.run()
         return ForeignSyntax(

@@ -46,9 +46,8 @@ struct ForeignSyntaxBlocks {
     }
 
     private static func mayHoldBlocks(_ body: String) -> Bool {
-        // memmem finds no run of three in most bodies, much faster than the line scan below.
-        guard body.containsBytes("!!!") || body.containsBytes("???") || body.containsBytes(":::") || body.containsBytes("===")
-        else { return false }
+        // memchr finds no run of three in most bodies, much faster than the line scan below.
+        guard "!?:=".utf8.contains(where: { body.containsRun(of: $0, count: 3) }) else { return false }
         var lineStart = true
         var run: UInt8 = 0
         var count = 0

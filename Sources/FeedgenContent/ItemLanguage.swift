@@ -14,7 +14,8 @@ enum ItemLanguage {
     /// case, optionally followed by `-` and a two-letter or three-digit region. nil otherwise,
     /// and for a stem that is only the code (`.es`).
     static func split(_ stem: String) -> (base: String, code: String)? {
-        guard let dot = stem.lastIndex(of: "."), dot != stem.startIndex else { return nil }
+        // A byte search: names without a dot (most) are done at once.
+        guard let dot = stem.utf8.lastIndex(of: UInt8(ascii: ".")), dot != stem.startIndex else { return nil }
         let code = stem[stem.index(after: dot)...]
         let parts = code.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count <= 2, codes.contains(parts[0].lowercased()) else { return nil }

@@ -89,6 +89,7 @@ package struct ItemName: Equatable {
     /// month and day allowed); nil when the name does not start with a valid date and a `-` and a
     /// non-empty slug.
     static func datePrefix(_ name: String) -> (ContentDate, String)? {
+        guard let first = name.utf8.first, first >= 0x30, first <= 0x39 else { return nil }
         let parts = name.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0].utf8.count == 4, (1...2).contains(parts[1].utf8.count),
             (1...2).contains(parts[2].utf8.count), !parts[3].isEmpty,
@@ -103,6 +104,7 @@ package struct ItemName: Equatable {
     /// digits, then `-` and a slug) that ``datePrefix(_:)`` rejects as no calendar date; nil
     /// otherwise.
     static func nonDatePrefix(_ name: String) -> String? {
+        guard let first = name.utf8.first, first >= 0x30, first <= 0x39 else { return nil }
         let parts = name.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0].utf8.count == 4, (1...2).contains(parts[1].utf8.count),
             (1...2).contains(parts[2].utf8.count), !parts[3].isEmpty,

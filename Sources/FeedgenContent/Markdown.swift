@@ -110,13 +110,16 @@ public enum Markdown {
             }
             var html = ""
             if let rendered = cmark_render_html(document, options, extensions) {
-                html = String(cString: rendered)
+                // cmark's buffer is read in place: the attributes are written while it is copied.
+                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))
+                let written = inPage
+                    ? MarkdownAttributes.write(into: bytes, headingIDs: ids, codeBlocks: walk.codeBlocks.count)
+                    : String(decoding: bytes, as: UTF8.self)
                 free(rendered)
-            }
-            if inPage {
-                guard let written = MarkdownAttributes.write(into: html, headingIDs: ids, codeBlocks: walk.codeBlocks.count)
-                else { return nil }
+                guard let written else { return nil }
                 html = written
+            } else if inPage, !ids.isEmpty || !walk.codeBlocks.isEmpty {
+                return nil
             }
             problems += MarkdownHeadings.deadFragments(walk.fragments, html: html)
             return (html, firstParagraph(in: document), walk.links, rawHTML, problems)

@@ -1,5 +1,11 @@
 /// Heading ids and code blocks' `tabindex` written into cmark's rendered HTML in one pass, in
 /// place of re-rendering each heading and code block as a custom block.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 enum MarkdownAttributes {
     /// `html` with ` id="…"` in the start tag of the k-th heading (`<h1>`…`<h6>`) for each
     /// non-nil `headingIDs[k]`, and ` tabindex="0"` in every `<pre` start tag; nil when `html`
@@ -8,43 +14,76 @@ enum MarkdownAttributes {
     /// tag is a heading or code block of the document, in document order: cmark's rendering
     /// without raw HTML and without figures (whose titles are `<h4>`).
     static func write(into html: String, headingIDs: [String?], codeBlocks: Int) -> String? {
-        if headingIDs.isEmpty, codeBlocks == 0 { return html }
-        let b = Array(html.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count + headingIDs.count * 24 + codeBlocks * 13)
-        var headings = 0, pres = 0
-        var copied = 0
-        var i = 0
-        while i + 4 <= b.count {
-            guard b[i] == UInt8(ascii: "<") else {
-                i += 1
-                continue
+        var html = html
+        return html.withUTF8 { write(into: $0, headingIDs: headingIDs, codeBlocks: codeBlocks) }
+    }
+
+    /// ``write(into:headingIDs:codeBlocks:)`` of UTF-8 bytes (cmark's output buffer, read in
+    /// place: the page is copied once, into the string returned).
+    static func write(into b: UnsafeBufferPointer<UInt8>, headingIDs: [String?], codeBlocks: Int) -> String? {
+        if headingIDs.isEmpty, codeBlocks == 0 { return String(decoding: b, as: UTF8.self) }
+        guard let base = b.baseAddress else { return nil }
+        let n = b.count
+        let capacity = n + headingIDs.reduce(0) { $0 + ($1.map { $0.utf8.count + 6 } ?? 0) } + codeBlocks * 13
+        var matched = true
+        let written = String(unsafeUninitializedCapacity: capacity) { out in
+            var o = 0
+            func copy(_ from: Int, _ to: Int) {
+                guard to > from else { return }
+                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: base + from, byteCount: to - from)
+                o += to - from
             }
-            if b[i + 1] == UInt8(ascii: "h"), b[i + 2] >= UInt8(ascii: "1"), b[i + 2] <= UInt8(ascii: "6"), b[i + 3] == UInt8(ascii: ">") {
-                guard headings < headingIDs.count else { return nil }
-                if let id = headingIDs[headings] {
-                    out.append(contentsOf: b[copied..<(i + 3)])
-                    out.append(contentsOf: " id=\"".utf8)
-                    out.append(contentsOf: id.utf8)
-                    out.append(UInt8(ascii: "\""))
-                    copied = i + 3
+            func append(_ s: String) {
+                for c in s.utf8 {
+                    out[o] = c
+                    o += 1
                 }
-                headings += 1
-                i += 4
-            } else if i + 5 <= b.count, b[i + 1] == UInt8(ascii: "p"), b[i + 2] == UInt8(ascii: "r"), b[i + 3] == UInt8(ascii: "e"),
-                b[i + 4] == UInt8(ascii: ">") || b[i + 4] == UInt8(ascii: " ")
-            {
-                out.append(contentsOf: b[copied..<(i + 4)])
-                out.append(contentsOf: " tabindex=\"0\"".utf8)
-                copied = i + 4
-                pres += 1
-                i += 5
-            } else {
-                i += 1
             }
+            var headings = 0, pres = 0
+            var copied = 0
+            var i = 0
+            while i + 4 <= n {
+                // memchr jumps to the next tag: most of a page is text.
+                guard let hit = memchr(base + i, 0x3C, n - i) else { break }
+                i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                guard i + 4 <= n else { break }
+                if b[i + 1] == UInt8(ascii: "h"), b[i + 2] >= UInt8(ascii: "1"), b[i + 2] <= UInt8(ascii: "6"), b[i + 3] == UInt8(ascii: ">") {
+                    guard headings < headingIDs.count else {
+                        matched = false
+                        return 0
+                    }
+                    if let id = headingIDs[headings] {
+                        copy(copied, i + 3)
+                        append(" id=\"")
+                        append(id)
+                        append("\"")
+                        copied = i + 3
+                    }
+                    headings += 1
+                    i += 4
+                } else if i + 5 <= n, b[i + 1] == UInt8(ascii: "p"), b[i + 2] == UInt8(ascii: "r"), b[i + 3] == UInt8(ascii: "e"),
+                    b[i + 4] == UInt8(ascii: ">") || b[i + 4] == UInt8(ascii: " ")
+                {
+                    guard pres < codeBlocks else {
+                        matched = false
+                        return 0
+                    }
+                    copy(copied, i + 4)
+                    append(" tabindex=\"0\"")
+                    copied = i + 4
+                    pres += 1
+                    i += 5
+                } else {
+                    i += 1
+                }
+            }
+            guard headings == headingIDs.count, pres == codeBlocks else {
+                matched = false
+                return 0
+            }
+            copy(copied, n)
+            return o
         }
-        guard headings == headingIDs.count, pres == codeBlocks else { return nil }
-        out.append(contentsOf: b[copied...])
-        return String(decoding: out, as: UTF8.self)
+        return matched ? written : nil
     }
 }

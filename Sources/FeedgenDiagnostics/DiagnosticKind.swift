@@ -30,7 +30,12 @@ extension Diagnostic {
             guard let scalar = String(decoding: b[start..<i], as: UTF8.self).unicodeScalars.first else { return false }
             return scalar.properties.isAlphabetic
         }
-        let closers: Set<UInt8> = Set(" ),;:.?!]".utf8)
+        func closers(_ c: UInt8) -> Bool {
+            switch c {
+            case 0x20, 0x29, 0x2C, 0x3B, 0x3A, 0x2E, 0x3F, 0x21, 0x5D: true  // space ) , ; : . ? ! ]
+            default: false
+            }
+        }
         var i = 0
         while i < b.count {
             let c = b[i]
@@ -38,7 +43,7 @@ extension Diagnostic {
             if c == 0x27 || c == 0x22, i == 0 || !wordBefore(i) {
                 var j = i + 1
                 // It closes at the same quote before the end, a space or punctuation.
-                while j < b.count, !(b[j] == c && (j + 1 == b.count || closers.contains(b[j + 1]))) {
+                while j < b.count, !(b[j] == c && (j + 1 == b.count || closers(b[j + 1]))) {
                     j += 1
                 }
                 if j < b.count {

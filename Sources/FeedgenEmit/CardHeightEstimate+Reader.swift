@@ -296,7 +296,7 @@ extension CardHeightEstimate {
             var attributes: [(String, String)] = []
             // Only images and the theme's own classes (`card-…`, `weather-…`) change heights.
             if end < inner.count, name == "img" || Self.contains(inner, "card-") || Self.contains(inner, "weather-") {
-                attributes = Self.attributes(Substring(String(decoding: UnsafeBufferPointer(rebasing: inner[end...]), as: UTF8.self)))
+                attributes = Self.attributes(bytes: UnsafeBufferPointer(rebasing: inner[end...]))
             }
             open(name, attributes: attributes)
         }
@@ -345,30 +345,46 @@ extension CardHeightEstimate {
             return false
         }
 
-        /// `name="value"` pairs (double or single quotes, or bare values).
-        static func attributes(_ text: Substring) -> [(String, String)] {
+        /// `name="value"` pairs (double or single quotes, or bare values) of a tag's UTF-8 bytes
+        /// after its name; names in ASCII lower case. Read on bytes: a card's tags read
+        /// character by character took a third of the estimate's time.
+        static func attributes(bytes b: UnsafeBufferPointer<UInt8>) -> [(String, String)] {
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D || c == 0x0C || c == 0x0B }
             var out: [(String, String)] = []
-            var rest = text[...]
+            let n = b.count
+            var i = 0
             while true {
-                rest = rest.drop { $0.isWhitespace || $0 == "/" }
-                guard !rest.isEmpty else { break }
-                let name = rest.prefix { !$0.isWhitespace && $0 != "=" && $0 != "/" }
-                guard !name.isEmpty else { break }
-                rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
+                while i < n, isSpace(b[i]) || b[i] == UInt8(ascii: "/") { i += 1 }
+                guard i < n else { break }
+                let nameStart = i
+                while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: "="), b[i] != UInt8(ascii: "/") { i += 1 }
+                guard i > nameStart else { break }
+                let name = String(unsafeUninitializedCapacity: i - nameStart) { buffer in
+                    for k in nameStart..<i {
+                        let c = b[k]
+                        buffer[k - nameStart] = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                    }
+                    return i - nameStart
+                }
+                while i < n, isSpace(b[i]) { i += 1 }
                 var value = ""
-                if rest.first == "=" {
-                    rest = rest.dropFirst().drop { $0.isWhitespace }
-                    if let q = rest.first, q == "\"" || q == "'" {
-                        let body = rest.dropFirst().prefix { $0 != q }
-                        value = String(body)
-                        rest = rest.dropFirst(body.count + 2)
+                if i < n, b[i] == UInt8(ascii: "=") {
+                    i += 1
+                    while i < n, isSpace(b[i]) { i += 1 }
+                    if i < n, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
+                        let q = b[i]
+                        let start = i + 1
+                        var end = start
+                        while end < n, b[end] != q { end += 1 }
+                        value = String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+                        i = min(n, end + 1)
                     } else {
-                        let body = rest.prefix { !$0.isWhitespace }
-                        value = String(body)
-                        rest = rest.dropFirst(body.count)
+                        let start = i
+                        while i < n, !isSpace(b[i]) { i += 1 }
+                        value = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
                     }
                 }
-                out.append((name.lowercased(), value))
+                out.append((name, value))
             }
             return out
         }

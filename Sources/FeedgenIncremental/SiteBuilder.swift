@@ -5,6 +5,7 @@
 import Dispatch
 import FeedgenBuild
 import FeedgenContent
+import FeedgenEmit
 
 public enum SiteBuilder {
     /// Builds (or, with `options.write` false, checks) the site. Never throws: every problem is
@@ -48,15 +49,22 @@ public enum SiteBuilder {
         // 5–6. Render and write into the back buffer, exchanged with the output atomically.
         guard build.renderAndWrite(site, images: images, templates: templates, links: links, output: output) else { return build.finish() }
         // What the next build starts from: the item cache, and the snapshot of this output.
-        build.saveItemCache()
-        if build.wroteCleanly, let listing = build.listing,
-            let snapshot = PatchBuild.snapshot(
-                options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,
-                report: build.report, start: build.started, previous: lastSnapshot, fingerprints: memo.items?.fingerprints)
-        {
+        // The two are written side by side: neither reads what the other writes.
+        let (cleanly, listing, feeds, report, started) = (build.wroteCleanly, build.listing, build.writtenFeeds, build.report, build.started)
+        let (fingerprints, previous, saveItemCache) = (memo.items?.fingerprints, lastSnapshot, build.itemCacheSaving())
+        let snapshotWritten = ResultSlots<Bool>(count: 1)
+        snapshotWritten.set(0, .success(false))
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            guard k == 1 else { return saveItemCache() }
+            guard cleanly, let listing,
+                let snapshot = PatchBuild.snapshot(
+                    options: options, listing: listing, site: site, templates: templates, links: links, feeds: feeds,
+                    report: report, start: started, previous: previous, fingerprints: fingerprints)
+            else { return }
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
-            build.timing.mark("snapshot")
+            snapshotWritten.set(0, .success(true))
         }
+        if case .success(true) = snapshotWritten.values[0] { build.timing.mark("item cache+snapshot") }
         build.settle(site)
         return build.finish()
     }

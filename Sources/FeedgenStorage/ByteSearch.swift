@@ -2,6 +2,12 @@
 /// per-page passes that look for a fixed ASCII or UTF-8 marker in a whole body or page.
 import CFileSystem
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension String {
     /// Whether `needle` occurs in this string, compared byte for byte in UTF-8 (no Unicode
     /// equivalence, no locale: the markers searched for are fixed markup). Foundation's
@@ -21,6 +27,40 @@ extension String {
                       let hit = feedgen_find(base + from, h.count - from, n.baseAddress, n.count) else { return nil }
                 return UnsafeRawPointer(base).distance(to: hit)
             }
+        }
+    }
+
+    /// Whether some byte `lead` in this string's UTF-8 is followed by a byte of `next` (at most
+    /// 8 ASCII bytes; `"%{:"` after `{` finds `{%`, `{{` or `{:`): one memchr pass, where a
+    /// memmem per two-byte needle reads the whole text once per needle.
+    public func containsByte(_ lead: UInt8, followedByOneOf next: StaticString) -> Bool {
+        let follow = UnsafeBufferPointer(start: next.utf8Start, count: next.utf8CodeUnitCount)
+        var text = self
+        return text.withUTF8 { h in
+            guard let base = h.baseAddress else { return false }
+            var i = 0
+            while i < h.count - 1, let hit = memchr(base + i, Int32(lead), h.count - i) {
+                i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit)) + 1
+                if i < h.count, follow.contains(h[i]) { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether this string's UTF-8 holds `count` bytes `byte` in a row (`!!!`): one memchr pass.
+    public func containsRun(of byte: UInt8, count: Int) -> Bool {
+        var text = self
+        return text.withUTF8 { h in
+            guard let base = h.baseAddress, count > 0 else { return count == 0 }
+            var i = 0
+            while i + count <= h.count, let hit = memchr(base + i, Int32(byte), h.count - i) {
+                i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                var run = 1
+                while run < count, i + run < h.count, h[i + run] == byte { run += 1 }
+                if run == count { return true }
+                i += run
+            }
+            return false
         }
     }
 
