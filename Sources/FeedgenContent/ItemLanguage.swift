@@ -48,6 +48,11 @@ enum ItemLanguage {
                 // By the path below the section without extension and code: the files' indices.
                 var groups: [String: [(index: Int, code: String?)]] = [:]
                 var hasCode = false
+                // A file name with a code has a `.` before its extension (most sections: none).
+                let mayHaveCode = section.itemFiles.contains { file in
+                    file.utf8.dropLast(ItemName.extensionLength(file)).contains(UInt8(ascii: "."))
+                }
+                guard mayHaveCode else { continue }
                 for (i, file) in section.itemFiles.enumerated() {
                     let stem = String(file.utf8.dropLast(ItemName.extensionLength(file)))!
                     let slash = stem.lastIndex(of: "/").map { stem.index(after: $0) } ?? stem.startIndex

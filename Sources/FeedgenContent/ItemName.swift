@@ -55,6 +55,15 @@ package struct ItemName: Equatable {
     /// file of the section also gets, as Jekyll's and Hugo's dated URLs keep them apart. The
     /// other files keep the date-less id. Empty when no name has a date prefix.
     static func keepingDates(sectionID: String, fileNames: [String]) -> Set<String> {
+        // Only a name whose last segment starts with a digit can have a date prefix (in most
+        // sections none does: no name is made).
+        let mayBeDated = fileNames.contains { name in
+            let utf8 = name.utf8
+            let start = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+            guard start < utf8.endIndex else { return false }
+            return utf8[start] >= 0x30 && utf8[start] <= 0x39
+        }
+        guard mayBeDated else { return [] }
         var byID: [String: [String]] = [:]
         var dated: Set<String> = []
         for name in fileNames {

@@ -43,18 +43,29 @@ extension PatchBuild {
     /// path; nil when a page's written documents do not hold the entries the site gives it.
     static func places(_ site: PreparedSite, written: [BuildSnapshot.FeedRecord]) -> [String: BuildSnapshot.Elsewhere]? {
         var places: [String: BuildSnapshot.Elsewhere] = [:]
-        var home: [String: PreparedSection] = [:]
-        for feed in site.feeds where feed.ownPage == nil {
-            for section in feed.sections {
-                for item in section.pageItems where item.fileName != "" { home[item.sourcePath] = section }
+        // Each item's home section, by its place (feed, section); whether two sections have one
+        // layout is compared once per pair, not per item.
+        struct Pair: Hashable { var home: Int, feed: Int, section: Int }
+        var home: [String: (f: Int, s: Int)] = [:]
+        for (f, feed) in site.feeds.enumerated() where feed.ownPage == nil {
+            for (s, section) in feed.sections.enumerated() {
+                for item in section.pageItems where item.fileName != "" { home[item.sourcePath] = (f, s) }
             }
         }
+        var sameLayout: [Pair: Bool] = [:]
         for (f, feed) in site.feeds.enumerated() {
             for (s, section) in feed.sections.enumerated() {
                 let ids = section.cellIDs
                 let preset = section.preset.rawValue
                 for (i, item) in section.section.items.enumerated() where item.fileName != "" {
-                    let same = home[item.sourcePath].map { $0.layout == section.layout && $0.preset == section.preset } ?? false
+                    let same = home[item.sourcePath].map { h in
+                        let pair = Pair(home: h.f << 32 | h.s, feed: f, section: s)
+                        if let known = sameLayout[pair] { return known }
+                        let homeSection = site.feeds[h.f].sections[h.s]
+                        let same = homeSection.layout == section.layout && homeSection.preset == section.preset
+                        sameLayout[pair] = same
+                        return same
+                    } ?? false
                     places[item.sourcePath, default: BuildSnapshot.Elsewhere(cards: [], entries: [])].cards.append(
                         BuildSnapshot.CardPlace(
                             feed: f, section: s, item: i, preset: preset, lang: feed.feed.lang, cellID: ids[i], sameLayout: same))

@@ -4,6 +4,7 @@
 /// reported at the link (issue #19 §3, issue #22 §3, content-format §5.4).
 import FeedgenContent
 import FeedgenDiagnostics
+import FeedgenStorage
 import Foundation
 
 public enum BodyPaths {
@@ -38,21 +39,40 @@ public enum BodyPaths {
     }
 
     /// Resolves the body paths of `feeds` (items, `_feed.md` intros, `_section.md` texts) and
-    /// the folder links that `contentPages` has no page for. A path above the output root is an
+    /// the folder links that `contentPages` has no page for (`names`: the feeds' page names,
+    /// when already made). A path above the output root is an
     /// error at the link; one that names no file or page is a warning (`--strict`: an error).
     static func resolve(
-        feeds: [PreparedFeed], contentPages: [String: String], site: Site, realRoot: String, diagnostics: inout Diagnostics
+        feeds: [PreparedFeed], contentPages: [String: String], names: PageNames? = nil, site: Site, realRoot: String,
+        diagnostics: inout Diagnostics
     ) -> Resolution {
-        var links = allLinks(feeds)
-        links.removeAll { !$0.isPath && !($0.target.hasSuffix("/") && contentPages[$0.target] == nil) }
+        let links = allLinks(feeds).filter { $0.isPath || ($0.target.hasSuffix("/") && contentPages[$0.target] == nil) }
         var out = Resolution()
         guard !links.isEmpty else { return out }
-        var resolver = Resolver(names: PageNames(feeds: feeds), site: site, realRoot: realRoot)
-        var done: [String: Outcome] = [:]
-        for link in links {
-            let outcome = done[link.target] ?? resolver.resolve(link)
-            done[link.target] = outcome
-            switch outcome {
+        // Each target is resolved once, on every core (a target's outcome depends on the
+        // target alone: files are looked at with `stat`); the links are then taken in order.
+        var firstOf: [String: Int] = [:]
+        var unique: [MarkdownLink] = []
+        for link in links where firstOf[link.target] == nil {
+            firstOf[link.target] = unique.count
+            unique.append(link)
+        }
+        let (first, targets) = (firstOf, unique)
+        let resolver = Resolver(names: names ?? PageNames(feeds: feeds), site: site, realRoot: realRoot)
+        let outcomes = parallelMap(targets.count) { k in
+            var own = resolver
+            let outcome = own.resolve(targets[k])
+            return (outcome, own.absent)
+        }
+        // The warnings' messages too (one per link: they quote the destination as written).
+        let messages: [String?] = parallelMap(links.count) { k in
+            guard links[k].isPath, case .missing = outcomes[first[links[k].target]!].0 else { return nil }
+            return missingMessage(links[k])
+        }
+        var absent: Set<String> = []
+        for (_, found) in outcomes { absent.formUnion(found) }
+        for (k, link) in links.enumerated() {
+            switch outcomes[first[link.target]!].0 {
             case .page(let path, let size):
                 out.pages[link.target] = value(path: path, size: size)
             case .copy(let path, let source, let size):
@@ -65,12 +85,12 @@ public enum BodyPaths {
                 // A folder link is reported by ContentLinks (a folder without a feed page).
                 guard link.isPath else { continue }
                 if out.pages[link.target] == nil { out.pages[link.target] = verbatim(link.destination) }
-                diagnostics.warning(link.location, missingMessage(link))
+                diagnostics.warning(link.location, messages[k] ?? missingMessage(link))
             case .problem(let message):
                 diagnostics.error(link.location, message)
             }
         }
-        out.absent = resolver.absent.sorted()
+        out.absent = absent.sorted()
         return out
     }
 
@@ -99,7 +119,7 @@ public enum BodyPaths {
         return "'\(link.destination)' names no file or page (looked for \(looked)); fix the path or remove it"
     }
 
-    enum Outcome {
+    enum Outcome: Sendable {
         case page(String, size: (width: Int, height: Int)?)
         case copy(String, source: String, size: (width: Int, height: Int)?)
         case outside
@@ -108,7 +128,7 @@ public enum BodyPaths {
     }
 
     /// The rules, in order, for one target.
-    struct Resolver {
+    struct Resolver: Sendable {
         let names: PageNames
         let site: Site
         let realRoot: String

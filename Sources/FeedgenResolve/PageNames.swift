@@ -6,7 +6,7 @@ import FeedgenContent
 
 /// Page names in the site's `content/` namespace (`content/docs/configuration` for
 /// `/docs/configuration/`), each leading to an output page (`docs/configuration.html`).
-struct PageNames {
+struct PageNames: Sendable {
     private var table: [String: String] = [:]
     /// The folders of sections that have a `_section.md` (`content/docs`), in page order.
     private var sectionFolders: [String] = []

@@ -6,6 +6,7 @@ import Dispatch
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenLayout
+import FeedgenStorage
 import Foundation
 
 public enum SiteResolver {
@@ -20,9 +21,15 @@ public enum SiteResolver {
         // A site with views has more pages, known after them (``SectionViews``).
         let views = SectionViews.needed(site)
         let early = views ? nil : CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
-        let files = ContentLinks(feeds: feeds)
+        // The two tables of page names are made side by side.
+        let frozen = feeds
+        let tables = parallelMap(2) { k -> (ContentLinks?, PageNames?) in
+            k == 0 ? (ContentLinks(feeds: frozen), nil) : (nil, PageNames(feeds: frozen))
+        }
+        let files = tables[0].0!
         // Body paths (images, files, root-relative pages, permalink folders): content-format §5.4.
-        let paths = BodyPaths.resolve(feeds: feeds, contentPages: files.pages, site: site, realRoot: realRoot, diagnostics: &diagnostics)
+        let paths = BodyPaths.resolve(
+            feeds: feeds, contentPages: files.pages, names: tables[1].1!, site: site, realRoot: realRoot, diagnostics: &diagnostics)
         let contentLinks = files.adding(paths: paths.pages)
         contentLinks.check(feeds, into: &diagnostics)
         // Front-matter links to content files now point at their pages (site-root paths, made
