@@ -23,6 +23,9 @@ public final class BuildRun {
     public private(set) var writtenFeeds: [WrittenFeed] = []
     /// Called with the cache folder just before the new output replaces the old one.
     public var beforeCommit: (String) -> Void = { _ in }
+    /// The cache saves that ``renderAndWrite(_:images:templates:links:output:)`` leaves to run
+    /// after the exchange (beside the snapshot: ``itemCacheSaving()``).
+    public let deferredSaves = Pipeline.DeferredSaves()
     /// The stage timing is reported when the build ends (set once the content is loaded).
     private var reportsTiming = false
     /// Whether ``itemCacheSaving()`` ran: a build that stopped before it (an error in the content)
@@ -50,6 +53,7 @@ public final class BuildRun {
     /// under the next one: watch mode); what the build writes into the cache is written; the
     /// cache's lock is released last.
     public func end() {
+        for save in deferredSaves.take() { save() }
         if reportsTiming { timing.report() }
         _ = try? itemCache.opening?.session()
         _ = itemCache.opening?.cardCache()
@@ -175,7 +179,7 @@ public final class BuildRun {
             try Pipeline.renderAndWrite(
                 site, images: images, templates: templates, links: links, output: options.write ? output : nil, options: options,
                 timing: &timing, report: &report, early: itemCache.opening, memo: itemCache.memo, beforeCommit: beforeCommit,
-                feedRecords: &writtenFeeds)
+                feedRecords: &writtenFeeds, deferred: deferredSaves)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
@@ -196,7 +200,6 @@ public final class BuildRun {
         return true
     }
 
-    /// After writing: the item cache is saved (or discarded when the build failed).
     /// The item cache's saving (or, after an error, its discarding), as work to run on another
     /// thread (beside the snapshot's): the cache is marked finished now.
     public func itemCacheSaving() -> @Sendable () -> Void {

@@ -1,4 +1,4 @@
-/// The build's concurrent hand-offs: the output session opened on another thread, the gate that gives it to the feed-page thread, the item cache box and a counter.
+/// The build's concurrent hand-offs: the output session opened on another thread, the gate that gives it to the feed-page thread, the cache saves left to the caller, the item cache box and a counter.
 import Dispatch
 import FeedgenContent
 import FeedgenDiagnostics
@@ -9,6 +9,26 @@ import FeedgenStorage
 import Foundation
 
 extension Pipeline {
+    /// Cache files to save once the output is exchanged, handed to the caller to run beside
+    /// other work (the snapshot's) rather than one after another; whatever is left runs when
+    /// the build ends (``BuildRun/end()``).
+    public final class DeferredSaves: @unchecked Sendable {
+        private let lock = NSLock()
+        private var work: [@Sendable () -> Void] = []
+
+        public init() {}
+
+        func add(_ save: @escaping @Sendable () -> Void) { lock.withLock { work.append(save) } }
+
+        /// The saves not yet run, taken (each runs once).
+        public func take() -> [@Sendable () -> Void] {
+            lock.withLock {
+                defer { work = [] }
+                return work
+            }
+        }
+    }
+
     /// The output's session for the feed thread, once the main thread has prepared the back
     /// buffer (or failed to).
     final class SessionGate: @unchecked Sendable {

@@ -19,14 +19,15 @@ extension Pipeline {
     /// ``OutputWriter/Session``: a detail page whose inputs (its template context, the pages its
     /// content links lead to, the templates) hash to the key recorded for the file already in
     /// the back buffer is not rendered at all; other files are written only when their bytes
-    /// differ. Without an output (`check`), every page is rendered for its errors.
+    /// differ. Without an output (`check`), every page is rendered for its errors. The card
+    /// cache is saved after the exchange, or handed to `deferred` to save.
     ///
     /// - Throws: ``TemplateErrors`` (rendering), `OutputWriter.WriteError` (writing).
     static func renderAndWrite(
         _ site: PreparedSite, images: ImageVariantTable, templates: TemplateSet, links: ContentLinks, output: String?,
         options: BuildOptions, timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
         memo: (any BuildMemo)? = nil,
-        beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed]
+        beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed], deferred: DeferredSaves? = nil
     ) throws {
         var planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
         planner.images = images
@@ -201,7 +202,9 @@ extension Pipeline {
         // before the exchange.
         beforeCommit(session.cacheFolder)
         try session.commit()
-        cardCache?.save()
+        if let cardCache {
+            if let deferred { deferred.add { cardCache.save() } } else { cardCache.save() }
+        }
         for f in 0..<feedCount {
             guard case .success(let hash) = feedHashes.values[f], case .success(let map) = feedMaps.values[f] else { continue }
             var record = WrittenFeed(path: site.feeds[f].pagePath, hash: hash, map: map)

@@ -49,13 +49,14 @@ public enum SiteBuilder {
         // 5–6. Render and write into the back buffer, exchanged with the output atomically.
         guard build.renderAndWrite(site, images: images, templates: templates, links: links, output: output) else { return build.finish() }
         // What the next build starts from: the item cache, and the snapshot of this output.
-        // The two are written side by side: neither reads what the other writes.
+        // The snapshot and the caches are written side by side: none reads what another writes.
         let (cleanly, listing, feeds, report, started) = (build.wroteCleanly, build.listing, build.writtenFeeds, build.report, build.started)
         let (fingerprints, previous, saveItemCache) = (memo.items?.fingerprints, lastSnapshot, build.itemCacheSaving())
         let snapshotWritten = ResultSlots<Bool>(count: 1)
         snapshotWritten.set(0, .success(false))
-        DispatchQueue.concurrentPerform(iterations: 2) { k in
-            guard k == 1 else { return saveItemCache() }
+        let saves = [saveItemCache] + build.deferredSaves.take()
+        DispatchQueue.concurrentPerform(iterations: saves.count + 1) { k in
+            guard k == 0 else { return saves[k - 1]() }
             guard cleanly, let listing,
                 let snapshot = PatchBuild.snapshot(
                     options: options, listing: listing, site: site, templates: templates, links: links, feeds: feeds,
