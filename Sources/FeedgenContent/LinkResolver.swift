@@ -8,7 +8,8 @@ public enum LinkResolver {
     /// A relative link split where its path ends: at the first `?` or `#`. The suffix (query and
     /// fragment, with their `?`/`#`) is kept as written; the path is what names a file.
     public static func split(_ link: String) -> (path: Substring, suffix: Substring) {
-        let end = link.firstIndex { $0 == "?" || $0 == "#" } ?? link.endIndex
+        // On bytes (both are ASCII): a Character search cost more than the rest of a link's work.
+        let end = link.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? link.endIndex
         return (link[..<end], link[end...])
     }
 

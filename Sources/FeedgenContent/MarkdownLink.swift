@@ -100,6 +100,8 @@ public struct MarkdownLink: Sendable, Hashable {
     }
 
     static func percentDecode(_ s: String) -> String {
+        // Most paths hold no escape: the string itself (what the loop below would rebuild).
+        guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
         var bytes: [UInt8] = []
         var i = s.utf8.startIndex
         let utf8 = s.utf8
