@@ -5,7 +5,6 @@
 import Dispatch
 import FeedgenBuild
 import FeedgenContent
-import FeedgenEmit
 
 public enum SiteBuilder {
     /// Builds (or, with `options.write` false, checks) the site. Never throws: every problem is
@@ -52,20 +51,18 @@ public enum SiteBuilder {
         // The snapshot and the caches are written side by side: none reads what another writes.
         let (cleanly, listing, feeds, report, started) = (build.wroteCleanly, build.listing, build.writtenFeeds, build.report, build.started)
         let (fingerprints, previous, saveItemCache) = (memo.items?.fingerprints, lastSnapshot, build.itemCacheSaving())
-        let snapshotWritten = ResultSlots<Bool>(count: 1)
-        snapshotWritten.set(0, .success(false))
-        let saves = [saveItemCache] + build.deferredSaves.take()
-        DispatchQueue.concurrentPerform(iterations: saves.count + 1) { k in
-            guard k == 0 else { return saves[k - 1]() }
-            guard cleanly, let listing,
-                let snapshot = PatchBuild.snapshot(
-                    options: options, listing: listing, site: site, templates: templates, links: links, feeds: feeds,
-                    report: report, start: started, previous: previous, fingerprints: fingerprints)
-            else { return }
+        // The caches on other threads; the snapshot here (its records are made on every core).
+        let saved = DispatchGroup()
+        for save in [saveItemCache] + build.deferredSaves.take() { DispatchQueue.global().async(group: saved, execute: save) }
+        if cleanly, let listing,
+            let snapshot = PatchBuild.snapshot(
+                options: options, listing: listing, site: site, templates: templates, links: links, feeds: feeds,
+                report: report, start: started, previous: previous, fingerprints: fingerprints)
+        {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
-            snapshotWritten.set(0, .success(true))
         }
-        if case .success(true) = snapshotWritten.values[0] { build.timing.mark("item cache+snapshot") }
+        saved.wait()
+        build.timing.mark("snapshot+caches")
         build.settle(site)
         return build.finish()
     }
