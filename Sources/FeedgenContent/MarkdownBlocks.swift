@@ -92,14 +92,15 @@ enum MarkdownBlocks {
     private static func overflowingTable(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard bytes.contains(UInt8(ascii: "|")) else { return nil }
         var padded = 0
-        var previousCells = -1
+        // The line before, whose cells are counted only when a delimiter row follows it.
+        var previous: Slice<UnsafeBufferPointer<UInt8>>?
         var columns = 0  // > 0 while inside a table
         var tableLine = 0
         var lineNumber = 0
         var start = 0
+        let base = bytes.baseAddress!  // not empty: it holds a `|`
         while start <= bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? bytes.count
             defer { start = end + 1 }
             lineNumber += 1
             var first = start
@@ -109,18 +110,17 @@ enum MarkdownBlocks {
             let line = bytes[first..<end]
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
                 columns = 0
-                previousCells = -1
+                previous = nil
                 continue
             }
-            let cells = cellCount(line)
             if columns > 0 {
-                padded += max(0, columns - cells)
+                padded += max(0, columns - cellCount(line))
                 if padded > maxPaddedCells { return tableLine }
-            } else if isDelimiterRow(line), cells == previousCells {
+            } else if isDelimiterRow(line), let previous, case let cells = cellCount(line), cells == cellCount(previous) {
                 columns = cells
                 tableLine = lineNumber
             }
-            previousCells = cells
+            previous = line
         }
         return nil
     }
