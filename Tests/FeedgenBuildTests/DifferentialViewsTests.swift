@@ -32,11 +32,14 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out + "/tags/a/index.html"))
         #expect(FileManager.default.fileExists(atPath: out + "/more/tags/a/index.html"))
         #expect(FileManager.default.fileExists(atPath: out + "/news/page/3/index.html"))
+        DifferentialBuildTests.settleTrust(site, untrustedSince: try DifferentialBuildTests.clockMark(site))
         var patched: [String] = []
         for step in 1...Self.steps {
+            let mark = try DifferentialBuildTests.clockMark(site)
             let edit = try DifferentialBuildTests.edit(&site)
             let report = PatchBuildTests.buildAndCompare(site.root, "seed \(seed), step \(step) (\(edit))")
             if report.patched { patched.append(edit) }
+            DifferentialBuildTests.settleTrust(site, untrustedSince: mark)
         }
         print("DifferentialViewsTests: seed \(seed), patched: \(patched)")
         // Body edits, and edits that changed nothing ("no link added"). Most of this run's body
