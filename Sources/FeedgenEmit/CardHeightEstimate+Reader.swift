@@ -6,7 +6,7 @@ extension CardHeightEstimate {
     /// output of cmark and Mustache templates). Void elements never go on the stack.
     struct Reader {
         struct Open {
-            var tag: String
+            var tag: Element
             var style: Style
             var fontSize: Double
             var lineHeight: Double
@@ -17,9 +17,10 @@ extension CardHeightEstimate {
             var hidden: Bool
         }
 
-        let preset: String
-        /// The style of each element name seen without a class (``open(_:attributes:)``).
-        var plainStyles: [String: Style] = [:]
+        /// Whether the preset is `insetGrouped` (its own title and padding).
+        let insetGrouped: Bool
+        /// Whether the preset caps the card image's height (`list`, `grid`, `insetGrouped`).
+        let capsCardImage: Bool
         var stack: [Open] = []
         var pieces: [Piece] = []
         /// The collapsed margin waiting above the next piece.
@@ -33,10 +34,12 @@ extension CardHeightEstimate {
         var endsWithNewline = false
 
         init(preset: String) {
-            self.preset = preset
+            pieces.reserveCapacity(8)
+            insetGrouped = preset == "insetGrouped"
+            capsCardImage = ["list", "grid", "insetGrouped"].contains(preset)
             stack = [
                 Open(
-                    tag: "", style: Style(block: true), fontSize: 16, lineHeight: CardHeightEstimate.lineHeight, bold: false,
+                    tag: .other, style: Style(block: true), fontSize: 16, lineHeight: CardHeightEstimate.lineHeight, bold: false,
                     monospace: false, inset: 0, preformatted: false, hidden: false)
             ]
             updateCurrent()
@@ -87,41 +90,27 @@ extension CardHeightEstimate {
             }
         }
 
-        mutating func open(_ tag: String, attributes: [(String, String)]) {
-            let classes = attributes.first { $0.0 == "class" }?.1.split(separator: " ") ?? []
-            if tag == "img" {
-                let w = attributes.first { $0.0 == "width" }.flatMap { Double($0.1) }
-                let h = attributes.first { $0.0 == "height" }.flatMap { Double($0.1) }
-                guard let w, let h, w > 0, h > 0, !top.hidden else { return }
+        mutating func open(_ tag: Element, attributes: Attributes) {
+            let classes = attributes.classes
+            if tag == .img {
+                guard let w = attributes.width, let h = attributes.height, w > 0, h > 0, !top.hidden else { return }
                 flushText()
                 space(pendingMargin)
                 pendingMargin = 0
-                if classes.contains("card-image") {
-                    let capped = ["list", "grid", "insetGrouped"].contains(preset)
+                if classes.contains(.cardImage) {
                     // Never drawn wider than its source (card.mustache's max-inline-size).
-                    pieces.append(.image(ratio: h / w, intrinsicWidth: w, inset: 0, maxHeight: capped ? CardHeightEstimate.cardImageMaxHeight : nil))
+                    pieces.append(.image(ratio: h / w, intrinsicWidth: w, inset: 0, maxHeight: capsCardImage ? CardHeightEstimate.cardImageMaxHeight : nil))
                 } else {
                     pieces.append(.image(ratio: h / w, intrinsicWidth: w, inset: top.inset, maxHeight: nil))
                 }
                 return
             }
-            if tag == "br" {
+            if tag == .br {
                 if !top.preformatted { flushText() } else { newlines += 1 }
                 return
             }
-            if Self.void.contains(tag) { return }
-            let style: Style
-            if classes.isEmpty {
-                // Most elements have no class: their style is looked up once per card.
-                if let known = plainStyles[tag] {
-                    style = known
-                } else {
-                    style = CardHeightEstimate.style(tag: tag, classes: [], preset: preset)
-                    plainStyles[tag] = style
-                }
-            } else {
-                style = CardHeightEstimate.style(tag: tag, classes: classes, preset: preset)
-            }
+            if tag.isVoid { return }
+            let style = CardHeightEstimate.style(tag, classes: classes, insetGrouped: insetGrouped)
             let parent = top
             if style.block {
                 flushText()
@@ -143,7 +132,7 @@ extension CardHeightEstimate {
             updateCurrent()
         }
 
-        mutating func close(_ tag: String) {
+        mutating func close(_ tag: Element) {
             guard let index = stack.lastIndex(where: { $0.tag == tag }), index > 0 else { return }
             while stack.count > index {
                 let closing = stack[stack.count - 1]
@@ -201,8 +190,6 @@ extension CardHeightEstimate {
             }
         }
 
-        static let void: Set<String> = ["area", "base", "col", "embed", "input", "link", "meta", "source", "track", "wbr"]
-
         mutating func finish() -> [Piece] {
             flushText()
             while stack.count > 1 { close(stack[stack.count - 1].tag) }
@@ -254,8 +241,7 @@ extension CardHeightEstimate {
                     glyph(0x78)  // 'x'
                     i = j < n && b[j] == UInt8(ascii: ";") ? j + 1 : i + 1
                 } else if c < 0x80 {
-                    glyph(UInt32(c))
-                    i += 1
+                    i = text(b, from: i)
                 } else if c < 0xC0 {
                     i += 1  // a continuation byte: its scalar was counted at its lead byte
                 } else {
@@ -275,6 +261,58 @@ extension CardHeightEstimate {
             }
         }
 
+        /// ``glyph(_:)`` of each byte of the run of ASCII text at `start` (up to the next tag,
+        /// entity or non-ASCII byte), with the run's state in locals (cards are mostly such runs).
+        /// - Returns: where the run ends.
+        mutating func text(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            let o = current
+            let n = b.count
+            var i = start
+            var advance = self.advance
+            var hasText = self.hasText
+            if o.hidden {
+                while i < n, b[i] < 0x80, b[i] != UInt8(ascii: "<"), b[i] != UInt8(ascii: "&") { i += 1 }
+                return i
+            }
+            if o.preformatted {
+                let glyph = CardHeightEstimate.monospaceGlyphWidth * o.fontSize  // no ASCII glyph is wide
+                var newlines = self.newlines
+                var endsWithNewline = self.endsWithNewline
+                while i < n {
+                    let c = b[i]
+                    if c >= 0x80 || c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
+                    if c == 0x0A {
+                        newlines += 1
+                        endsWithNewline = true
+                    } else {
+                        advance += glyph
+                        hasText = true
+                        endsWithNewline = false
+                    }
+                    i += 1
+                }
+                (self.advance, self.hasText, self.newlines, self.endsWithNewline) = (advance, hasText, newlines, endsWithNewline)
+                return i
+            }
+            var lastSpace = self.lastSpace
+            let space = CardHeightEstimate.glyphWidth * o.fontSize * 0.6  // a space is narrower
+            while i < n {
+                let c = b[i]
+                if c >= 0x80 || c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
+                if c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D {
+                    if !lastSpace, hasText { advance += space }
+                    lastSpace = true
+                } else {
+                    lastSpace = false
+                    hasText = true
+                    advance += o.advance
+                }
+                i += 1
+            }
+            (self.advance, self.hasText, self.lastSpace) = (advance, hasText, lastSpace)
+            return i
+        }
+
         mutating func tag(_ inner: UnsafeBufferPointer<UInt8>) {
             guard let first = inner.first else { return }
             if first == UInt8(ascii: "!") || first == UInt8(ascii: "?") { return }
@@ -286,52 +324,17 @@ extension CardHeightEstimate {
                 if d == 0x20 || d == 0x0A || d == 0x09 || d == 0x0D || d == UInt8(ascii: "/") || d == UInt8(ascii: ">") { break }
                 end += 1
             }
-            // Known names map to their (small, unallocated) strings; other elements change no
-            // height and are all named "".
-            let name = Self.knownName(UnsafeBufferPointer(rebasing: inner[start..<end]))
+            let name = Element.named(UnsafeBufferPointer(rebasing: inner[start..<end]))
             if closing {
                 close(name)
                 return
             }
-            var attributes: [(String, String)] = []
+            var attributes = Attributes()
             // Only images and the theme's own classes (`card-…`, `weather-…`) change heights.
-            if end < inner.count, name == "img" || Self.contains(inner, "card-") || Self.contains(inner, "weather-") {
+            if end < inner.count, name == .img || Self.contains(inner, "card-") || Self.contains(inner, "weather-") {
                 attributes = Self.attributes(bytes: UnsafeBufferPointer(rebasing: inner[end...]))
             }
             open(name, attributes: attributes)
-        }
-
-        struct NameKey: Hashable {
-            var a: UInt64 = 0
-            var b: UInt64 = 0
-        }
-
-        /// Up to 16 ASCII bytes, lowercased, packed; nil for longer names.
-        static func key<C: Collection<UInt8>>(_ bytes: C) -> NameKey? {
-            guard bytes.count <= 16 else { return nil }
-            var k = NameKey()
-            for (i, c) in bytes.enumerated() {
-                let lower = UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
-                if i < 8 { k.a |= lower << (8 * UInt64(i)) } else { k.b |= lower << (8 * UInt64(i - 8)) }
-            }
-            return k
-        }
-
-        /// Every element name the reader treats specially (``CardHeightEstimate/style(tag:classes:preset:)``,
-        /// images, line breaks and void elements).
-        static let knownNames: [NameKey: String] = {
-            let names = [
-                "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "menu", "dl", "dd", "blockquote", "figure", "pre", "hr",
-                "table", "tr", "th", "li", "div", "section", "article", "header", "footer", "main", "nav", "aside", "dt",
-                "figcaption", "details", "summary", "address", "caption", "tbody", "thead", "tfoot", "form", "fieldset",
-                "strong", "b", "code", "kbd", "samp", "tt", "script", "style", "template", "noscript", "img", "br",
-            ] + Array(void)
-            return Dictionary(names.map { (key($0.utf8)!, $0) }, uniquingKeysWith: { a, _ in a })
-        }()
-
-        static func knownName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-            guard let k = key(bytes) else { return "" }
-            return knownNames[k] ?? ""
         }
 
         static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
@@ -343,50 +346,6 @@ extension CardHeightEstimate {
                 if k == w.count { return true }
             }
             return false
-        }
-
-        /// `name="value"` pairs (double or single quotes, or bare values) of a tag's UTF-8 bytes
-        /// after its name; names in ASCII lower case. Read on bytes: a card's tags read
-        /// character by character took a third of the estimate's time.
-        static func attributes(bytes b: UnsafeBufferPointer<UInt8>) -> [(String, String)] {
-            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D || c == 0x0C || c == 0x0B }
-            var out: [(String, String)] = []
-            let n = b.count
-            var i = 0
-            while true {
-                while i < n, isSpace(b[i]) || b[i] == UInt8(ascii: "/") { i += 1 }
-                guard i < n else { break }
-                let nameStart = i
-                while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: "="), b[i] != UInt8(ascii: "/") { i += 1 }
-                guard i > nameStart else { break }
-                let name = String(unsafeUninitializedCapacity: i - nameStart) { buffer in
-                    for k in nameStart..<i {
-                        let c = b[k]
-                        buffer[k - nameStart] = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
-                    }
-                    return i - nameStart
-                }
-                while i < n, isSpace(b[i]) { i += 1 }
-                var value = ""
-                if i < n, b[i] == UInt8(ascii: "=") {
-                    i += 1
-                    while i < n, isSpace(b[i]) { i += 1 }
-                    if i < n, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
-                        let q = b[i]
-                        let start = i + 1
-                        var end = start
-                        while end < n, b[end] != q { end += 1 }
-                        value = String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
-                        i = min(n, end + 1)
-                    } else {
-                        let start = i
-                        while i < n, !isSpace(b[i]) { i += 1 }
-                        value = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
-                    }
-                }
-                out.append((name, value))
-            }
-            return out
         }
     }
 }

@@ -117,74 +117,87 @@ extension CardHeightEstimate {
         var hidden = false  // its content is not shown (script, style, template)
     }
 
-    static func style(tag: String, classes: [Substring], preset: String) -> Style {
-        var s = Style()
-        let has = { (c: String) in classes.contains { $0 == c } }
-        switch tag {
-        case "p":
+    /// The style of `element` with the theme classes `classes`; `insetGrouped` for that preset.
+    static func style(_ element: Element, classes: Classes, insetGrouped: Bool) -> Style {
+        var s = element.plainStyle
+        guard !classes.isEmpty else { return s }
+        // The card theme (Templates/theme.css).
+        if classes.contains(.cardBody) {
+            let vertical = insetGrouped ? 11.0 : 16.0
+            s.paddingTop = vertical; s.paddingBottom = vertical; s.inset = 32
+        }
+        if classes.contains(.cardTitle) {
+            s.marginTop = 0; s.marginBottom = 0
+            s.fontSize = insetGrouped ? 16 : 16.8
+            s.lineHeight = 1.3
+            s.bold = !insetGrouped
+        }
+        if classes.contains(.cardDescription) { s.marginTop = 6; s.marginBottom = 0 }
+        if classes.contains(.tableScroll) { s.marginTop = 16; s.marginBottom = 16 }
+        if classes.contains(.footnotes) { s.marginTop = 32; s.paddingTop = 8.2; s.fontSize = 14.4 }
+        if classes.contains(.cardDate) { s.marginTop = 6; s.marginBottom = 0; s.fontSize = 13.6 }
+        if classes.contains(.weatherNow) { s.lineHeight = 1; s.fontSize = 48; s.marginTop = 4; s.marginBottom = 0 }
+        if classes.contains(.weatherCondition) { s.marginTop = 4; s.marginBottom = 0 }
+        return s
+    }
+}
+
+extension CardHeightEstimate.Element {
+    /// The element's style without classes, by raw value.
+    static let plainStyles: [CardHeightEstimate.Style] = allCases.map { $0.makeStyle() }
+
+    var plainStyle: CardHeightEstimate.Style { Self.plainStyles[Int(rawValue)] }
+
+    private func makeStyle() -> CardHeightEstimate.Style {
+        var s = CardHeightEstimate.Style()
+        switch self {
+        case .p:
             s.block = true; s.marginTop = 16; s.marginBottom = 16
-        case "h1", "h2", "h3", "h4", "h5", "h6":
-            let (size, margin): (Double, Double) = switch tag {
-            case "h1": (2, 0.67)
-            case "h2": (1.5, 0.83)
-            case "h3": (1.17, 1)
-            case "h4": (1, 1.33)
-            case "h5": (0.83, 1.67)
+        case .h1, .h2, .h3, .h4, .h5, .h6:
+            let (size, margin): (Double, Double) = switch self {
+            case .h1: (2, 0.67)
+            case .h2: (1.5, 0.83)
+            case .h3: (1.17, 1)
+            case .h4: (1, 1.33)
+            case .h5: (0.83, 1.67)
             default: (0.67, 2.33)
             }
             s.block = true; s.fontSize = 16 * size; s.bold = true
             s.marginTop = 16 * size * margin; s.marginBottom = s.marginTop
-        case "ul", "ol", "menu":
+        case .ul, .ol, .menu:
             s.block = true; s.marginTop = 16; s.marginBottom = 16; s.inset = 40
-        case "dl":
+        case .dl:
             s.block = true; s.marginTop = 16; s.marginBottom = 16
-        case "dd":
+        case .dd:
             s.block = true; s.inset = 40
-        case "blockquote", "figure":
+        case .blockquote, .figure:
             s.block = true; s.marginTop = 16; s.marginBottom = 16; s.inset = 80
-        case "pre":
+        case .pre:
             // theme.css: .875em in the --mono-font stack (not the bare `monospace` that Chromium
             // sets at 13 px), line-height 1.45, 12 px padding and a 1 px border; margins 1em.
             s.block = true; s.monospace = true; s.fontSize = 14; s.lineHeight = 1.45; s.preformatted = true
             s.marginTop = 14; s.marginBottom = 14; s.paddingTop = 13; s.paddingBottom = 13
-        case "hr":
+        case .hr:
             s.block = true; s.marginTop = 8; s.marginBottom = 8; s.paddingTop = 2
-        case "table":
+        case .table:
             s.block = true
-        case "tr":
+        case .tr:
             // theme.css: cells with 6 px padding and collapsed 1 px borders.
             s.block = true; s.paddingTop = 6.5; s.paddingBottom = 6.5
-        case "th":
+        case .th:
             s.bold = true
-        case "li", "div", "section", "article", "header", "footer", "main", "nav", "aside", "dt", "figcaption",
-            "details", "summary", "address", "caption", "tbody", "thead", "tfoot", "form", "fieldset":
+        case .li, .div, .section, .article, .header, .footer, .main, .nav, .aside, .dt, .figcaption, .details, .summary,
+            .address, .caption, .tbody, .thead, .tfoot, .form, .fieldset:
             s.block = true
-        case "strong", "b":
+        case .strong, .b:
             s.bold = true
-        case "code", "kbd", "samp", "tt":
+        case .code, .kbd, .samp, .tt:
             s.monospace = true; s.fontSize = 14
-        case "script", "style", "template", "noscript":
+        case .script, .style, .template, .noscript:
             s.hidden = true
         default:
             break
         }
-        // The card theme (Templates/theme.css).
-        if has("card-body") {
-            let vertical = preset == "insetGrouped" ? 11.0 : 16.0
-            s.paddingTop = vertical; s.paddingBottom = vertical; s.inset = 32
-        }
-        if has("card-title") {
-            s.marginTop = 0; s.marginBottom = 0
-            s.fontSize = preset == "insetGrouped" ? 16 : 16.8
-            s.lineHeight = 1.3
-            s.bold = preset != "insetGrouped"
-        }
-        if has("card-description") { s.marginTop = 6; s.marginBottom = 0 }
-        if has("table-scroll") { s.marginTop = 16; s.marginBottom = 16 }
-        if has("footnotes") { s.marginTop = 32; s.paddingTop = 8.2; s.fontSize = 14.4 }
-        if has("card-date") { s.marginTop = 6; s.marginBottom = 0; s.fontSize = 13.6 }
-        if has("weather-now") { s.lineHeight = 1; s.fontSize = 48; s.marginTop = 4; s.marginBottom = 0 }
-        if has("weather-condition") { s.marginTop = 4; s.marginBottom = 0 }
         return s
     }
 }

@@ -22,6 +22,8 @@ public struct SiteRenderer: Sendable {
     public var cardStore: (any CardFragmentStore)?
     /// The variants stage 4 made (none: every image is drawn as a plain `<img>`).
     public var images = ImageVariantTable()
+    /// The `strings` context of each language, made on first use (shared by copies).
+    let stringsContexts = StringsContexts()
     public init(
         site: PreparedSite, templates: TemplateSet,
         contentVisibility: Bool = true
@@ -337,7 +339,7 @@ public struct SiteRenderer: Sendable {
                 title: item.title, description: item.description, lang: item.lang ?? feed.feed.lang, page: page, type: "article",
                 image: image),
             "site": siteContext,
-            "strings": Self.stringsContext(strings(item.lang ?? feed.feed.lang)),
+            "strings": stringsContext(lang: item.lang ?? feed.feed.lang),
             "feed": ["title": .string(feed.feed.title), "url": .string(RelativeURL.relative(from: page, to: feed.pagePath))],
             "item": TemplateContext.item(
                 item, feed: feed, page: page, image: image, variants: image == nil ? nil : images.card(feed: feed, item: item), eager: true,

@@ -20,6 +20,9 @@ public struct TemplateSet: Sendable, PartialProvider {
     /// Where each source came from, for diagnostics (`Templates/feed.mustache` or `(built-in) …`).
     public let origins: [String: String]
     private let compiled: [String: MustacheTemplate]
+    /// What ``partialPath(_:)`` finds for each name it can find, by name (a partial is looked up
+    /// by name on every render).
+    private let partialPaths: [String: String]
 
     /// The built-in files, as compiled into the binary.
     public static var builtinFiles: [String: String] { BuiltinTemplates.files }
@@ -52,6 +55,7 @@ public struct TemplateSet: Sendable, PartialProvider {
         self.sources = sources
         self.origins = origins
         self.compiled = compiled
+        self.partialPaths = Self.partialPaths(compiled.keys)
         problems += unknownPartials()
         if !problems.isEmpty { throw TemplateErrors(diagnostics: problems) }
     }
@@ -65,11 +69,22 @@ public struct TemplateSet: Sendable, PartialProvider {
         partialPath(name).flatMap { compiled[$0] }
     }
 
-    /// The path of the template `{{> name}}` uses, if there is one.
-    public func partialPath(_ name: String) -> String? {
-        if compiled["partials/\(name).mustache"] != nil { return "partials/\(name).mustache" }
-        if compiled["\(name).mustache"] != nil { return "\(name).mustache" }
-        return nil
+    /// The path of the template `{{> name}}` uses, if there is one: `partials/<name>.mustache`,
+    /// else `<name>.mustache`.
+    public func partialPath(_ name: String) -> String? { partialPaths[name] }
+
+    /// ``partialPath(_:)`` of every name that has one, from the templates' paths.
+    private static func partialPaths(_ paths: some Collection<String>) -> [String: String] {
+        let suffix = ".mustache"
+        var found: [String: String] = [:]
+        for path in paths where path.hasSuffix(suffix) {
+            let name = String(path.dropLast(suffix.count))
+            if found[name] == nil { found[name] = path }
+        }
+        for path in paths where path.hasPrefix("partials/") && path.hasSuffix(suffix) {
+            found[String(path.dropFirst("partials/".count).dropLast(suffix.count))] = path
+        }
+        return found
     }
 
     /// The card template for an item `type` (`cards/<type>.mustache`), or nil when there is

@@ -149,8 +149,22 @@ public struct ContentLinks: Sendable {
     public func rewrite(_ html: String, page: String) -> String {
         guard !isEmpty else { return html }
         var text = html
-        let rewritten = text.withUTF8 { rewrite(bytes: UnsafeRawBufferPointer($0), page: page) }
-        return rewritten.map { String(decoding: $0, as: UTF8.self) } ?? html
+        let found = text.withUTF8 { replacements(bytes: UnsafeRawBufferPointer($0), page: page) }
+        guard !found.isEmpty else { return html }
+        // Assembled from slices of the page and the replacements, which are known UTF-8 (every
+        // cut is at an ASCII byte): no second validation of a page's bytes.
+        var out = ""
+        out.reserveCapacity(text.utf8.count + found.reduce(0) { $0 + $1.text.utf8.count })
+        let utf8 = text.utf8
+        var copied = utf8.startIndex
+        for (range, replacement) in found {
+            let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            out += text[copied..<lower]
+            out += replacement
+            copied = utf8.index(lower, offsetBy: range.count)
+        }
+        out += text[copied...]
+        return out
     }
 
     /// ``rewrite(_:page:)`` of a page's UTF-8 bytes (a feed page: ``OutputFile/Contents/utf8(_:)``).
@@ -186,11 +200,26 @@ public struct ContentLinks: Sendable {
     }
 
     private func rewrite(bytes: UnsafeRawBufferPointer, page: String, edits: inout [(range: Range<Int>, length: Int)]) -> [UInt8]? {
+        let found = replacements(bytes: bytes, page: page)
+        guard !found.isEmpty else { return nil }
         var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + found.reduce(0) { $0 + $1.text.utf8.count })
         var copied = 0
-        Self.forEachDestination(in: bytes) { range, destination, fragment in
-            if out.isEmpty { out.reserveCapacity(bytes.count) }
+        for (range, replacement) in found {
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
+            out.append(contentsOf: replacement.utf8)
+            edits.append((range, replacement.utf8.count))
+            copied = range.upperBound
+        }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+        return out
+    }
+
+    /// Each content-link destination's byte range in `bytes` and the text that replaces it, in
+    /// order.
+    private func replacements(bytes: UnsafeRawBufferPointer, page: String) -> [(range: Range<Int>, text: String)] {
+        var found: [(range: Range<Int>, text: String)] = []
+        Self.forEachDestination(in: bytes) { range, destination, fragment in
             var replacement = "#"
             if let value = pages[destination] {
                 let (path, size, verbatim) = BodyPaths.parse(value)
@@ -204,13 +233,9 @@ public struct ContentLinks: Sendable {
                     replacement += "\" width=\"\(size[..<x])\" height=\"\(size[size.index(after: x)...])"
                 }
             }
-            out.append(contentsOf: replacement.utf8)
-            edits.append((range, replacement.utf8.count))
-            copied = range.upperBound
+            found.append((range, replacement))
         }
-        guard copied > 0 else { return nil }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
-        return out
+        return found
     }
 
     /// Whether the tag holding the destination at `range` has a `width` or `height` attribute
@@ -270,12 +295,27 @@ public struct ContentLinks: Sendable {
                 default: end += 1
                 }
             }
-            var destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + marker.count)..<end]), as: UTF8.self)
+            // The marker's target is percent-encoded: its first `?` or `#` starts the suffix,
+            // found in the bytes when ASCII surrounds it (non-ASCII neighbours could make it part
+            // of another character: then the characters are searched).
+            let start = i + marker.count
+            var cut = start
+            var ascii = true
+            while cut < end, bytes[cut] != UInt8(ascii: "#"), bytes[cut] != UInt8(ascii: "?") {
+                if bytes[cut] >= 0x80 { ascii = false }
+                cut += 1
+            }
+            var destination: String
             var fragment = ""
-            // The marker's target is percent-encoded: its first `?` or `#` starts the suffix.
-            if let hash = destination.firstIndex(where: { $0 == "#" || $0 == "?" }) {
-                fragment = String(destination[hash...])
-                destination = String(destination[..<hash])
+            if !ascii || (cut + 1 < end && bytes[cut + 1] >= 0x80) {
+                destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                if let hash = destination.firstIndex(where: { $0 == "#" || $0 == "?" }) {
+                    fragment = String(destination[hash...])
+                    destination = String(destination[..<hash])
+                }
+            } else {
+                destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
+                if cut < end { fragment = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cut..<end]), as: UTF8.self) }
             }
             body(i..<end, MarkdownLink.decodePercent(destination), fragment)
             i = end

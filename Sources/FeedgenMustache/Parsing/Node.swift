@@ -30,29 +30,37 @@ final class Box<Value: Sendable>: Sendable {
 }
 
 struct Text: Sendable {
-    /// The text's UTF-8 bytes (slices of the source at tag and line boundaries, so whole scalars).
-    var bytes: [UInt8] { didSet { string = String(decoding: bytes, as: UTF8.self) } }
-    /// `bytes` as a String, decoded once at compile time: the renderer appends it without
-    /// validating it again on every render.
+    /// The text (slices of the source at tag and line boundaries, so whole scalars), decoded
+    /// once at compile time: the renderer appends it without validating it again on every
+    /// render. The only storage, so that the renderer's copy of a node retains one buffer.
     private(set) var string: String
     var position: Position
 
+    /// The text's UTF-8 bytes (for the compiler; the renderer uses ``string``).
+    var bytes: [UInt8] {
+        get { Array(string.utf8) }
+        set { string = String(decoding: newValue, as: UTF8.self) }
+    }
+
     init(bytes: [UInt8], position: Position) {
-        self.bytes = bytes
         self.string = String(decoding: bytes, as: UTF8.self)
         self.position = position
     }
 }
 
 struct LineStart: Sendable {
-    /// The line's leading white space (bytes of the source).
-    var leading: [UInt8] { didSet { leadingString = String(decoding: leading, as: UTF8.self) } }
-    /// `leading` as a String, decoded once at compile time.
+    /// The line's leading white space (from the source), decoded once at compile time; the only
+    /// storage, as in ``Text``.
     private(set) var leadingString: String
     var position: Position
 
+    /// The leading white space's UTF-8 bytes (for the compiler).
+    var leading: [UInt8] {
+        get { Array(leadingString.utf8) }
+        set { leadingString = String(decoding: newValue, as: UTF8.self) }
+    }
+
     init(leading: [UInt8], position: Position) {
-        self.leading = leading
         self.leadingString = String(decoding: leading, as: UTF8.self)
         self.position = position
     }

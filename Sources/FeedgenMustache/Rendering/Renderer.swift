@@ -27,7 +27,7 @@ struct Renderer {
                 output.append(text.string)
             case .lineStart(let line):
                 if !indent.isEmpty { output.append(indent) }
-                if !line.leading.isEmpty { output.append(line.leadingString) }
+                if !line.leadingString.isEmpty { output.append(line.leadingString) }
             case .variable(let variable):
                 try renderVariable(variable, source: source)
             case .section(let section):

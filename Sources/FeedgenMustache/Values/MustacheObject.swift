@@ -30,6 +30,16 @@ public struct MustacheObject: Sendable, Sequence {
         for (key, value) in elements { set(key, value, fingerprint: Self.fingerprint(key)) }
     }
 
+    /// The generic initializer of an array (what template contexts pass): a loop over its elements, not
+    /// an unspecialized generic iterator from another module.
+    public init(_ elements: [(String, MustacheValue)]) {
+        pairs.reserveCapacity(elements.count)
+        fingerprints.reserveCapacity(elements.count)
+        elements.withUnsafeBufferPointer { elements in
+            for i in elements.indices { set(elements[i].0, elements[i].1, fingerprint: Self.fingerprint(elements[i].0)) }
+        }
+    }
+
     public var count: Int { pairs.count }
     public var isEmpty: Bool { pairs.isEmpty }
     /// The keys in insertion order.
