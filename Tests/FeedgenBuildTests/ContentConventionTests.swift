@@ -23,6 +23,19 @@ import Testing
 
     static func ids(_ html: String) -> [String] { html.matches(of: /data-item-id="([^"]*)"/).map { String($0.1) } }
 
+    /// `?` and `#` are found on bytes, except where a neighbouring non-ASCII byte may join them
+    /// into a larger character (FuzzLinks: `#` and U+05BF is no fragment's `#`).
+    @Test func linksSplitAtTheirFirstQueryOrFragmentCharacter() {
+        for (link, path, suffix) in [
+            ("a/b.html?x=1#p", "a/b.html", "?x=1#p"), ("a#p?q", "a", "#p?q"), ("plain", "plain", ""),
+            ("#\u{5BF}@g", "#\u{5BF}@g", ""), ("a#\u{5BF}b#c", "a#\u{5BF}b", "#c"), ("é#x", "é", "#x"), ("\u{600}#x", "\u{600}#x", ""),
+        ] {
+            let split = LinkResolver.split(link)
+            #expect(String(split.path) == path && String(split.suffix) == suffix, "\(link)")
+            #expect(split.suffix.isEmpty || split.suffix.first == "?" || split.suffix.first == "#")
+        }
+    }
+
     @Test func languageCodesOfFileNames() {
         #expect(ItemLanguage.split("index.es")! == ("index", "es"))
         #expect(ItemLanguage.split("post.pt-BR")! == ("post", "pt-BR"))
@@ -30,6 +43,11 @@ import Testing
         #expect(ItemLanguage.split("v1.2") == nil)
         #expect(ItemLanguage.split(".es") == nil)
         #expect(ItemLanguage.split("a.es-x") == nil)
+        // A dot that a combining mark or a prepended character makes part of a larger character
+        // is no dot between a name and a code.
+        #expect(ItemLanguage.split("post.\u{301}es") == nil)
+        #expect(ItemLanguage.split("post\u{600}.es") == nil)
+        #expect(ItemLanguage.split("a\u{301}.es")! == ("a\u{301}", "es"))
         #expect(ItemLanguage.isSiteLanguage("en", site: "en-US"))
         #expect(!ItemLanguage.isSiteLanguage("en-GB", site: "en"))
     }
