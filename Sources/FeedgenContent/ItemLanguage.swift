@@ -2,6 +2,7 @@
 /// name gives its item, and which files are translations of another item, left out of the
 /// one-language site feedgen builds.
 import FeedgenDiagnostics
+import FeedgenStorage
 import Foundation
 
 enum ItemLanguage {
@@ -14,13 +15,8 @@ enum ItemLanguage {
     /// case, optionally followed by `-` and a two-letter or three-digit region. nil otherwise,
     /// and for a stem that is only the code (`.es`).
     static func split(_ stem: String) -> (base: String, code: String)? {
-        // A byte search: names without a dot (most) are done at once. Next to a non-ASCII byte
-        // the dot may be part of a larger character, which the Character search decides.
-        let utf8 = stem.utf8
-        guard let byteDot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-        let after = utf8.index(after: byteDot)
-        let plain = (after == utf8.endIndex || utf8[after] < 0x80) && (byteDot == utf8.startIndex || utf8[utf8.index(before: byteDot)] < 0x80)
-        guard let dot = plain ? byteDot : stem.lastIndex(of: "."), dot != stem.startIndex else { return nil }
+        // A byte search: names without a dot (most) are done at once.
+        guard let dot = stem.lastASCIIIndex(of: UInt8(ascii: ".")), dot != stem.startIndex else { return nil }
         let code = stem[stem.index(after: dot)...]
         let parts = code.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count <= 2, codes.contains(parts[0].lowercased()) else { return nil }

@@ -1,3 +1,4 @@
+import FeedgenStorage
 import Foundation
 
 /// How a link or image path written in content names a file of the site: one place for the
@@ -8,18 +9,8 @@ public enum LinkResolver {
     /// A relative link split where its path ends: at the first `?` or `#`. The suffix (query and
     /// fragment, with their `?`/`#`) is kept as written; the path is what names a file.
     public static func split(_ link: String) -> (path: Substring, suffix: Substring) {
-        // On bytes (both are ASCII): a Character search cost more than the rest of a link's work.
-        // Next to a non-ASCII byte the `?` or `#` may be part of a larger character (`#` and a
-        // combining mark: found by FuzzLinks), which the Character search decides.
-        let utf8 = link.utf8
-        guard let cut = utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
-            return (link[...], link[link.endIndex...])
-        }
-        let after = utf8.index(after: cut)
-        if (after == utf8.endIndex || utf8[after] < 0x80), cut == utf8.startIndex || utf8[utf8.index(before: cut)] < 0x80 {
-            return (link[..<cut], link[cut...])
-        }
-        let end = link.firstIndex { $0 == "?" || $0 == "#" } ?? link.endIndex
+        // On bytes: a Character search cost more than the rest of a link's work.
+        let end = link.firstASCIIIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? link.endIndex
         return (link[..<end], link[end...])
     }
 

@@ -14,6 +14,7 @@ enum MarkdownAttributes {
     /// tag is a heading or code block of the document, in document order: cmark's rendering
     /// without raw HTML and without figures (whose titles are `<h4>`).
     static func write(into html: String, headingIDs: [String?], codeBlocks: Int) -> String? {
+        if headingIDs.isEmpty, codeBlocks == 0 { return html }
         var html = html
         return html.withUTF8 { write(into: $0, headingIDs: headingIDs, codeBlocks: codeBlocks) }
     }

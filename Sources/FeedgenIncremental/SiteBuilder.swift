@@ -48,16 +48,14 @@ public enum SiteBuilder {
         // 5–6. Render and write into the back buffer, exchanged with the output atomically.
         guard build.renderAndWrite(site, images: images, templates: templates, links: links, output: output) else { return build.finish() }
         // What the next build starts from: the item cache, and the snapshot of this output.
-        // The snapshot and the caches are written side by side: none reads what another writes.
-        let (cleanly, listing, feeds, report, started) = (build.wroteCleanly, build.listing, build.writtenFeeds, build.report, build.started)
-        let (fingerprints, previous, saveItemCache) = (memo.items?.fingerprints, lastSnapshot, build.itemCacheSaving())
-        // The caches on other threads; the snapshot here (its records are made on every core).
+        // The caches are saved on other threads while the snapshot is made here (its records
+        // are made on every core): none reads what another writes.
         let saved = DispatchGroup()
-        for save in [saveItemCache] + build.deferredSaves.take() { DispatchQueue.global().async(group: saved, execute: save) }
-        if cleanly, let listing,
+        for save in [build.itemCacheSaving()] + build.deferredSaves.take() { DispatchQueue.global().async(group: saved, execute: save) }
+        if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
-                options: options, listing: listing, site: site, templates: templates, links: links, feeds: feeds,
-                report: report, start: started, previous: previous, fingerprints: fingerprints)
+                options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,
+                report: build.report, start: build.started, previous: lastSnapshot, fingerprints: memo.items?.fingerprints)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
         }

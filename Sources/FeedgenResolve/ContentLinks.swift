@@ -295,29 +295,10 @@ public struct ContentLinks: Sendable {
                 default: end += 1
                 }
             }
-            // The marker's target is percent-encoded: its first `?` or `#` starts the suffix,
-            // found in the bytes when ASCII surrounds it (non-ASCII neighbours could make it part
-            // of another character: then the characters are searched).
-            let start = i + marker.count
-            var cut = start
-            var ascii = true
-            while cut < end, bytes[cut] != UInt8(ascii: "#"), bytes[cut] != UInt8(ascii: "?") {
-                if bytes[cut] >= 0x80 { ascii = false }
-                cut += 1
-            }
-            var destination: String
-            var fragment = ""
-            if !ascii || (cut + 1 < end && bytes[cut + 1] >= 0x80) {
-                destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                if let hash = destination.firstIndex(where: { $0 == "#" || $0 == "?" }) {
-                    fragment = String(destination[hash...])
-                    destination = String(destination[..<hash])
-                }
-            } else {
-                destination = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
-                if cut < end { fragment = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cut..<end]), as: UTF8.self) }
-            }
-            body(i..<end, MarkdownLink.decodePercent(destination), fragment)
+            // The marker's target is percent-encoded: its first `?` or `#` starts the suffix.
+            let (path, suffix) = LinkResolver.split(
+                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + marker.count)..<end]), as: UTF8.self))
+            body(i..<end, MarkdownLink.decodePercent(String(path)), String(suffix))
             i = end
         }
     }

@@ -64,6 +64,31 @@ extension String {
         }
     }
 
+    /// The index of the first character that is a single ASCII byte matching `isMatch` (what
+    /// `firstIndex { $0 == "?" || $0 == "#" }` finds), searched on bytes. A matching byte next to
+    /// a non-ASCII one may be part of a larger character (`#` and a combining mark, a prepended
+    /// character and `.`): then the characters decide.
+    public func firstASCIIIndex(where isMatch: (UInt8) -> Bool) -> Index? {
+        guard let hit = utf8.firstIndex(where: isMatch) else { return nil }
+        if isLoneASCII(at: hit) { return hit }
+        return firstIndex { $0.utf8.count == 1 && isMatch($0.utf8.first!) }
+    }
+
+    /// The index of the last character that is the single ASCII byte `byte` (what
+    /// `lastIndex(of: ".")` finds), searched on bytes as ``firstASCIIIndex(where:)`` is.
+    public func lastASCIIIndex(of byte: UInt8) -> Index? {
+        guard let hit = utf8.lastIndex(of: byte) else { return nil }
+        if isLoneASCII(at: hit) { return hit }
+        return lastIndex { $0.utf8.count == 1 && $0.utf8.first == byte }
+    }
+
+    /// Whether the ASCII byte at `i` is surely a character of its own: both neighbours are ASCII
+    /// (a character of several scalars holds a non-ASCII one beside it; `\r\n` is not searched).
+    private func isLoneASCII(at i: Index) -> Bool {
+        let after = utf8.index(after: i)
+        return (after == utf8.endIndex || utf8[after] < 0x80) && (i == utf8.startIndex || utf8[utf8.index(before: i)] < 0x80)
+    }
+
     /// This string with every occurrence of `target` replaced by `replacement`, searched byte for
     /// byte in UTF-8 from left to right without overlaps (what Foundation's
     /// `replacingOccurrences(of:with:)` gives for ASCII markup, without its UTF-16 round trip).
