@@ -54,6 +54,18 @@ class OpenedPage:
     problems: list[str] = field(default_factory=list)
 
 
+def failed_request(request) -> str | None:
+    """The problem a `requestfailed` event reports, or None when Chromium cancelled the load of a
+    file that exists (`net::ERR_ABORTED`: a frame resized or a srcset candidate superseded while
+    the load was under way). A missing file is `net::ERR_FILE_NOT_FOUND`, still reported, and an
+    image that never loaded is caught by the tests that read `img.complete`/`naturalWidth`."""
+    url = request.url
+    if request.failure == "net::ERR_ABORTED" and url.startswith("file://"):
+        if Path(unquote(urlparse(url).path)).is_file():
+            return None
+    return f"request failed: {url} ({request.failure})"
+
+
 def open_page(browser, url: str, width: int, height: int = 844) -> OpenedPage:
     """A fresh context and page at the given viewport, recording console errors, uncaught
     exceptions and failed requests into `problems`, then navigated to `url`."""
@@ -67,7 +79,7 @@ def open_page(browser, url: str, width: int, height: int = 844) -> OpenedPage:
         else None,
     )
     page.on("pageerror", lambda e: opened.problems.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: opened.problems.append(f"request failed: {r.url} ({r.failure})"))
+    page.on("requestfailed", lambda r: (p := failed_request(r)) and opened.problems.append(p))
     page.goto(url, wait_until="load")
     return opened
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from browser_support import close, page_url
+from browser_support import close, failed_request, page_url
 
 WIDTHS = [320, 390, 768, 1280]
 SCHEMES = ["light", "dark"]
@@ -126,7 +126,7 @@ def _open_index(browser, previews: Path, scheme: str = "light"):
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} ({r.failure})"))
+    page.on("requestfailed", lambda r: (p := failed_request(r)) and problems.append(p))
     page.goto(page_url(previews / "_previews" / "index.html"), wait_until="load")
     return page, problems
 
