@@ -150,3 +150,9 @@ let package = Package(
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// Release builds optimize across the stage modules (generic helpers of FeedgenStorage and
+// FeedgenDiagnostics are specialized and inlined where they are called).
+for target in package.targets where target.name.hasPrefix("Feedgen") && target.type == .regular {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+}
