@@ -33,6 +33,15 @@ extension CardHeightEstimate {
             var a: UInt64 = 0
             var b: UInt64 = 0
 
+            init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard bytes.count <= 16 else { return nil }
+                for i in 0..<bytes.count {
+                    let c = bytes[i]
+                    let lower = UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+                    if i < 8 { a |= lower << (8 * UInt64(i)) } else { b |= lower << (8 * UInt64(i - 8)) }
+                }
+            }
+
             init?<C: Collection<UInt8>>(_ bytes: C) {
                 guard bytes.count <= 16 else { return nil }
                 for (i, c) in bytes.enumerated() {

@@ -1,6 +1,12 @@
 /// The HTML reader behind `CardHeightEstimate`: rendered card markup to vertical pieces (text
 /// runs with their glyph advances, margins, paddings, images).
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension CardHeightEstimate {
     /// A small HTML reader: tags, attributes and text, enough for rendered cards (well-formed
     /// output of cmark and Mustache templates). Void elements never go on the stack.
@@ -218,17 +224,18 @@ extension CardHeightEstimate {
                         i = j + 3
                         continue
                     }
-                    // A tag: up to the next '>' outside quotes.
+                    // A tag: up to the next '>' outside quotes (a quoted value, often a long URL,
+                    // is skipped with memchr).
                     var j = i + 1
-                    var quote: UInt8 = 0
                     while j < n {
                         let d = b[j]
-                        if quote != 0 {
-                            if d == quote { quote = 0 }
-                        } else if d == UInt8(ascii: "\"") || d == UInt8(ascii: "'") {
-                            quote = d
-                        } else if d == UInt8(ascii: ">") {
-                            break
+                        if d == UInt8(ascii: ">") { break }
+                        if d == UInt8(ascii: "\"") || d == UInt8(ascii: "'") {
+                            guard let close = memchr(b.baseAddress! + j + 1, Int32(d), n - j - 1) else {
+                                j = n
+                                break
+                            }
+                            j = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
                         }
                         j += 1
                     }
@@ -331,19 +338,28 @@ extension CardHeightEstimate {
             }
             var attributes = Attributes()
             // Only images and the theme's own classes (`card-…`, `weather-…`) change heights.
-            if end < inner.count, name == .img || Self.contains(inner, "card-") || Self.contains(inner, "weather-") {
+            if end < inner.count, name == .img || Self.holdsThemePrefix(inner) {
                 attributes = Self.attributes(bytes: UnsafeBufferPointer(rebasing: inner[end...]))
             }
             open(name, attributes: attributes)
         }
 
-        static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-            let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-            guard bytes.count >= w.count else { return false }
-            for i in 0...(bytes.count - w.count) where bytes[i] == w[0] {
-                var k = 1
-                while k < w.count, bytes[i + k] == w[k] { k += 1 }
-                if k == w.count { return true }
+        /// Whether `bytes` holds `card-` or `weather-` (the prefixes of the theme's classes), found
+        /// at their `-` in one pass.
+        static func holdsThemePrefix(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            var i = 4
+            while i < b.count {
+                if b[i] == UInt8(ascii: "-") {
+                    if b[i - 4] == UInt8(ascii: "c"), b[i - 3] == UInt8(ascii: "a"), b[i - 2] == UInt8(ascii: "r"), b[i - 1] == UInt8(ascii: "d") {
+                        return true
+                    }
+                    if i >= 7, b[i - 7] == UInt8(ascii: "w"), b[i - 6] == UInt8(ascii: "e"), b[i - 5] == UInt8(ascii: "a"),
+                        b[i - 4] == UInt8(ascii: "t"), b[i - 3] == UInt8(ascii: "h"), b[i - 2] == UInt8(ascii: "e"), b[i - 1] == UInt8(ascii: "r")
+                    {
+                        return true
+                    }
+                }
+                i += 1
             }
             return false
         }

@@ -13,8 +13,10 @@ public func parallelMap<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) 
     guard count > 1 else { return (0..<count).map(transform) }
     return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
         let slots = Slots(base: buffer.baseAddress!)
-        // A few chunks per core balance uneven files without per-index dispatch overhead.
-        let chunks = min(count, max(1, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) * 8))
+        // Chunks are taken by whichever core is free: 32 per core keep the last one short (the
+        // cores finish within ~1/64 of the work of each other on uneven files), and cost a
+        // dispatch each, not one per index.
+        let chunks = min(count, max(1, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) * 32))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let start = count * chunk / chunks
             let end = count * (chunk + 1) / chunks
