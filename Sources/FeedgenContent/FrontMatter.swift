@@ -11,9 +11,10 @@ import FeedgenDiagnostics
 /// ```
 ///
 /// Hugo's other two forms are read into the same mapping (content-format §5.3): TOML between
-/// `+++` lines (``TOMLParser``), and a JSON object when the file's first character is `{` (not
-/// `{{`, a shortcode): the object up to its matching `}` is read as YAML flow syntax (JSON is
-/// YAML 1.2), and the body starts on the line after that `}`.
+/// `+++` lines (``TOMLParser``), and a JSON object when the file's first character that is not
+/// white space is `{` (not `{{`, a shortcode; Hugo's page lexer skips white space before any of
+/// the three): the object up to its matching `}` is read as YAML flow syntax (JSON is YAML 1.2),
+/// and the body starts on the line after that `}`.
 ///
 /// A file that opens with none of these is all body, with an empty mapping. The bytes are
 /// decoded by ``SourceText`` first: BOM removed, CRLF/CR → LF, UTF-8 validated.
@@ -88,18 +89,22 @@ public struct FrontMatter: Sendable {
     }
 
     enum SplitProblem: Error {
-        case unclosed, unclosedTOML, unclosedJSON
-        /// At this 1-based line and column (in Unicode scalars).
+        /// Each at its 1-based line and column (in Unicode scalars): an unclosed block at its
+        /// opening fence or `{`.
+        case unclosed(line: Int, column: Int), unclosedTOML(line: Int, column: Int), unclosedJSON(line: Int, column: Int)
         case textAfterJSON(line: Int, column: Int)
 
         var line: Int {
-            if case .textAfterJSON(let line, _) = self { return line }
-            return 1
+            switch self {
+            case .unclosed(let line, _), .unclosedTOML(let line, _), .unclosedJSON(let line, _), .textAfterJSON(let line, _): line
+            }
         }
 
         var column: Int {
-            if case .textAfterJSON(_, let column) = self { return column }
-            return 1
+            switch self {
+            case .unclosed(_, let column), .unclosedTOML(_, let column), .unclosedJSON(_, let column), .textAfterJSON(_, let column):
+                column
+            }
         }
 
         var message: String {
@@ -141,22 +146,40 @@ public struct FrontMatter: Sendable {
             // skips white space before front matter.
             var open = 0
             var openLine = 1
+            /// Where the opening fence's (or `{`'s) line starts.
+            var openLineStart = 0
+            /// Where the line of a JSON object's opening `{` starts (its spaces are kept, so that
+            /// columns stay those of the file).
+            var jsonLineStart: Int?
+            func opensJSON(_ j: Int) -> Bool {
+                j < bytes.count && bytes[j] == UInt8(ascii: "{") && !(j + 1 < bytes.count && bytes[j + 1] == UInt8(ascii: "{"))
+            }
             while true {
                 var j = open
                 while j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\t") { j += 1 }
                 guard j < bytes.count, bytes[j] == UInt8(ascii: "\n") else {
-                    if j < bytes.count, isLine(j, lineEnd(from: j), "---") || isLine(j, lineEnd(from: j), "+++") { open = j } else { open = 0; openLine = 1 }
+                    if j < bytes.count, isLine(j, lineEnd(from: j), "---") || isLine(j, lineEnd(from: j), "+++") {
+                        open = j
+                    } else if opensJSON(j) {
+                        jsonLineStart = open
+                        open = j
+                    } else {
+                        open = 0; openLine = 1; openLineStart = 0
+                    }
                     break
                 }
                 open = j + 1
+                openLineStart = open
                 openLine += 1
             }
             let firstEnd = lineEnd(from: open)
-            if bytes.count > 0, bytes[0] == UInt8(ascii: "{"), !(bytes.count > 1 && bytes[1] == UInt8(ascii: "{")) {
+            // Spaces and tabs before the fence or `{` are ASCII: one column each.
+            let openColumn = open - openLineStart + 1
+            if let jsonLineStart {
                 // The object's end: the `}` that closes the first `{`, outside strings.
                 var depth = 0
-                var i = 0
-                var line = 1
+                var i = open
+                var line = openLine
                 var inString = false
                 while i < bytes.count {
                     let c = bytes[i]
@@ -173,7 +196,7 @@ public struct FrontMatter: Sendable {
                     }
                     i += 1
                 }
-                guard i < bytes.count else { return .failure(.unclosedJSON) }
+                guard i < bytes.count else { return .failure(.unclosedJSON(line: openLine, column: openColumn)) }
                 let end = lineEnd(from: i)
                 for k in (i + 1)..<end where bytes[k] != UInt8(ascii: " ") && bytes[k] != UInt8(ascii: "\t") {
                     var lineStart = k
@@ -184,7 +207,9 @@ public struct FrontMatter: Sendable {
                 }
                 let bodyStart = min(end + 1, bytes.count)
                 return .success(
-                    Split(frontMatter: string(0..<(i + 1)), body: string(bodyStart..<bytes.count), bodyLine: line + 1, frontMatterLine: 1, format: .json))
+                    Split(
+                        frontMatter: string(jsonLineStart..<(i + 1)), body: string(bodyStart..<bytes.count), bodyLine: line + 1,
+                        frontMatterLine: openLine, format: .json))
             }
             let format: Format
             let fence: StaticString
@@ -211,9 +236,9 @@ public struct FrontMatter: Sendable {
                 start = end + 1
                 line += 1
             }
-            if format == .toml { return .failure(.unclosedTOML) }
+            if format == .toml { return .failure(.unclosedTOML(line: openLine, column: openColumn)) }
             // After blank lines, an unclosed `---` is a thematic break of the body.
-            return open > 0 ? .success(Split(frontMatter: nil, body: text, bodyLine: 1)) : .failure(.unclosed)
+            return open > 0 ? .success(Split(frontMatter: nil, body: text, bodyLine: 1)) : .failure(.unclosed(line: 1, column: 1))
         }
     }
 }

@@ -126,6 +126,7 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
         #expect(fm.bodyLine == 6)
         // `---` and `...` do not close TOML.
         #expect(split("+++\ntitle = 'A'\n---\n").1 == ["content/a.md:1:1: error: TOML front matter starting here is not closed by a '+++' line"])
+        #expect(split("\n\n +++\ntitle = 'A'\n").1 == ["content/a.md:3:2: error: TOML front matter starting here is not closed by a '+++' line"])
         let empty = try #require(split("+++\n+++\nB").0)
         #expect(empty.hasFrontMatter && empty.fields.pairs == [] && empty.body == "B")
     }
@@ -170,6 +171,17 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
         #expect(split("{\n  \"title\": \"A\",,\n}\n").1 == ["content/a.md:2:16: error: YAML: did not find expected node content"])
         // A Hugo shortcode on the first line is body, not JSON.
         #expect(split("{{< note >}}\n").0?.body == "{{< note >}}\n")
+        // Blank lines and spaces before the `{` are skipped, as Hugo's page lexer skips them;
+        // places stay those of the file.
+        let indented = try #require(split("\n \n  {\n    \"title\": \"After blanks\",\n    \"weight\": 2\n  }\nBody\n").0)
+        #expect(indented.fields["title"]?.string == "After blanks")
+        #expect(indented.fields["weight"]?.line == 5)
+        #expect(indented.fields["weight"]?.column == 15)
+        #expect(indented.body == "Body\n")
+        #expect(indented.bodyLine == 7)
+        #expect(split("\n\n  {\n  \"title\": \"A\"\n").1 == ["content/a.md:3:3: error: JSON front matter starting here is not closed by a matching '}'"])
+        #expect(split("\n{\"title\": \"A\",,}\n").1 == ["content/a.md:2:15: error: YAML: did not find expected node content"])
+        #expect(split("\n\n{{< note >}}\n").0?.hasFrontMatter == false)
     }
 
     @Test func invalidUTF8ReportsTheFirstBadByte() {
