@@ -24,6 +24,8 @@ public struct SiteRenderer: Sendable {
     public var images = ImageVariantTable()
     /// The `strings` context of each language, made on first use (shared by copies).
     let stringsContexts = StringsContexts()
+    /// The `site` context of every page: the site's title, language and `baseURL`.
+    let siteContext: MustacheValue
     public init(
         site: PreparedSite, templates: TemplateSet,
         contentVisibility: Bool = true
@@ -31,6 +33,8 @@ public struct SiteRenderer: Sendable {
         self.site = site
         self.templates = templates
         self.contentVisibility = contentVisibility
+        let c = site.site.config
+        siteContext = ["title": .string(c.title), "language": .string(c.language), "baseURL": c.baseURL.map { .string($0) } ?? .null]
     }
 
     /// All output files, sorted by path. Pages render in parallel.
@@ -202,6 +206,14 @@ public struct SiteRenderer: Sendable {
     /// (Arabic, Hebrew, Persian, Urdu, Pashto, Sindhi, Yiddish, Dhivehi, Kurdish (Sorani), Uyghur, Syriac, N'Ko).
     public static func isRightToLeft(_ lang: String?) -> Bool {
         guard let lang, !lang.isEmpty else { return false }
+        // A language alone in two ASCII letters (`en`, `ja`, every page of most sites): its two
+        // bytes, lowercased, against the right-to-left ones.
+        let utf8 = lang.utf8
+        if utf8.count == 2, let a = utf8.first.map({ $0 | 0x20 }), let b = utf8.last.map({ $0 | 0x20 }), a >= 0x61, a <= 0x7A, b >= 0x61,
+            b <= 0x7A
+        {
+            return rightToLeftPairs.contains(UInt16(a) << 8 | UInt16(b))
+        }
         let parts = lang.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
         guard let language = parts.first else { return false }
         if let script = parts.dropFirst().first(where: { $0.count == 4 }) {
@@ -210,9 +222,9 @@ public struct SiteRenderer: Sendable {
         return ["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "dv", "ckb", "ug", "syr", "nqo"].contains(String(language))
     }
 
-    var siteContext: MustacheValue {
-        let c = site.site.config
-        return ["title": .string(c.title), "language": .string(c.language), "baseURL": c.baseURL.map { .string($0) } ?? .null]
+    /// The two-letter right-to-left languages of ``isRightToLeft(_:)``, two bytes each.
+    private static let rightToLeftPairs: [UInt16] = ["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "dv", "ug"].map {
+        UInt16(Array($0.utf8)[0]) << 8 | UInt16(Array($0.utf8)[1])
     }
 
     /// How many of a feed page's first images load eagerly.
