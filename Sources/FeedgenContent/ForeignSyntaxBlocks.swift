@@ -163,6 +163,19 @@ struct ForeignSyntaxBlocks {
                 k = end
                 continue
             }
+            if let content = listItemContentColumn(line) {
+                // A list item: its lines (indented to its content) are a level of their own when
+                // a block opens among them (`=== "macOS"` under `1. Install:`, as MkDocs writes
+                // tabs and admonitions in lists); the item's indentation is put back before each.
+                let column = indent + content
+                let end = indentedBodyEnd(lines, after: k, indent: column, limit: range.upperBound)
+                if opensBlock(lines, k + 1..<end, column: column, closings: closings) {
+                    dedent(&lines, k + 1..<end, by: column, prefix: String(repeating: " ", count: column), separated: false)
+                    rewrite(&lines, k + 1..<end, closings: closings, depth: depth + 1, changed: &changed)
+                    k = end
+                    continue
+                }
+            }
             if let close = closings[k], close < range.upperBound, let header = docusaurusHeader(line) {
                 let lead = String(repeating: " ", count: indent)
                 lines[k].prefix += lead + "> [!\(header.type.uppercased())] "
@@ -178,6 +191,57 @@ struct ForeignSyntaxBlocks {
             }
             k += 1
         }
+    }
+
+    /// Where a list item's content starts, counted from its marker (`- `, `* `, `+ `, `1. `,
+    /// `1) `): the marker's width and the spaces after it (CommonMark 5.2: one to four; more, or
+    /// none before the line's end, count as one). Nil for a line that is no list item.
+    private static func listItemContentColumn(_ line: Substring) -> Int? {
+        let utf8 = line.utf8
+        var i = utf8.startIndex
+        var width = 0
+        if let c = utf8.first, c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+") {
+            i = utf8.index(after: i)
+            width = 1
+        } else {
+            while i < utf8.endIndex, utf8[i] >= 0x30, utf8[i] <= 0x39, width < 9 {
+                i = utf8.index(after: i)
+                width += 1
+            }
+            guard width > 0, i < utf8.endIndex, utf8[i] == UInt8(ascii: ".") || utf8[i] == UInt8(ascii: ")") else { return nil }
+            i = utf8.index(after: i)
+            width += 1
+        }
+        var spaces = 0
+        while i < utf8.endIndex, utf8[i] == UInt8(ascii: " ") {
+            i = utf8.index(after: i)
+            spaces += 1
+        }
+        guard spaces > 0 else { return nil }
+        return width + (spaces > 4 || i == utf8.endIndex ? 1 : spaces)
+    }
+
+    /// Whether an admonition, a tab or a Docusaurus block may open among `lines[range]`, at any
+    /// depth (a nested list's item holds it) outside fenced code: the level then reads them.
+    private static func opensBlock(_ lines: [Line], _ range: Range<Int>, column: Int, closings: [Int: Int]) -> Bool {
+        var fence: (char: Character, count: Int)?
+        for k in range {
+            let text = lines[k].text
+            guard width(ofIndentation: text) >= column else { continue }
+            let line = text.drop { $0 == " " || $0 == "\t" }
+            if let f = fence {
+                if line.prefix(while: { $0 == f.char }).count >= f.count, line.drop(while: { $0 == f.char }).allSatisfy(\.isWhitespace) {
+                    fence = nil
+                }
+                continue
+            }
+            if let f = openingFence(line) {
+                fence = f
+            } else if mkDocsHeader(line) != nil || (closings[k] != nil && docusaurusHeader(line) != nil) {
+                return true
+            }
+        }
+        return false
     }
 
     /// The line after the last one of an indented body starting after `header`: lines indented
@@ -207,8 +271,9 @@ struct ForeignSyntaxBlocks {
     }
 
     /// Takes `width` columns of indentation off each line (a tab counts to the next multiple of
-    /// 4) and puts `prefix` before it: `>` then a space for a line with text.
-    private static func dedent(_ lines: inout [Line], _ range: Range<Int>, by width: Int, prefix: String) {
+    /// 4) and puts `prefix` before it: `>` then a space for a line with text (`separated`), or
+    /// a list item's indentation as it is.
+    private static func dedent(_ lines: inout [Line], _ range: Range<Int>, by width: Int, prefix: String, separated: Bool = true) {
         for k in range {
             var taken = 0
             var bytes = 0
@@ -221,7 +286,7 @@ struct ForeignSyntaxBlocks {
             let blank = text.allSatisfy { $0 == " " || $0 == "\t" }
             lines[k].text = blank ? "" : text
             lines[k].removed += bytes
-            lines[k].prefix += blank || prefix.isEmpty ? prefix : prefix + " "
+            lines[k].prefix += blank || prefix.isEmpty || !separated ? prefix : prefix + " "
         }
     }
 }

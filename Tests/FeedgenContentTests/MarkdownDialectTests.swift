@@ -162,6 +162,61 @@ import Testing
         #expect(r.warnings == ["content/s/a.md:11:9: warning: Liquid output '{{ hi }}' is left out of the page: feedgen does not run Liquid"])
     }
 
+    /// MkDocs writes tabs and admonitions in list items indented to the item: they become the
+    /// item's own paragraphs and block quotes, and places still point at the body as written.
+    @Test func tabsAndAdmonitionsInListItemsStayInTheirItem() {
+        let r = render(
+            """
+            1. Install:
+
+                === "macOS"
+
+                    ```
+                    brew install {{ x }}
+                    ```
+
+                === "Linux"
+                    Run apt {{ y }}.
+
+            2. Then:
+                - Nested
+                    !!! warning "Mind"
+                        Careful.
+
+                ```
+                === "not a tab, code"
+                ```
+            """)
+        #expect(
+            r.html == """
+                <ol>
+                <li>
+                <p>Install:</p>
+                <p><strong>macOS</strong></p>
+                <pre tabindex="0"><code>brew install {{ x }}
+                </code></pre>
+                <p><strong>Linux</strong><br />
+                Run apt .</p>
+                </li>
+                <li>
+                <p>Then:</p>
+                <ul>
+                <li>Nested
+                <div class="markdown-alert markdown-alert-warning">
+                <p class="markdown-alert-title">Mind</p>
+                <p>Careful.</p>
+                </div>
+                </li>
+                </ul>
+                <pre tabindex="0"><code>=== &quot;not a tab, code&quot;
+                </code></pre>
+                </li>
+                </ol>
+
+                """)
+        #expect(r.warnings == ["content/s/a.md:13:17: warning: Liquid output '{{ y }}' is left out of the page: feedgen does not run Liquid"])
+    }
+
     /// Hugo's built-in `figure`: its image is a Markdown image (resolved like `![](x.png)`).
     @Test func figureShortcodesBecomeFigures() {
         let r = render(
