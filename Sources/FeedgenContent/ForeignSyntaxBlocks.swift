@@ -82,9 +82,7 @@ struct ForeignSyntaxBlocks {
         for (k, raw) in lines.enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             if let f = fence {
-                if line.prefix(while: { $0 == f.char }).count >= f.count, line.drop(while: { $0 == f.char }).allSatisfy(\.isWhitespace) {
-                    fence = nil
-                }
+                if closes(line, f) { fence = nil }
                 continue
             }
             if let f = openingFence(line) {
@@ -106,6 +104,11 @@ struct ForeignSyntaxBlocks {
         return closings
     }
 
+    /// Whether `line` (indentation taken off) closes the fenced code block opened by `fence`.
+    private static func closes(_ line: Substring, _ fence: (char: Character, count: Int)) -> Bool {
+        line.prefix(while: { $0 == fence.char }).count >= fence.count && line.drop(while: { $0 == fence.char }).allSatisfy(\.isWhitespace)
+    }
+
     private static func openingFence(_ line: Substring) -> (char: Character, count: Int)? {
         guard let c = line.first, c == "`" || c == "~" else { return nil }
         let count = line.prefix { $0 == c }.count
@@ -122,9 +125,7 @@ struct ForeignSyntaxBlocks {
             let indent = text.prefix { $0 == " " }.count
             let line = text.dropFirst(indent)
             if let f = fence {
-                if line.prefix(while: { $0 == f.char }).count >= f.count, line.drop(while: { $0 == f.char }).allSatisfy(\.isWhitespace) {
-                    fence = nil
-                }
+                if closes(line, f) { fence = nil }
                 k += 1
                 continue
             }
@@ -230,9 +231,7 @@ struct ForeignSyntaxBlocks {
             guard width(ofIndentation: text) >= column else { continue }
             let line = text.drop { $0 == " " || $0 == "\t" }
             if let f = fence {
-                if line.prefix(while: { $0 == f.char }).count >= f.count, line.drop(while: { $0 == f.char }).allSatisfy(\.isWhitespace) {
-                    fence = nil
-                }
+                if closes(line, f) { fence = nil }
                 continue
             }
             if let f = openingFence(line) {
