@@ -146,34 +146,68 @@ extension SiteConfig {
         }
     }
 
-    /// `strings: {seeAll: "More", items: "{count} posts"}`: known keys only (``UIStrings/Key``),
-    /// each a non-empty string whose `{name}` placeholders are the key's own.
+    /// `strings: {seeAll: "More", items: "{count} posts", ja: {seeAll: "もっと見る"}}`: known keys
+    /// (``UIStrings/Key``), each a non-empty string whose `{name}` placeholders are the key's own,
+    /// and language tags (``isLanguageTag(_:)``), each a mapping of the same keys for pages in
+    /// that language.
     static func decodeStrings(_ node: YAMLNode, into config: inout SiteConfig, reader: inout FieldReader) {
         guard let pairs = node.pairs else {
             reader.error(node, "'strings' must be a mapping of interface texts such as '{seeAll: \"More\"}', found \(FieldReader.found(node))")
             return
         }
         let known = UIStrings.Key.allCases.map(\.rawValue)
-        reader.rejectUnknownKeys(node, known: known, in: "'strings'")
+        let languages = pairs.compactMap { $0.key.string }.filter { UIStrings.Key(rawValue: $0) == nil && isLanguageTag($0) }
+        reader.rejectUnknownKeys(node, known: known + languages, in: "'strings'")
+        config.strings = decodeTexts(pairs, in: "'strings'", reader: &reader)
+        for pair in pairs {
+            guard let name = pair.key.string, languages.contains(name) else { continue }
+            guard let texts = pair.value.pairs else {
+                reader.error(
+                    pair.value,
+                    "'\(name)' in 'strings' is a language: its value must be a mapping of that language's texts such as '{seeAll: \"…\"}', found \(FieldReader.found(pair.value))")
+                continue
+            }
+            let context = "'strings.\(name)'"
+            reader.rejectUnknownKeys(pair.value, known: known, in: context)
+            config.stringsByLanguage[normalizedLanguageTag(name), default: [:]].merge(decodeTexts(texts, in: context, reader: &reader)) { $1 }
+        }
+    }
+
+    /// The known keys' texts among `pairs` (unknown keys were reported by the caller).
+    private static func decodeTexts(_ pairs: [YAMLPair], in context: String, reader: inout FieldReader) -> [UIStrings.Key: String] {
+        var texts: [UIStrings.Key: String] = [:]
         for pair in pairs {
             guard let name = pair.key.string, let key = UIStrings.Key(rawValue: name),
                 let text = reader.string(pair.value, key: name)
             else { continue }
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty {
-                reader.error(pair.value, "'\(name)' in 'strings' must not be empty: it is the only text of a link or label; remove it to use the built-in text")
+                reader.error(pair.value, "'\(name)' in \(context) must not be empty: it is the only text of a link or label; remove it to use the built-in text")
                 continue
             }
             let unknown = placeholders(in: trimmed).filter { !key.placeholders.contains($0) }
             if let first = unknown.first {
                 let allowed = key.placeholders.isEmpty
                     ? "'\(name)' takes none" : "'\(name)' takes " + key.placeholders.map { "{\($0)}" }.joined(separator: " and ")
-                reader.error(pair.value, "'\(name)' in 'strings' has the placeholder '{\(first)}', which feedgen does not fill in: \(allowed)")
+                reader.error(pair.value, "'\(name)' in \(context) has the placeholder '{\(first)}', which feedgen does not fill in: \(allowed)")
                 continue
             }
-            config.strings[key] = trimmed
+            texts[key] = trimmed
         }
+        return texts
     }
+
+    /// Whether `name` reads as a BCP 47 language tag: a primary language subtag of two or three
+    /// letters, then subtags of one to eight letters or digits after `-` or `_` (`ja`, `pt-BR`,
+    /// `zh_Hant`).
+    static func isLanguageTag(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false).flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        guard let primary = parts.first, (2...3).contains(primary.count), primary.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
+    /// A language tag as ``SiteConfig/stringsByLanguage`` keys it: lowercased, `-` between subtags.
+    static func normalizedLanguageTag(_ tag: String) -> String { tag.lowercased().replacingOccurrences(of: "_", with: "-") }
 
     /// The names of `{name}` placeholders in `text` (ASCII letters between braces).
     static func placeholders(in text: String) -> [String] {

@@ -36,8 +36,26 @@ public struct SiteConfig: Sendable {
     /// the ~1 MB a phone loads well (docs/benchmarks.md, "Long sections").
     public static let defaultPageSize = 100
     /// `strings`: the site's own wording of feedgen's interface text, on every page whatever
-    /// its language (``UIStrings``).
+    /// its language (``UIStrings``), under the wording of the page's own language if the site
+    /// has one (``stringsByLanguage``).
     public var strings: [UIStrings.Key: String] = [:]
+    /// `strings` of one language (`strings: {ja: {seeAll: "もっと見る"}}`), by lowercased tag:
+    /// ``strings(forLanguage:)`` lays them over ``strings`` for pages in that language.
+    public var stringsByLanguage: [String: [UIStrings.Key: String]] = [:]
+
+    /// The site's wording for a page in `language`: ``strings``, then the texts of its primary
+    /// language (`ja` for `ja-JP`), of the table feedgen chose for it (``UIStrings``: `zh-hant`
+    /// for `zh-TW`) and of its whole tag, the most specific last.
+    public func strings(forLanguage language: String) -> [UIStrings.Key: String] {
+        guard !stringsByLanguage.isEmpty else { return strings }
+        let tag = SiteConfig.normalizedLanguageTag(language)
+        let primary = String(tag.prefix { $0 != "-" })
+        var texts = strings
+        for candidate in [primary, UIStrings.table(for: language).lowercased(), tag] {
+            if let own = stringsByLanguage[candidate] { texts.merge(own) { $1 } }
+        }
+        return texts
+    }
     /// The parsed file, nil when there is no `feedgen.yaml`.
     public var source: YAMLNode?
 

@@ -9,9 +9,10 @@ import FeedgenResolve
 
 extension SiteRenderer {
     /// The interface text of a page or section in `lang` (else the site's `language`), with the
-    /// site's `strings` overrides.
+    /// site's `strings` overrides (its own for that language last).
     func strings(_ lang: String?) -> UIStrings {
-        UIStrings(language: lang ?? site.site.config.language, overrides: site.site.config.strings)
+        let language = lang ?? site.site.config.language
+        return UIStrings(language: language, overrides: site.site.config.strings(forLanguage: language))
     }
 
     /// `strings` of the page and section templates: every ``UIStrings/Key`` without

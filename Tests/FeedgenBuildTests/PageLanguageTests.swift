@@ -138,6 +138,24 @@ import FeedgenDiagnostics
         #expect(try Self.pages(root).home.contains(#"<a href="latest/index.html">Tous les billets<span class="cl-visually-hidden">: Latest</span></a>"#))
     }
 
+    /// `strings` may hold a language's own wording: it applies to pages and sections in that
+    /// language (its primary language, its table or its whole tag), over the site-wide one.
+    @Test func stringsOfOneLanguageApplyToItsPages() throws {
+        let yaml = "strings:\n  seeAll: More\n  ja:\n    seeAll: もっと見る\n  de_AT: {seeAll: Mehr davon}\n"
+        let (home, _, _, report) = try Self.pages(Self.site(language: "ja-JP", yaml: yaml))
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        #expect(home.contains(#"<a href="latest/index.html">もっと見る<span class="cl-visually-hidden">: Latest</span></a>"#))
+        #expect(home.contains(#"<a href="posts/index.html">もっと見る<span class="cl-visually-hidden">: Posts</span></a>"#))
+        // A `de-AT` section: its own tag's text; a `de` one has none of its own: the site-wide text.
+        let (austrian, _, _, _) = try Self.pages(Self.site(language: "ja", yaml: yaml, sectionLang: "de-AT"))
+        #expect(austrian.contains(#"<a href="latest/index.html">Mehr davon<span class="cl-visually-hidden">: Latest</span></a>"#))
+        #expect(austrian.contains(#"<a href="posts/index.html">もっと見る<span class="cl-visually-hidden">: Posts</span></a>"#))
+        let (german, _, _, _) = try Self.pages(Self.site(language: "ja", yaml: yaml, sectionLang: "de"))
+        #expect(german.contains(#"<a href="latest/index.html">More<span class="cl-visually-hidden">: Latest</span></a>"#))
+        #expect(SiteConfig.isLanguageTag("zh-Hant-TW") && SiteConfig.isLanguageTag("pt_BR") && !SiteConfig.isLanguageTag("seeAl"))
+        #expect(!SiteConfig.isLanguageTag("j") && !SiteConfig.isLanguageTag("ja-") && !SiteConfig.isLanguageTag("日本"))
+    }
+
     @Test func badStringsAreErrorsAtTheirPositions() throws {
         let yaml = "strings:\n  seeAl: x\n  items: \"{n} posts\"\n  pages: \"\"\n  tags: [a]\n"
         let report = build(Self.site(language: "en", yaml: yaml), output: temporaryFolder() + "/public")
@@ -147,6 +165,14 @@ import FeedgenDiagnostics
             "feedgen.yaml:5:10: error: 'items' in 'strings' has the placeholder '{n}', which feedgen does not fill in: 'items' takes {count}",
             "feedgen.yaml:6:10: error: 'pages' in 'strings' must not be empty: it is the only text of a link or label; remove it to use the built-in text",
             "feedgen.yaml:7:9: error: 'tags' must be a string, found a list",
+        ])
+        let languages = build(
+            Self.site(language: "en", yaml: "strings:\n  ja: すべて\n  fr:\n    seeAl: Voir\n    items: \"{n} billets\"\n"),
+            output: temporaryFolder() + "/public")
+        #expect(languages.diagnostics.items.map(\.description).sorted() == [
+            "feedgen.yaml:4:7: error: 'ja' in 'strings' is a language: its value must be a mapping of that language's texts such as '{seeAll: \"…\"}', found 'すべて'",
+            "feedgen.yaml:6:5: error: unknown key 'seeAl' in 'strings.fr' (did you mean 'seeAll'?)",
+            "feedgen.yaml:7:12: error: 'items' in 'strings.fr' has the placeholder '{n}', which feedgen does not fill in: 'items' takes {count}",
         ])
         let notAMapping = build(Self.site(language: "en", yaml: "strings: See all\n"), output: temporaryFolder() + "/public")
         #expect(notAMapping.diagnostics.items.map(\.description) == [
