@@ -25,6 +25,9 @@ struct ForeignSyntaxPass {
     var rawAt = (line: 0, column: 0)
     /// Searches already made, by what they looked for (``remembered(_:from:)``).
     var searches: [SearchKey: SearchResult] = [:]
+    /// The searches for a closing backtick run, by its length (``closingRun(_:from:)``; apart
+    /// from ``searches``: a code span is opened at every run of most bodies).
+    var closingRuns: [Int: SearchResult] = [:]
     /// Inside `{% highlight %}`: the input offset and length of its `{% endhighlight %}`, and the fence.
     var highlight: (end: Int, length: Int, fence: [UInt8])?
     /// The destinations written for Jekyll's `{% link %}` / `{% post_url %}` tags
@@ -34,9 +37,12 @@ struct ForeignSyntaxPass {
     var unsafe = false
     /// The `figure` shortcodes written as images, by output line (``builtInShortcode(name:argsStart:end:)``).
     var figures: [Int: MarkdownFigure] = [:]
+    /// Whether the body may hold a `{:toc}` line (``tableOfContents()``).
+    let mayHaveTOC: Bool
 
     init(_ bytes: [UInt8], unsafe: Bool = false) {
         b = bytes
+        mayHaveTOC = Self.mayHaveTOC(bytes)
         self.unsafe = unsafe
         out.reserveCapacity(bytes.count)
     }
@@ -54,11 +60,14 @@ struct ForeignSyntaxPass {
             lineStart = false
             if highlight == nil {
                 // A run of bytes that start nothing (most of a body) is copied at once.
-                var j = i
-                while j < b.count {
-                    let d = b[j]
-                    if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
-                    j += 1
+                let j = b.withUnsafeBufferPointer { b in
+                    var j = i
+                    while j < b.count {
+                        let d = b[j]
+                        if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
+                        j += 1
+                    }
+                    return j
                 }
                 if j > i {
                     copyRun(j - i)
@@ -121,10 +130,13 @@ struct ForeignSyntaxPass {
 
     /// ``copy(_:)`` of `count` bytes that hold no newline.
     mutating func copyRun(_ count: Int) {
-        let run = b[i..<(i + count)]
-        out.append(contentsOf: run)
-        var scalars = 0
-        for c in run where c & 0xC0 != 0x80 { scalars += 1 }
+        let scalars = b.withUnsafeBufferPointer { b in
+            let run = UnsafeBufferPointer(rebasing: b[i..<(i + count)])
+            out.append(contentsOf: run)
+            var scalars = 0
+            for c in run where c & 0xC0 != 0x80 { scalars += 1 }
+            return scalars
+        }
         i += count
         inColumn += count
         outColumn += count
@@ -297,10 +309,9 @@ struct ForeignSyntaxPass {
     }
 
     mutating func closingRun(_ count: Int, from start: Int) -> Bool {
-        let key = SearchKey(needle: Array(String(count).utf8), mode: 4)
-        if let r = remembered(key, from: start) { return r.found != nil }
+        if let r = closingRuns[count], r.from <= start, start <= r.stop { return r.found != nil }
         let r = scanClosingRun(count, from: start)
-        searches[key] = r
+        closingRuns[count] = r
         return r.found != nil
     }
 

@@ -4,12 +4,33 @@ import CCmark
 import FeedgenDiagnostics
 import FeedgenStorage
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 public enum MarkdownHeadings {
     /// GitHub's heading slug (github-slugger, what github.com and most Markdown tools use): the
     /// text lower-cased; every character that is not a letter, mark, number, `_` (connector
     /// punctuation), `-` or space removed; each space becomes `-` (`"Hello, World!"` →
     /// `hello-world`, `"A  b"` → `a--b`, `"日本語の見出し"` kept, `"C++ & Rust"` → `c--rust`).
     public static func slug(_ text: String) -> String {
+        // ASCII (most headings) on bytes: its letters, digits and `_` are the kept categories.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte | 0x20)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    out.append(byte)
+                case UInt8(ascii: " "): out.append(UInt8(ascii: "-"))
+                default: break
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         var out = String.UnicodeScalarView()
         for scalar in text.lowercased().unicodeScalars {
             switch scalar {
@@ -108,10 +129,13 @@ public enum MarkdownHeadings {
         var found: Set<String> = []
         var html = html
         html.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var i = 0
             while i < bytes.count {
-                // `id="` and `name="`, after a space: found by their `="`.
-                guard bytes[i] == UInt8(ascii: "\""), i >= 4, bytes[i - 1] == UInt8(ascii: "=") else {
+                // `id="` and `name="`, after a space: found by their `="` (memchr jumps to each `"`).
+                guard let hit = memchr(base + i, 0x22, bytes.count - i) else { break }
+                i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                guard i >= 4, bytes[i - 1] == UInt8(ascii: "=") else {
                     i += 1
                     continue
                 }
