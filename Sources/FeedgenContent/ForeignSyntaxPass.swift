@@ -7,8 +7,26 @@ struct ForeignSyntaxPass {
     var warnings: [ForeignSyntax.Warning] = []
     var anchors: [PositionMap.Anchor] = [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1)]
     var inLine = 1, inColumn = 1, outLine = 1, outColumn = 1
-    /// The input column of `i` in Unicode scalars (for warnings), kept as bytes are read.
-    var scalarColumn = 1
+    /// The input column of `i` in Unicode scalars (for warnings), counted when asked, not kept
+    /// for every byte read: from the last place counted on the same line, else back to the
+    /// line's start (so a line of thousands of warnings is counted once).
+    mutating func scalarColumn() -> Int {
+        var (k, column) = (i, 1)
+        if scalarCounted.line == inLine, scalarCounted.offset <= i {
+            (k, column) = (scalarCounted.offset, scalarCounted.column)
+            for c in b[k..<i] where c & 0xC0 != 0x80 { column += 1 }
+        } else {
+            while k > 0, b[k - 1] != 0x0A {
+                k -= 1
+                if b[k] & 0xC0 != 0x80 { column += 1 }
+            }
+        }
+        scalarCounted = (i, inLine, column)
+        return column
+    }
+
+    /// The last ``scalarColumn()``: its input offset, line and column.
+    var scalarCounted = (offset: 0, line: 0, column: 1)
 
     // Block context.
     var fence: (char: UInt8, count: Int)?
@@ -119,28 +137,19 @@ struct ForeignSyntaxPass {
                 outLine += 1
                 inColumn = 1
                 outColumn = 1
-                scalarColumn = 1
             } else {
                 inColumn += 1
                 outColumn += 1
-                if c & 0xC0 != 0x80 { scalarColumn += 1 }
             }
         }
     }
 
     /// ``copy(_:)`` of `count` bytes that hold no newline.
     mutating func copyRun(_ count: Int) {
-        let scalars = b.withUnsafeBufferPointer { b in
-            let run = UnsafeBufferPointer(rebasing: b[i..<(i + count)])
-            out.append(contentsOf: run)
-            var scalars = 0
-            for c in run where c & 0xC0 != 0x80 { scalars += 1 }
-            return scalars
-        }
+        b.withUnsafeBufferPointer { b in out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(i + count)])) }
         i += count
         inColumn += count
         outColumn += count
-        scalarColumn += scalars
     }
 
     mutating func skip(_ count: Int) {
@@ -148,10 +157,8 @@ struct ForeignSyntaxPass {
             if b[i] == 0x0A {
                 inLine += 1
                 inColumn = 1
-                scalarColumn = 1
             } else {
                 inColumn += 1
-                if b[i] & 0xC0 != 0x80 { scalarColumn += 1 }
             }
             i += 1
         }
@@ -181,7 +188,8 @@ struct ForeignSyntaxPass {
     }
 
     mutating func warn(_ message: String) {
-        warnings.append(.init(line: inLine, column: scalarColumn, message: message))
+        let column = scalarColumn()
+        warnings.append(.init(line: inLine, column: column, message: message))
     }
 
     /// The source of `start..<end` on one line, white space runs as one space, cut to 60 scalars,

@@ -16,7 +16,7 @@ extension ForeignSyntaxPass {
                 return true
             }
             if tag.name == "raw" {
-                rawAt = (inLine, scalarColumn)
+                rawAt = (inLine, scalarColumn())
                 skip(tag.end - i)
                 raw = true
                 return true

@@ -174,7 +174,10 @@ public enum Markdown {
                 var located = link
                 located.location = location()
                 links.append(located)
-                _ = cmark_node_set_url(node, located.marker(suffix: suffix))
+                // The marker's bytes go to cmark as they are (no String made, validated and copied).
+                located.markerBytes(suffix: suffix).withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { _ = cmark_node_set_url(node, $0.baseAddress) }
+                }
             }
             if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node),
                 MarkdownLink.isProtocolRelative(url)
