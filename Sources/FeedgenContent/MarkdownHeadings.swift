@@ -190,15 +190,40 @@ public enum MarkdownHeadings {
     /// author's own `[see](#fn-1)`). `html` is returned unchanged when it has no footnotes.
     public static func prefixFootnoteIDs(_ html: String, itemID: String) -> String {
         guard html.containsBytes("data-footnote") else { return html }
-        let prefix = footnotePrefix(itemID: itemID)
-        var out = html
-        for (old, new) in [
-            ("href=\"#fn-", "href=\"#fn-" + prefix), ("id=\"fn-", "id=\"fn-" + prefix),
-            ("href=\"#fnref-", "href=\"#fnref-" + prefix), ("id=\"fnref-", "id=\"fnref-" + prefix),
-        ] {
-            out = out.replacingBytes(old, with: new)
+        let prefix = Array(footnotePrefix(itemID: itemID).utf8)
+        // One pass: the prefix goes after each `href="#fn-`, `id="fn-`, `href="#fnref-` and
+        // `id="fnref-` (each holds one `"`, found by memchr; an id holds no `"`, so this is
+        // what replacing the four in turn gives).
+        var html = html
+        return html.withUTF8 { b in
+            guard let base = b.baseAddress else { return "" }
+            func holds(_ s: StaticString, at k: Int) -> Bool {
+                k >= 0 && k + s.utf8CodeUnitCount <= b.count && memcmp(base + k, s.utf8Start, s.utf8CodeUnitCount) == 0
+            }
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count + 16 * prefix.count)
+            var copied = 0
+            var i = 0
+            while i < b.count, let hit = memchr(base + i, 0x22, b.count - i) {
+                let q = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                var end: Int?
+                if holds("href=", at: q - 5) {
+                    end = holds("#fn-", at: q + 1) ? q + 5 : holds("#fnref-", at: q + 1) ? q + 8 : nil
+                } else if holds("id=", at: q - 3) {
+                    end = holds("fn-", at: q + 1) ? q + 4 : holds("fnref-", at: q + 1) ? q + 7 : nil
+                }
+                guard let end else {
+                    i = q + 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<end]))
+                out.append(contentsOf: prefix)
+                copied = end
+                i = end
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied...]))
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     /// `recipes/miso-soup` → `recipes-miso-soup-`.
