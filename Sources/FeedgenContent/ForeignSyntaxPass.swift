@@ -78,15 +78,7 @@ struct ForeignSyntaxPass {
             lineStart = false
             if highlight == nil {
                 // A run of bytes that start nothing (most of a body) is copied at once.
-                let j = b.withUnsafeBufferPointer { b in
-                    var j = i
-                    while j < b.count {
-                        let d = b[j]
-                        if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
-                        j += 1
-                    }
-                    return j
-                }
+                let j = b.withUnsafeBufferPointer { Self.nextSpecial(in: $0, from: i) }
                 if j > i {
                     copyRun(j - i)
                     continue
@@ -123,6 +115,33 @@ struct ForeignSyntaxPass {
                     line: rawAt.line, column: rawAt.column,
                     message: "'{% raw %}' has no '{% endraw %}': the rest of the body is kept as written"))
         }
+    }
+
+    /// The first offset from `start` holding a newline, `{`, a backtick or `\` (what the scan
+    /// stops at), or the end: eight bytes at a time while none of them is one (SWAR: a byte
+    /// equal to `c` is a zero byte of `x ^ c…c`).
+    static func nextSpecial(in b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var j = start
+        if let base = b.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func hasZeroByte(_ y: UInt64) -> Bool { (y &- ones) & ~y & highs != 0 }
+            while j + 8 <= b.count {
+                let x = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+                if hasZeroByte(x ^ (ones &* 0x0A)) || hasZeroByte(x ^ (ones &* 0x7B)) || hasZeroByte(x ^ (ones &* 0x60))
+                    || hasZeroByte(x ^ (ones &* 0x5C))
+                {
+                    break
+                }
+                j += 8
+            }
+        }
+        while j < b.count {
+            let d = b[j]
+            if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
+            j += 1
+        }
+        return j
     }
 
     // MARK: Output and positions
