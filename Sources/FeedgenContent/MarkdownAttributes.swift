@@ -22,14 +22,12 @@ enum MarkdownAttributes {
     /// ``write(into:headingIDs:codeBlocks:)`` of UTF-8 bytes (cmark's output buffer, read in
     /// place: the page is copied once, into the string returned).
     static func write(into b: UnsafeBufferPointer<UInt8>, headingIDs: [String?], codeBlocks: Int) -> String? {
-        if headingIDs.isEmpty, codeBlocks == 0 { return String(decodingMostlyASCII: b) }
+        if headingIDs.isEmpty, codeBlocks == 0 { return String(decoding: b, as: UTF8.self) }
         guard let base = b.baseAddress else { return nil }
         let n = b.count
         let capacity = n + headingIDs.reduce(0) { $0 + ($1.map { $0.utf8.count + 6 } ?? 0) } + codeBlocks * 13
         var matched = true
-        // Written into bytes, then made a String in ASCII pieces (``String/init(decodingMostlyASCII:minimumRun:)``).
-        var buffer = [UInt8](repeating: 0, count: capacity)
-        let length = buffer.withUnsafeMutableBufferPointer { out -> Int in
+        let written = String(unsafeUninitializedCapacity: capacity) { out in
             var o = 0
             func copy(_ from: Int, _ to: Int) {
                 guard to > from else { return }
@@ -87,7 +85,6 @@ enum MarkdownAttributes {
             copy(copied, n)
             return o
         }
-        guard matched else { return nil }
-        return buffer.withUnsafeBufferPointer { String(decodingMostlyASCII: UnsafeBufferPointer(rebasing: $0[..<length])) }
+        return matched ? written : nil
     }
 }
