@@ -128,13 +128,15 @@ struct MarkdownOptions: Sendable {
                 if let map = blocks?.map { (line, column) = map.original(line: line, column: column) }
                 return SourceLocation(path: location.path, line: line + source.firstLine - 1, column: column)
             }
+            let linkTags = foreign?.linkTags ?? [:]
             for k in r.links.indices {
                 r.links[k].location = original(r.links[k].location)
                 // A link from a Jekyll tag or Hugo `ref` shows the tag (its check is then a
                 // warning); a `ref`'s fragment is inside its tag.
+                guard !linkTags.isEmpty else { continue }
                 let destination = r.links[k].destination
                 let hash = destination.firstIndex(of: "#") ?? destination.endIndex
-                if let tag = foreign?.linkTags[String(destination[..<hash])] {
+                if let tag = linkTags[String(destination[..<hash])] {
                     r.links[k].destination = tag.hasPrefix("{{") ? tag : tag + destination[hash...]
                 }
             }

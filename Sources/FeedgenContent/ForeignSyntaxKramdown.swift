@@ -1,6 +1,12 @@
 /// kramdown's extensions in a body, taken out by ``ForeignSyntaxPass`` (content-format §5.3):
 /// `{::comment}…{:/comment}`, `{::nomarkdown}…{:/nomarkdown}`, `{::options … /}` and the table of
 /// contents `* TOC` / `{:toc}`, whose text would otherwise reach the page.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension ForeignSyntaxPass {
     /// The extension `{::name …}` at `i` (`b[i + 2]` is `:`): handled and true, or false when it
     /// is none of the above (it is then an attribute list, left out as one).
@@ -80,6 +86,7 @@ extension ForeignSyntaxPass {
     /// `1. Table of contents`) and a line `{:toc}`. Both lines' text is left out (their line
     /// breaks kept) with one warning; false when the line is not such a list.
     mutating func tableOfContents() -> Bool {
+        guard mayHaveTOC else { return false }
         var j = i
         while j < b.count, j - i < 4, b[j] == 0x20 { j += 1 }
         guard j < b.count else { return false }
@@ -98,8 +105,7 @@ extension ForeignSyntaxPass {
         var next = lineEnd + 1
         var nextEnd = next
         while nextEnd < b.count, b[nextEnd] != 0x0A { nextEnd += 1 }
-        let line = String(decoding: b[next..<nextEnd], as: UTF8.self).filter { $0 != " " && $0 != "\t" }
-        guard line == "{:toc}" else { return false }
+        guard Self.isTOCLine(b[next..<nextEnd]) else { return false }
         warn(
             "kramdown table of contents \(shown(i, lineEnd)) with '{:toc}' is left out of the page: feedgen does not generate a table of contents"
         )
@@ -108,5 +114,32 @@ extension ForeignSyntaxPass {
         next = nextEnd
         skip(next - i)
         return true
+    }
+
+    /// Whether `line` is `{:toc}` once its spaces and tabs are left out.
+    static func isTOCLine(_ line: ArraySlice<UInt8>) -> Bool {
+        var k = 0
+        for byte in line where byte != 0x20 && byte != 0x09 {
+            guard k < tocLine.count, byte == tocLine[k] else { return false }
+            k += 1
+        }
+        return k == tocLine.count
+    }
+
+    private static let tocLine = Array("{:toc}".utf8)
+
+    /// Whether `bytes` may hold a `{:toc}` line (``tableOfContents()``): a `{` whose next byte
+    /// other than a space or tab is `:`. Most bodies have none: no line is then looked at.
+    static func mayHaveTOC(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            var k = 0
+            while let hit = b.baseAddress.flatMap({ memchr($0 + k, 0x7B, b.count - k) }) {
+                k = UnsafeRawPointer(b.baseAddress!).distance(to: UnsafeRawPointer(hit)) + 1
+                while k < b.count, b[k] == 0x20 || b[k] == 0x09 { k += 1 }
+                if k < b.count, b[k] == 0x3A { return true }
+                if k >= b.count { return false }
+            }
+            return false
+        }
     }
 }

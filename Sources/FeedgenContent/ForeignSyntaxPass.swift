@@ -7,8 +7,26 @@ struct ForeignSyntaxPass {
     var warnings: [ForeignSyntax.Warning] = []
     var anchors: [PositionMap.Anchor] = [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1)]
     var inLine = 1, inColumn = 1, outLine = 1, outColumn = 1
-    /// The input column of `i` in Unicode scalars (for warnings), kept as bytes are read.
-    var scalarColumn = 1
+    /// The input column of `i` in Unicode scalars (for warnings), counted when asked, not kept
+    /// for every byte read: from the last place counted on the same line, else back to the
+    /// line's start (so a line of thousands of warnings is counted once).
+    mutating func scalarColumn() -> Int {
+        var (k, column) = (i, 1)
+        if scalarCounted.line == inLine, scalarCounted.offset <= i {
+            (k, column) = (scalarCounted.offset, scalarCounted.column)
+            for c in b[k..<i] where c & 0xC0 != 0x80 { column += 1 }
+        } else {
+            while k > 0, b[k - 1] != 0x0A {
+                k -= 1
+                if b[k] & 0xC0 != 0x80 { column += 1 }
+            }
+        }
+        scalarCounted = (i, inLine, column)
+        return column
+    }
+
+    /// The last ``scalarColumn()``: its input offset, line and column.
+    var scalarCounted = (offset: 0, line: 0, column: 1)
 
     // Block context.
     var fence: (char: UInt8, count: Int)?
@@ -25,6 +43,9 @@ struct ForeignSyntaxPass {
     var rawAt = (line: 0, column: 0)
     /// Searches already made, by what they looked for (``remembered(_:from:)``).
     var searches: [SearchKey: SearchResult] = [:]
+    /// The searches for a closing backtick run, by its length (``closingRun(_:from:)``; apart
+    /// from ``searches``: a code span is opened at every run of most bodies).
+    var closingRuns: [Int: SearchResult] = [:]
     /// Inside `{% highlight %}`: the input offset and length of its `{% endhighlight %}`, and the fence.
     var highlight: (end: Int, length: Int, fence: [UInt8])?
     /// The destinations written for Jekyll's `{% link %}` / `{% post_url %}` tags
@@ -34,9 +55,12 @@ struct ForeignSyntaxPass {
     var unsafe = false
     /// The `figure` shortcodes written as images, by output line (``builtInShortcode(name:argsStart:end:)``).
     var figures: [Int: MarkdownFigure] = [:]
+    /// Whether the body may hold a `{:toc}` line (``tableOfContents()``).
+    let mayHaveTOC: Bool
 
     init(_ bytes: [UInt8], unsafe: Bool = false) {
         b = bytes
+        mayHaveTOC = Self.mayHaveTOC(bytes)
         self.unsafe = unsafe
         out.reserveCapacity(bytes.count)
     }
@@ -54,12 +78,7 @@ struct ForeignSyntaxPass {
             lineStart = false
             if highlight == nil {
                 // A run of bytes that start nothing (most of a body) is copied at once.
-                var j = i
-                while j < b.count {
-                    let d = b[j]
-                    if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
-                    j += 1
-                }
+                let j = b.withUnsafeBufferPointer { Self.nextSpecial(in: $0, from: i) }
                 if j > i {
                     copyRun(j - i)
                     continue
@@ -98,6 +117,33 @@ struct ForeignSyntaxPass {
         }
     }
 
+    /// The first offset from `start` holding a newline, `{`, a backtick or `\` (what the scan
+    /// stops at), or the end: eight bytes at a time while none of them is one (SWAR: a byte
+    /// equal to `c` is a zero byte of `x ^ c…c`).
+    static func nextSpecial(in b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var j = start
+        if let base = b.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func hasZeroByte(_ y: UInt64) -> Bool { (y &- ones) & ~y & highs != 0 }
+            while j + 8 <= b.count {
+                let x = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+                if hasZeroByte(x ^ (ones &* 0x0A)) || hasZeroByte(x ^ (ones &* 0x7B)) || hasZeroByte(x ^ (ones &* 0x60))
+                    || hasZeroByte(x ^ (ones &* 0x5C))
+                {
+                    break
+                }
+                j += 8
+            }
+        }
+        while j < b.count {
+            let d = b[j]
+            if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
+            j += 1
+        }
+        return j
+    }
+
     // MARK: Output and positions
 
     mutating func copy(_ count: Int) {
@@ -110,25 +156,19 @@ struct ForeignSyntaxPass {
                 outLine += 1
                 inColumn = 1
                 outColumn = 1
-                scalarColumn = 1
             } else {
                 inColumn += 1
                 outColumn += 1
-                if c & 0xC0 != 0x80 { scalarColumn += 1 }
             }
         }
     }
 
     /// ``copy(_:)`` of `count` bytes that hold no newline.
     mutating func copyRun(_ count: Int) {
-        let run = b[i..<(i + count)]
-        out.append(contentsOf: run)
-        var scalars = 0
-        for c in run where c & 0xC0 != 0x80 { scalars += 1 }
+        b.withUnsafeBufferPointer { b in out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(i + count)])) }
         i += count
         inColumn += count
         outColumn += count
-        scalarColumn += scalars
     }
 
     mutating func skip(_ count: Int) {
@@ -136,10 +176,8 @@ struct ForeignSyntaxPass {
             if b[i] == 0x0A {
                 inLine += 1
                 inColumn = 1
-                scalarColumn = 1
             } else {
                 inColumn += 1
-                if b[i] & 0xC0 != 0x80 { scalarColumn += 1 }
             }
             i += 1
         }
@@ -169,7 +207,8 @@ struct ForeignSyntaxPass {
     }
 
     mutating func warn(_ message: String) {
-        warnings.append(.init(line: inLine, column: scalarColumn, message: message))
+        let column = scalarColumn()
+        warnings.append(.init(line: inLine, column: column, message: message))
     }
 
     /// The source of `start..<end` on one line, white space runs as one space, cut to 60 scalars,
@@ -297,10 +336,9 @@ struct ForeignSyntaxPass {
     }
 
     mutating func closingRun(_ count: Int, from start: Int) -> Bool {
-        let key = SearchKey(needle: Array(String(count).utf8), mode: 4)
-        if let r = remembered(key, from: start) { return r.found != nil }
+        if let r = closingRuns[count], r.from <= start, start <= r.stop { return r.found != nil }
         let r = scanClosingRun(count, from: start)
-        searches[key] = r
+        closingRuns[count] = r
         return r.found != nil
     }
 

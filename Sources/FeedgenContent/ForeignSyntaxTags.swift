@@ -16,7 +16,7 @@ extension ForeignSyntaxPass {
                 return true
             }
             if tag.name == "raw" {
-                rawAt = (inLine, scalarColumn)
+                rawAt = (inLine, scalarColumn())
                 skip(tag.end - i)
                 raw = true
                 return true
@@ -309,7 +309,7 @@ extension ForeignSyntaxPass {
 struct SearchKey: Hashable {
     var needle: [UInt8]
     /// 0: up to a blank line; 1: on the same line; 2: a `highlight`'s end; 3: a shortcode's end;
-    /// 4: a closing backtick run of the length written (in digits) in `needle`.
+    /// 5: a kramdown extension's end (closing backtick runs: ``ForeignSyntaxPass/closingRuns``).
     var mode: Int
 }
 

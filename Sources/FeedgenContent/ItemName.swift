@@ -86,6 +86,7 @@ package struct ItemName: Equatable {
     /// ASCII-case-insensitively on bytes), 0 when it has none. A name that is only an extension
     /// (`.md`) has none.
     static func extensionLength<S: Collection>(_ name: S) -> Int where S.Element == UInt8 {
+        if let n = name.withContiguousStorageIfAvailable(extensionLength(bytes:)) { return n }
         for ext in extensions where name.count > ext.utf8.count {
             if name.suffix(ext.utf8.count).elementsEqual(ext.utf8, by: { $0 == $1 || ($1 >= 0x61 && $0 | 0x20 == $1) }) { return ext.utf8.count }
         }
@@ -93,6 +94,26 @@ package struct ItemName: Equatable {
     }
 
     static func extensionLength(_ name: String) -> Int { extensionLength(name.utf8) }
+
+    /// ``extensionLength(_:)`` of contiguous bytes (the common case: a native string's UTF-8),
+    /// called for every link: every extension is `.` and letters, so only the bytes after the
+    /// last `.` (at most 8, not the first byte) are compared, with ASCII case folded.
+    private static func extensionLength(bytes name: UnsafeBufferPointer<UInt8>) -> Int {
+        var dot = name.count - 1
+        while dot > 0, name.count - dot <= maxExtensionLength, name[dot] != UInt8(ascii: ".") { dot -= 1 }
+        let length = name.count - dot
+        guard dot > 0, length <= maxExtensionLength, name[dot] == UInt8(ascii: ".") else { return 0 }
+        for ext in extensionBytes where ext.count == length {
+            var k = 1
+            while k < length, name[dot + k] | 0x20 == ext[k] { k += 1 }
+            if k == length { return length }
+        }
+        return 0
+    }
+
+    /// ``extensions`` as bytes, and the longest one's length.
+    private static let extensionBytes = extensions.map { Array($0.utf8) }
+    private static let maxExtensionLength = extensions.map(\.utf8.count).max() ?? 0
 
     /// `2024-03-05-slug` → (2024-03-05, `slug`): Jekyll's post name (`YYYY-MM-DD-title`, one-digit
     /// month and day allowed); nil when the name does not start with a valid date and a `-` and a

@@ -18,12 +18,35 @@ enum ItemTitle {
                 name = ItemName.datePrefix(String(folder))?.1 ?? String(folder)
             }
         }
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return fromASCIISlug(name) ?? slug }
         let words = name.split(whereSeparator: { $0 == "-" || $0 == "_" })
         guard !words.isEmpty else { return slug }
         return words.map { word in
             guard let first = word.first, first.isLowercase else { return String(word) }
             return first.uppercased() + word.dropFirst()
         }.joined(separator: " ")
+    }
+
+    /// ``fromSlug(_:fileName:)``'s words of an ASCII `name` on bytes (its characters are its
+    /// bytes; a file name's title is made for every item); nil when it has no word.
+    private static func fromASCIISlug(_ name: String) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(name.utf8.count)
+        var wordStart = true
+        for byte in name.utf8 {
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                wordStart = true
+                continue
+            }
+            if wordStart {
+                if !out.isEmpty { out.append(UInt8(ascii: " ")) }
+                out.append(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte)
+                wordStart = false
+            } else {
+                out.append(byte)
+            }
+        }
+        return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
     }
 
     /// `html` without the level-1 heading it begins with (leading white space allowed), and that

@@ -174,7 +174,10 @@ public enum Markdown {
                 var located = link
                 located.location = location()
                 links.append(located)
-                _ = cmark_node_set_url(node, located.marker(suffix: suffix))
+                // The marker's bytes go to cmark as they are (no String made, validated and copied).
+                located.markerBytes(suffix: suffix).withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { _ = cmark_node_set_url(node, $0.baseAddress) }
+                }
             }
             if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node),
                 MarkdownLink.isProtocolRelative(url)
@@ -203,7 +206,7 @@ public enum Markdown {
                     // Raw HTML kept (`markdown.unsafe`): its `src`/`href`/`srcset`/`poster` paths
                     // are marked as a Markdown destination is (``MarkdownRawPaths``).
                     let literal = String(cString: raw)
-                    if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
+                    if directory == nil { directory = folder(of: source.path) }
                     let start = location()
                     let rewritten = MarkdownRawPaths.rewrite(literal) { url, isLink, offset in
                         guard let (link, suffix) = pathLink(url, isLink: isLink, directory: directory!) else { return nil }
@@ -235,12 +238,12 @@ public enum Markdown {
                     continue
                 }
                 let url = String(cString: raw)
-                if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
+                if directory == nil { directory = folder(of: source.path) }
                 if let (link, suffix) = pathLink(url, isLink: true, directory: directory!) { mark(node, link, suffix: suffix) }
             case CMARK_NODE_IMAGE:
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
                 let url = String(cString: raw)
-                if directory == nil { directory = source.path.split(separator: "/").dropLast().joined(separator: "/") }
+                if directory == nil { directory = folder(of: source.path) }
                 if let (link, suffix) = pathLink(url, isLink: false, directory: directory!) { mark(node, link, suffix: suffix) }
             default:
                 break
@@ -264,6 +267,20 @@ public enum Markdown {
         return MarkdownLink(pathDestination: url, directory: directory).map { ($0, LinkResolver.split(url).suffix) }
     }
 
+    /// The folder of the site-relative file `path` (`content/a/b.md` → `content/a`): its
+    /// non-empty `/`-separated parts but the last, joined by `/`.
+    static func folder(of path: String) -> String {
+        // An ASCII path without empty parts (every path the scanner gives) is cut at its last `/`.
+        let utf8 = path.utf8
+        if utf8.first != UInt8(ascii: "/"), utf8.last != UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 }),
+            !utf8.indices.dropFirst().contains(where: { utf8[$0] == UInt8(ascii: "/") && utf8[utf8.index(before: $0)] == UInt8(ascii: "/") })
+        {
+            guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+            return String(path[..<slash])
+        }
+        return path.split(separator: "/").dropLast().joined(separator: "/")
+    }
+
     /// The place of byte `offset` of a raw HTML node's `literal` that starts at `start`.
     private static func location(of offset: Int, in literal: String, start: SourceLocation) -> SourceLocation {
         let before = literal.utf8.prefix(offset)
@@ -280,12 +297,19 @@ public enum Markdown {
     private static func locate(
         _ found: [(line: Int, column: Int, literal: String)], in markdown: String, source: (path: String, firstLine: Int)
     ) -> [SourceLocation] {
-        let lines = markdown.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // The line starts, found once (not every line cut out: a page may hold thousands).
+        var starts = [0]
+        var markdown = markdown
+        markdown.withUTF8 { bytes in
+            for (k, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(k + 1) }
+            starts.append(bytes.count + 1)  // the end of the last line, plus its missing newline
+        }
+        let utf8 = Array(markdown.utf8)
         return found.map { html in
             var column = html.column
             let literal = Array(html.literal.utf8.prefix { $0 != UInt8(ascii: "\n") })
-            if !literal.isEmpty, html.line >= 1, html.line <= lines.count {
-                let line = Array(lines[html.line - 1])
+            if !literal.isEmpty, html.line >= 1, html.line < starts.count {
+                let line = Array(utf8[starts[html.line - 1]..<(starts[html.line] - 1)])
                 var start = max(0, column - 1)
                 while start + literal.count <= line.count {
                     if line[start..<start + literal.count].elementsEqual(literal) {

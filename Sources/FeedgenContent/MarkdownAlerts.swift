@@ -27,7 +27,13 @@ enum MarkdownAlerts {
     private static func convert(_ quote: OpaquePointer, options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?) {
         guard let paragraph = cmark_node_first_child(quote), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH
         else { return }
-        // The marker is in the leading text nodes (cmark splits `[`, `!NOTE` and `]` apart).
+        // The marker is in the leading text nodes (cmark splits `[`, `!NOTE` and `]` apart); a
+        // quote whose first text byte is no `[` (most) has none.
+        if let first = cmark_node_first_child(paragraph), cmark_node_get_type(first) == CMARK_NODE_TEXT,
+            let literal = cmark_node_get_literal(first), literal.pointee != 0, literal.pointee != CChar(UInt8(ascii: "["))
+        {
+            return
+        }
         var texts: [(node: OpaquePointer, literal: String)] = []
         var next = cmark_node_first_child(paragraph)
         while let node = next, cmark_node_get_type(node) == CMARK_NODE_TEXT {

@@ -3,6 +3,12 @@
 /// `{#id .class}`, `{: #id}`, `{ #id }` (content-format §5.1).
 import CCmark
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 enum MarkdownHeadingAttributes {
     /// Takes a trailing attribute block off `heading`'s text (its braces are not shown) and
     /// returns the id it names; nil when the heading ends in none or it names no id. Classes
@@ -10,7 +16,7 @@ enum MarkdownHeadingAttributes {
     static func take(_ heading: OpaquePointer) -> String? {
         cmark_consolidate_text_nodes(heading)
         guard let last = cmark_node_last_child(heading), cmark_node_get_type(last) == CMARK_NODE_TEXT,
-            let literal = cmark_node_get_literal(last)
+            let literal = cmark_node_get_literal(last), endsInBrace(literal)
         else { return nil }
         let text = String(cString: literal)
         guard let found = parse(text) else { return nil }
@@ -22,6 +28,14 @@ enum MarkdownHeadingAttributes {
             _ = cmark_node_set_literal(last, String(kept))
         }
         return found.id
+    }
+
+    /// Whether the C string `literal` ends in `}` before trailing spaces and tabs: else it ends
+    /// in no attribute block (checked on bytes before a String is made of the heading's text).
+    private static func endsInBrace(_ literal: UnsafePointer<CChar>) -> Bool {
+        var end = strlen(literal)
+        while end > 0, literal[end - 1] == CChar(UInt8(ascii: " ")) || literal[end - 1] == CChar(UInt8(ascii: "\t")) { end -= 1 }
+        return end > 0 && literal[end - 1] == CChar(UInt8(ascii: "}"))
     }
 
     /// The attribute block `{…}` that ends `text` (white space after it allowed): where its `{`

@@ -4,12 +4,33 @@ import CCmark
 import FeedgenDiagnostics
 import FeedgenStorage
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 public enum MarkdownHeadings {
     /// GitHub's heading slug (github-slugger, what github.com and most Markdown tools use): the
     /// text lower-cased; every character that is not a letter, mark, number, `_` (connector
     /// punctuation), `-` or space removed; each space becomes `-` (`"Hello, World!"` →
     /// `hello-world`, `"A  b"` → `a--b`, `"日本語の見出し"` kept, `"C++ & Rust"` → `c--rust`).
     public static func slug(_ text: String) -> String {
+        // ASCII (most headings) on bytes: its letters, digits and `_` are the kept categories.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte | 0x20)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    out.append(byte)
+                case UInt8(ascii: " "): out.append(UInt8(ascii: "-"))
+                default: break
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         var out = String.UnicodeScalarView()
         for scalar in text.lowercased().unicodeScalars {
             switch scalar {
@@ -108,10 +129,13 @@ public enum MarkdownHeadings {
         var found: Set<String> = []
         var html = html
         html.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var i = 0
             while i < bytes.count {
-                // `id="` and `name="`, after a space: found by their `="`.
-                guard bytes[i] == UInt8(ascii: "\""), i >= 4, bytes[i - 1] == UInt8(ascii: "=") else {
+                // `id="` and `name="`, after a space: found by their `="` (memchr jumps to each `"`).
+                guard let hit = memchr(base + i, 0x22, bytes.count - i) else { break }
+                i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                guard i >= 4, bytes[i - 1] == UInt8(ascii: "=") else {
                     i += 1
                     continue
                 }
@@ -166,15 +190,40 @@ public enum MarkdownHeadings {
     /// author's own `[see](#fn-1)`). `html` is returned unchanged when it has no footnotes.
     public static func prefixFootnoteIDs(_ html: String, itemID: String) -> String {
         guard html.containsBytes("data-footnote") else { return html }
-        let prefix = footnotePrefix(itemID: itemID)
-        var out = html
-        for (old, new) in [
-            ("href=\"#fn-", "href=\"#fn-" + prefix), ("id=\"fn-", "id=\"fn-" + prefix),
-            ("href=\"#fnref-", "href=\"#fnref-" + prefix), ("id=\"fnref-", "id=\"fnref-" + prefix),
-        ] {
-            out = out.replacingBytes(old, with: new)
+        let prefix = Array(footnotePrefix(itemID: itemID).utf8)
+        // One pass: the prefix goes after each `href="#fn-`, `id="fn-`, `href="#fnref-` and
+        // `id="fnref-` (each holds one `"`, found by memchr; an id holds no `"`, so this is
+        // what replacing the four in turn gives).
+        var html = html
+        return html.withUTF8 { b in
+            guard let base = b.baseAddress else { return "" }
+            func holds(_ s: StaticString, at k: Int) -> Bool {
+                k >= 0 && k + s.utf8CodeUnitCount <= b.count && memcmp(base + k, s.utf8Start, s.utf8CodeUnitCount) == 0
+            }
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count + 16 * prefix.count)
+            var copied = 0
+            var i = 0
+            while i < b.count, let hit = memchr(base + i, 0x22, b.count - i) {
+                let q = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                var end: Int?
+                if holds("href=", at: q - 5) {
+                    end = holds("#fn-", at: q + 1) ? q + 5 : holds("#fnref-", at: q + 1) ? q + 8 : nil
+                } else if holds("id=", at: q - 3) {
+                    end = holds("fn-", at: q + 1) ? q + 4 : holds("fnref-", at: q + 1) ? q + 7 : nil
+                }
+                guard let end else {
+                    i = q + 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<end]))
+                out.append(contentsOf: prefix)
+                copied = end
+                i = end
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied...]))
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     /// `recipes/miso-soup` → `recipes-miso-soup-`.

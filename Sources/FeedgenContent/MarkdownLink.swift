@@ -25,13 +25,23 @@ public struct MarkdownLink: Sendable, Hashable {
         guard isFolder || Self.mayEndInMarkdownSuffix(destination) else { return nil }
         var path = Substring(destination)
         var fragment: String?
-        if let hash = path.firstIndex(of: "#") {
+        // An ASCII destination (nearly every one) is read on bytes: its characters are its bytes.
+        let ascii = destination.utf8.allSatisfy { $0 < 0x80 }
+        if let hash = ascii ? destination.utf8.firstIndex(of: UInt8(ascii: "#")) : path.firstIndex(of: "#") {
             fragment = String(path[path.index(after: hash)...])
             path = path[..<hash]
         }
-        guard isFolder ? !path.hasPrefix("/") : ItemName.extensionLength(path.utf8) > 0,
-            !path.hasPrefix("//"), !path.contains(":"), !path.contains("?")
-        else { return nil }
+        if ascii {
+            let first = path.utf8.first
+            guard isFolder ? first != UInt8(ascii: "/") : ItemName.extensionLength(path.utf8) > 0,
+                first != UInt8(ascii: "/") || path.utf8.dropFirst().first != UInt8(ascii: "/"),
+                !path.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") })
+            else { return nil }
+        } else {
+            guard isFolder ? !path.hasPrefix("/") : ItemName.extensionLength(path.utf8) > 0,
+                !path.hasPrefix("//"), !path.contains(":"), !path.contains("?")
+            else { return nil }
+        }
         let decoded = Self.percentDecode(String(path))
         var parts = path.hasPrefix("/") ? ["content"] : directory.split(separator: "/").map(String.init)
         for part in decoded.split(separator: "/") {

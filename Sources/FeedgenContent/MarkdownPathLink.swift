@@ -17,7 +17,7 @@ extension MarkdownLink {
         else { return nil }
         let split = LinkResolver.split(destination)
         guard !split.path.isEmpty else { return nil }
-        let rooted = split.path.hasPrefix("/")
+        let rooted = Self.startsWithSlash(split.path)
         let decoded = Self.percentDecode(String(split.path))
         if !Self.needsNormalizing(decoded) {
             // No `.`/`..` segment and no empty one (the common case): nothing to resolve.
@@ -53,11 +53,23 @@ extension MarkdownLink {
     /// way) or an empty one (`a//b`).
     private static func needsNormalizing(_ path: String) -> Bool {
         var previous = UInt8(ascii: "/")  // the first segment starts at the first byte
-        for (i, byte) in path.utf8.enumerated() {
-            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") || (byte == UInt8(ascii: "/") && i > 0) { return true }
+        var first = true
+        for byte in path.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") || (byte == UInt8(ascii: "/") && !first) { return true }
             previous = byte
+            first = false
         }
         return false
+    }
+
+    /// `path.hasPrefix("/")` (its first character is `/`), decided on bytes when the byte after
+    /// the `/` is ASCII (no character goes on past a `/` then).
+    static func startsWithSlash(_ path: Substring) -> Bool {
+        let utf8 = path.utf8
+        guard utf8.first == UInt8(ascii: "/") else { return false }
+        let second = utf8.dropFirst().first
+        if second == nil || second! < 0x80 { return true }
+        return path.hasPrefix("/")
     }
 
     /// Whether this is a body path (``init(pathDestination:directory:)``), not a link to a
@@ -78,8 +90,15 @@ extension MarkdownLink {
     /// target percent-encoded (every byte but ASCII letters, digits, `-._~/`: a `?`, `#`, `&`
     /// or quote in a file name cannot end it), then `suffix` as written (`?query#fragment`).
     public func marker(suffix: Substring) -> String {
+        var bytes = markerBytes(suffix: suffix)
+        bytes.removeLast()
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``marker(suffix:)`` as a NUL-terminated C string (what cmark takes).
+    func markerBytes(suffix: Substring) -> [UInt8] {
         var out: [UInt8] = Array(Markdown.contentLinkScheme.utf8)
-        out.reserveCapacity(out.count + target.utf8.count + suffix.utf8.count)
+        out.reserveCapacity(out.count + target.utf8.count + suffix.utf8.count + 1)
         for byte in target.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -92,7 +111,8 @@ extension MarkdownLink {
             }
         }
         out.append(contentsOf: suffix.utf8)
-        return String(decoding: out, as: UTF8.self)
+        out.append(0)
+        return out
     }
 
     @inline(__always) private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "A") + v - 10 }

@@ -1,5 +1,11 @@
 import FeedgenDiagnostics
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The text of one source file, decoded and normalised once before anything parses it.
 ///
 /// - A UTF-8 byte-order mark is removed (it is not counted in columns).
@@ -16,7 +22,9 @@ struct SourceText: Sendable {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         let content = bytes[start...]
         // The common case, valid UTF-8 with LF line ends: validated and copied once.
-        if #available(macOS 15, iOS 18, *), !content.contains(UInt8(ascii: "\r")),
+        // memchr: a byte loop over the slice cost as much as the validation.
+        let hasCR = content.withUnsafeBufferPointer { b in b.baseAddress.map { memchr($0, 0x0D, b.count) != nil } ?? false }
+        if #available(macOS 15, iOS 18, *), !hasCR,
             let text = String(validating: content, as: UTF8.self)
         {
             return .success(SourceText(text: text))
@@ -29,7 +37,7 @@ struct SourceText: Sendable {
                     "file is not valid UTF-8 (invalid byte at offset \(start + bad))"))
         }
         let normalised: String
-        if content.contains(UInt8(ascii: "\r")) {
+        if hasCR {
             var out = [UInt8]()
             out.reserveCapacity(content.count)
             var i = content.startIndex
