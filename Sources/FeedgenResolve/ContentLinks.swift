@@ -56,7 +56,8 @@ public struct ContentLinks: Sendable {
     /// An error for every item link whose file is not a page of the site (missing, skipped as a
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
-    public func check(_ feeds: [PreparedFeed], into diagnostics: inout Diagnostics) {
+    /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:)``).
+    package func check(_ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, into diagnostics: inout Diagnostics) {
         for feed in feeds {
             // Body paths (images, files, root-relative pages) are reported by ``BodyPaths``.
             for link in feed.feed.introLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
@@ -72,7 +73,7 @@ public struct ContentLinks: Sendable {
                 }
             }
         }
-        ContentAnchors.check(feeds, pages: pages, into: &diagnostics)
+        ContentAnchors.check(feeds, pages: pages, anchors: anchors, into: &diagnostics)
     }
 
     /// Hugo reads a `ref` / `relref` path that is no file beside the linking one from the
