@@ -297,9 +297,24 @@ public struct ContentLinks: Sendable {
                 }
             }
             // The marker's target is percent-encoded: its first `?` or `#` starts the suffix.
-            let (path, suffix) = LinkResolver.split(
-                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + marker.count)..<end]), as: UTF8.self))
-            body(i..<end, MarkdownLink.decodePercent(String(path)), String(suffix))
+            // A marker's path is ASCII: then the bytes say where the suffix starts unless a
+            // non-ASCII byte follows the `?` or `#` (a combining mark: the characters decide, as
+            // ``LinkResolver/split(_:)`` does), and a path without `%` is its own decoding.
+            let start = i + marker.count
+            var cut = start
+            var escaped = false
+            while cut < end, bytes[cut] < 0x80, bytes[cut] != UInt8(ascii: "?"), bytes[cut] != UInt8(ascii: "#") {
+                if bytes[cut] == UInt8(ascii: "%") { escaped = true }
+                cut += 1
+            }
+            if cut == end || (bytes[cut] >= 0x80 ? false : cut + 1 == end || bytes[cut + 1] < 0x80) {
+                let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
+                let suffix = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cut..<end]), as: UTF8.self)
+                body(i..<end, escaped ? MarkdownLink.decodePercent(path) : path, suffix)
+            } else {
+                let (path, suffix) = LinkResolver.split(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                body(i..<end, MarkdownLink.decodePercent(String(path)), String(suffix))
+            }
             i = end
         }
     }
