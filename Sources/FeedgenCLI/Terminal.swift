@@ -91,18 +91,63 @@ public struct Terminal: Sendable {
     /// (then by kind): printed after the first `diagnosticLimit` problems, so that no kind hides
     /// behind the ones that sort first by path.
     static func kindSummary(_ diagnostics: [Diagnostic], strict: Bool) -> String {
-        // Kinds are made on every core: a large site's 25,000 warnings took 0.1 s on one.
-        let kindsOfAll = parallelMap(diagnostics.count) { i in
-            var d = diagnostics[i]
-            if strict, d.severity == .warning { d.severity = .error }
-            return d.kind
+        // A message repeats (a missing path linked from many pages): the kind of each distinct
+        // one is made once, on every core. Messages and kinds are told apart by their bytes (a
+        // String key hashes non-ASCII text through Unicode normalization: most of this sum once).
+        var slotOf: [Message: Int] = [:]
+        var distinct: [Message] = []
+        var counts: [Int] = []
+        for d in diagnostics {
+            let message = Message(severity: strict && d.severity == .warning ? .error : d.severity, text: d.message)
+            if let slot = slotOf[message] {
+                counts[slot] += 1
+            } else {
+                slotOf[message] = distinct.count
+                distinct.append(message)
+                counts.append(1)
+            }
         }
-        var counts: [String: Int] = [:]
-        for kind in kindsOfAll { counts[kind, default: 0] += 1 }
-        let kinds = counts.sorted { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+        let messages = distinct
+        let kindsOfDistinct = parallelMap(messages.count) { k in
+            Message(severity: messages[k].severity, text: Diagnostic(messages[k].severity, SourceLocation(path: ""), messages[k].text).kind)
+        }
+        var kindSlot: [Message: Int] = [:]
+        var kindsInOrder: [String] = []
+        var kindCounts: [Int] = []
+        for (k, kind) in kindsOfDistinct.enumerated() {
+            if let slot = kindSlot[kind] {
+                kindCounts[slot] += counts[k]
+            } else {
+                kindSlot[kind] = kindsInOrder.count
+                kindsInOrder.append(kind.text)
+                kindCounts.append(counts[k])
+            }
+        }
+        // Kinds equal as Strings (canonically equivalent) are one kind, under the first one seen.
+        var byKind: [String: Int] = [:]
+        for (kind, n) in zip(kindsInOrder, kindCounts) { byKind[kind, default: 0] += n }
+        let kinds = byKind.sorted { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
         var text = "feedgen: problems by kind (\(count(kinds.count, "kind"))):\n"
         for (kind, n) in kinds { text += "feedgen: \(n) × \(kind)\n" }
         return text
+    }
+
+    /// A severity and a text, equal when their bytes are.
+    private struct Message: Hashable {
+        var severity: Severity
+        var text: String
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(severity)
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+
+        static func == (a: Message, b: Message) -> Bool {
+            guard a.severity == b.severity, a.text.utf8.count == b.text.utf8.count else { return false }
+            var (x, y) = (a.text, b.text)
+            return x.withUTF8 { p in y.withUTF8 { q in p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
+        }
     }
 
     func styled(_ d: Diagnostic) -> String {

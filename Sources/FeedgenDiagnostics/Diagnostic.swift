@@ -101,18 +101,44 @@ public struct Diagnostics: Sendable {
     public var errorCount: Int { items.count { $0.severity == .error } }
     public var warningCount: Int { items.count { $0.severity == .warning } }
 
+    /// How many leading ``items`` are known to be in ``sorted`` order (``sort()`` sorted them;
+    /// later ones were appended since).
+    private var sortedPrefix = 0
+
     /// Sorted by path, line, column, then the order they were found in: the order in which they
     /// are printed.
     public var sorted: [Diagnostic] {
-        // A build's report is kept in this order already (``sort()``): checked in one pass.
-        if zip(items, items.dropFirst()).allSatisfy({ !($1.location < $0.location) }) { return items }
-        return items.enumerated().sorted { a, b in
+        // A build's report is kept in this order (``sort()``), and a few are appended to it: the
+        // items after the part in order are sorted alone and merged in (equal locations keep
+        // the earlier item first, as a stable sort of all would).
+        var inOrder = sortedPrefix
+        while inOrder < items.count, inOrder == 0 || !(items[inOrder].location < items[inOrder - 1].location) { inOrder += 1 }
+        if inOrder == items.count { return items }
+        let tail = items[inOrder...].enumerated().sorted { a, b in
             if a.element.location != b.element.location { return a.element.location < b.element.location }
             return a.offset < b.offset
         }.map(\.element)
+        var merged: [Diagnostic] = []
+        merged.reserveCapacity(items.count)
+        var (i, j) = (0, 0)
+        while i < inOrder, j < tail.count {
+            if tail[j].location < items[i].location {
+                merged.append(tail[j])
+                j += 1
+            } else {
+                merged.append(items[i])
+                i += 1
+            }
+        }
+        merged += items[i..<inOrder]
+        merged += tail[j...]
+        return merged
     }
 
     /// Puts the list in ``sorted`` order. A build's report is kept so, whichever way it was
     /// built (a patch build merges the diagnostics of the items it read into the last build's).
-    public mutating func sort() { items = sorted }
+    public mutating func sort() {
+        items = sorted
+        sortedPrefix = items.count
+    }
 }

@@ -102,118 +102,6 @@ struct BuildSnapshot: Equatable {
     /// The real-time clock (ns since 1970).
     static func now() -> Int64 { BuildRun.wallClock() }
 
-    // MARK: Encoding
-
-    func encoded(salt: UInt64) -> [UInt8] {
-        var w = ByteWriter()
-        w.bytes += Self.magic
-        w.u32(Self.formatVersion)
-        w.u64(salt)
-        w.int(recorded)
-        w.u64(inputs)
-        w.sources(itemFiles)
-        for record in items {
-            guard let record else {
-                w.bytes.append(0)
-                continue
-            }
-            w.bytes.append(1)
-            w.int(record.feed)
-            w.int(record.section)
-            w.int(record.item)
-            w.u64(record.fingerprint)
-            w.u64(record.whole)
-            w.int(record.links.count)
-            for link in record.links {
-                w.string(link.target)
-                w.string(link.page)
-            }
-            guard let elsewhere = record.elsewhere else {
-                w.bytes.append(0)
-                continue
-            }
-            w.bytes.append(1)
-            w.int(elsewhere.cards.count)
-            for card in elsewhere.cards {
-                w.int(card.feed)
-                w.int(card.section)
-                w.int(card.item)
-                w.string(card.preset)
-                w.optional(card.lang) { $0.string($1) }
-                w.string(card.cellID)
-                w.bytes.append(card.sameLayout ? 1 : 0)
-            }
-            w.int(elsewhere.entries.count)
-            for entry in elsewhere.entries {
-                w.int(entry.feed)
-                w.int(entry.entry)
-            }
-        }
-        w.sources(settingsFiles)
-        w.sources(staticFiles)
-        w.sources(images)
-        w.int(absent.count)
-        for path in absent { w.string(path) }
-        w.int(feeds.count)
-        for feed in feeds {
-            w.string(feed.path)
-            w.u64(feed.hash)
-            w.bytes.append(feed.map.estimated ? 1 : 0)
-            w.bytes.append(feed.map.isExact ? 1 : 0)
-            w.int(feed.map.cards.count)
-            for s in feed.map.cards.indices {
-                if let column = feed.map.columns[s] {
-                    w.bytes.append(1)
-                    w.u64(column.phone.bitPattern)
-                    w.u64(column.wide.bitPattern)
-                } else {
-                    w.bytes.append(0)
-                }
-                w.int(feed.map.cards[s].count)
-                for i in feed.map.cards[s].indices {
-                    w.int(feed.map.cards[s][i].lowerBound)
-                    w.int(feed.map.cards[s][i].upperBound)
-                    w.bytes.append((feed.map.eager[s][i] ? 1 : 0) | (feed.map.priority[s][i] ? 2 : 0))
-                }
-            }
-        }
-        for feed in feeds {
-            guard let syndication = feed.syndication else {
-                w.bytes.append(0)
-                continue
-            }
-            w.bytes.append(1)
-            w.string(syndication.atomPath)
-            w.u64(syndication.atomHash)
-            w.string(syndication.jsonPath)
-            w.u64(syndication.jsonHash)
-            let map = syndication.map
-            w.string(map.updated)
-            w.int(map.sections.count)
-            for k in map.sections.indices {
-                w.int(map.sections[k])
-                w.int(map.items[k])
-                w.int(map.atom[k].lowerBound)
-                w.int(map.atom[k].upperBound)
-                w.int(map.json[k].lowerBound)
-                w.int(map.json[k].upperBound)
-            }
-        }
-        w.int(diagnostics.count)
-        for d in diagnostics {
-            w.bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
-            w.string(d.location.path)
-            w.int(d.location.line)
-            w.int(d.location.column)
-            w.string(d.message)
-        }
-        w.int(pages)
-        w.int(feedCount)
-        w.int(cards)
-        w.u64(StableHasher.hash(w.bytes))
-        return w.bytes
-    }
-
     /// The snapshot in `bytes`, nil when they are not one of this format, salt and checksum.
     static func decode(_ bytes: [UInt8], salt: UInt64) -> BuildSnapshot? {
         bytes.withUnsafeBytes { decode(buffer: $0, salt: salt) }
@@ -359,16 +247,6 @@ struct BuildSnapshot: Equatable {
 
     /// Removes the cache folder's snapshot: the output is about to change by another way.
     static func remove(cacheFolder folder: String) { CacheFile.remove(folder + "/" + fileName) }
-}
-
-extension ByteWriter {
-    fileprivate mutating func sources(_ list: [BuildSnapshot.Source]) {
-        int(list.count)
-        for source in list {
-            string(source.path)
-            optional(source.stamp) { $0.stamp($1) }
-        }
-    }
 }
 
 extension ByteReader {

@@ -52,6 +52,9 @@ public enum SiteBuilder {
         // are made on every core): none reads what another writes.
         let saved = DispatchGroup()
         for save in [build.itemCacheSaving()] + build.deferredSaves.take() { DispatchQueue.global().async(group: saved, execute: save) }
+        // The report in printing order now: the snapshot records it so, and the order is kept
+        // (the few notes added later are merged in).
+        build.report.diagnostics.sort()
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,

@@ -46,46 +46,72 @@ public enum BodyPaths {
         feeds: [PreparedFeed], contentPages: [String: String], names: PageNames? = nil, site: Site, realRoot: String,
         diagnostics: inout Diagnostics
     ) -> Resolution {
-        let links = allLinks(feeds).filter { $0.isPath || ($0.target.hasSuffix("/") && contentPages[$0.target] == nil) }
-        var out = Resolution()
-        guard !links.isEmpty else { return out }
         // Each target is resolved once, on every core (a target's outcome depends on the
         // target alone: files are looked at with `stat`); the links are then taken in order.
-        var firstOf: [String: Int] = [:]
-        var unique: [MarkdownLink] = []
-        for link in links where firstOf[link.target] == nil {
-            firstOf[link.target] = unique.count
-            unique.append(link)
+        // Whether a link is resolved here depends on its target alone too: asked once per target.
+        var slotOf: [String: Int] = [:]  // target → its index in `targets`, -1 when not resolved here
+        var targets: [MarkdownLink] = []
+        var targetIsPath: [Bool] = []
+        var links: [MarkdownLink] = []
+        var slots: [Int] = []
+        for link in allLinks(feeds) {
+            var slot = slotOf[link.target] ?? -2
+            if slot == -2 {
+                let isPath = link.isPath
+                slot = isPath || (link.target.hasSuffix("/") && contentPages[link.target] == nil) ? targets.count : -1
+                if slot >= 0 {
+                    targets.append(link)
+                    targetIsPath.append(isPath)
+                }
+                slotOf[link.target] = slot
+            }
+            if slot >= 0 {
+                links.append(link)
+                slots.append(slot)
+            }
         }
-        let (first, targets) = (firstOf, unique)
+        var out = Resolution()
+        guard !links.isEmpty else { return out }
+        let (unique, isPath) = (targets, targetIsPath)
         let resolver = Resolver(names: names ?? PageNames(feeds: feeds), site: site, realRoot: realRoot)
-        let outcomes = parallelMap(targets.count) { k in
+        // The warning's message is made with the outcome, for the target's first link (it
+        // quotes the destination as written: a later link written otherwise gets its own).
+        let outcomes = parallelMap(unique.count) { k in
             var own = resolver
-            let outcome = own.resolve(targets[k])
-            return (outcome, own.absent)
-        }
-        // The warnings' messages too (one per link: they quote the destination as written).
-        let messages: [String?] = parallelMap(links.count) { k in
-            guard links[k].isPath, case .missing = outcomes[first[links[k].target]!].0 else { return nil }
-            return missingMessage(links[k])
+            let outcome = own.resolve(unique[k])
+            var message: String?
+            if isPath[k], case .missing = outcome { message = missingMessage(unique[k]) }
+            return (outcome, own.absent, message)
         }
         var absent: Set<String> = []
-        for (_, found) in outcomes { absent.formUnion(found) }
-        for (k, link) in links.enumerated() {
-            switch outcomes[first[link.target]!].0 {
+        for (_, found, _) in outcomes { absent.formUnion(found) }
+        // What each target leads to (the same for every link to it), then each link's problem.
+        for (slot, target) in unique.enumerated() {
+            switch outcomes[slot].0 {
             case .page(let path, let size):
-                out.pages[link.target] = value(path: path, size: size)
+                out.pages[target.target] = value(path: path, size: size)
             case .copy(let path, let source, let size):
-                out.pages[link.target] = value(path: path, size: size)
+                out.pages[target.target] = value(path: path, size: size)
                 out.files[path] = source
+            case .missing where isPath[slot]:
+                out.pages[target.target] = verbatim(target.destination)
+            case .missing, .outside, .problem:
+                continue
+            }
+        }
+        for (k, link) in links.enumerated() {
+            let slot = slots[k]
+            switch outcomes[slot].0 {
+            case .page, .copy:
+                continue
             case .outside:
                 diagnostics.error(
                     link.location, "link '\(link.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site")
             case .missing:
                 // A folder link is reported by ContentLinks (a folder without a feed page).
-                guard link.isPath else { continue }
-                if out.pages[link.target] == nil { out.pages[link.target] = verbatim(link.destination) }
-                diagnostics.warning(link.location, messages[k] ?? missingMessage(link))
+                guard isPath[slot] else { continue }
+                let first = outcomes[slot].2
+                diagnostics.warning(link.location, link.destination == unique[slot].destination ? first! : missingMessage(link))
             case .problem(let message):
                 diagnostics.error(link.location, message)
             }

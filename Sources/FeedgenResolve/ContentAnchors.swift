@@ -6,7 +6,7 @@ import FeedgenDiagnostics
 
 /// The ids of each content file's page, gathered from the rendered Markdown it shows; computed
 /// only for the files that a link with a fragment names.
-package struct ContentAnchors {
+package struct ContentAnchors: Sendable {
     /// The HTML (and extra ids) each content file's page shows, by site-relative source path.
     private var texts: [String: (html: [String], ids: [String])] = [:]
     private var cache: [String: Set<String>] = [:]
@@ -39,14 +39,14 @@ package struct ContentAnchors {
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment
     /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``;
     /// a body path that leads to a file (an image, a PDF) has its fragment unchecked.
-    package static func check(_ feeds: [PreparedFeed], pages: [String: String], into diagnostics: inout Diagnostics) {
+    /// `anchors`: ``init(feeds:)`` of `feeds`, when made already.
+    package static func check(
+        _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, into diagnostics: inout Diagnostics
+    ) {
         var links = BodyPaths.allLinks(feeds)
-        links.removeAll { link in
-            link.fragment.map { MarkdownHeadings.alwaysFound(MarkdownLink.decodePercent($0)) } ?? true
-                || pages[link.target] == nil
-        }
+        links.removeAll { link in !needsCheck(link) || pages[link.target] == nil }
         guard !links.isEmpty else { return }
-        var anchors = ContentAnchors(feeds: feeds)
+        var anchors = made ?? ContentAnchors(feeds: feeds)
         for link in links {
             var target = link.target
             var page = link.target
@@ -64,6 +64,22 @@ package struct ContentAnchors {
                 link.location,
                 MarkdownHeadings.deadAnchorMessage(destination: link.destination, fragment: fragment, page: page, ids: ids))
         }
+    }
+
+    /// Whether some link of `feeds` has a fragment to check (then ``check(_:pages:anchors:into:)``
+    /// needs the anchors, if the link leads to a page).
+    package static func needed(_ feeds: [PreparedFeed]) -> Bool {
+        feeds.contains { feed in
+            feed.feed.introLinks.contains(where: needsCheck)
+                || feed.sections.contains { s in
+                    s.section.headerLinks.contains(where: needsCheck) || s.section.items.contains { $0.markdownLinks.contains(where: needsCheck) }
+                }
+        }
+    }
+
+    /// Whether `link` has a fragment that a page may lack (not empty, not `top`).
+    private static func needsCheck(_ link: MarkdownLink) -> Bool {
+        link.fragment.map { !MarkdownHeadings.alwaysFound(MarkdownLink.decodePercent($0)) } ?? false
     }
 
     /// The key of an output page among ``texts`` (which are otherwise keyed by source path).

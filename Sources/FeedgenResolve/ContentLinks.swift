@@ -56,7 +56,8 @@ public struct ContentLinks: Sendable {
     /// An error for every item link whose file is not a page of the site (missing, skipped as a
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
-    public func check(_ feeds: [PreparedFeed], into diagnostics: inout Diagnostics) {
+    /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:)``).
+    package func check(_ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, into diagnostics: inout Diagnostics) {
         for feed in feeds {
             // Body paths (images, files, root-relative pages) are reported by ``BodyPaths``.
             for link in feed.feed.introLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
@@ -72,7 +73,7 @@ public struct ContentLinks: Sendable {
                 }
             }
         }
-        ContentAnchors.check(feeds, pages: pages, into: &diagnostics)
+        ContentAnchors.check(feeds, pages: pages, anchors: anchors, into: &diagnostics)
     }
 
     /// Hugo reads a `ref` / `relref` path that is no file beside the linking one from the
@@ -296,9 +297,24 @@ public struct ContentLinks: Sendable {
                 }
             }
             // The marker's target is percent-encoded: its first `?` or `#` starts the suffix.
-            let (path, suffix) = LinkResolver.split(
-                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(i + marker.count)..<end]), as: UTF8.self))
-            body(i..<end, MarkdownLink.decodePercent(String(path)), String(suffix))
+            // A marker's path is ASCII: then the bytes say where the suffix starts unless a
+            // non-ASCII byte follows the `?` or `#` (a combining mark: the characters decide, as
+            // ``LinkResolver/split(_:)`` does), and a path without `%` is its own decoding.
+            let start = i + marker.count
+            var cut = start
+            var escaped = false
+            while cut < end, bytes[cut] < 0x80, bytes[cut] != UInt8(ascii: "?"), bytes[cut] != UInt8(ascii: "#") {
+                if bytes[cut] == UInt8(ascii: "%") { escaped = true }
+                cut += 1
+            }
+            if cut == end || (bytes[cut] >= 0x80 ? false : cut + 1 == end || bytes[cut + 1] < 0x80) {
+                let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
+                let suffix = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cut..<end]), as: UTF8.self)
+                body(i..<end, escaped ? MarkdownLink.decodePercent(path) : path, suffix)
+            } else {
+                let (path, suffix) = LinkResolver.split(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                body(i..<end, MarkdownLink.decodePercent(String(path)), String(suffix))
+            }
             i = end
         }
     }

@@ -3,6 +3,7 @@
 /// `url`, `aliases` and `slug`, a date permalink `…/YYYY/MM/DD/slug/` — with or without a
 /// trailing `/`, `index.html` or `.html` (issue #19 §3, content-format §5.4).
 import FeedgenContent
+import Foundation
 
 /// Page names in the site's `content/` namespace (`content/docs/configuration` for
 /// `/docs/configuration/`), each leading to an output page (`docs/configuration.html`).
@@ -70,16 +71,16 @@ struct PageNames: Sendable {
     /// with that date (front matter, or the file's or bundle folder's `YYYY-MM-DD-` prefix) and
     /// slug (the file name or bundle folder without that prefix, or `slug:`).
     private mutating func addPermalinks(_ item: Item, stem: String, page: String) {
-        let segments = stem.split(separator: "/").map(String.init)
+        let segments = Self.split(Substring(stem), UInt8(ascii: "/"))
         guard var name = segments.last else { return }
-        if ["index", "_index"].contains(name), segments.count >= 2 { name = segments[segments.count - 2] }
+        if name == "index" || name == "_index", segments.count >= 2 { name = segments[segments.count - 2] }
         var dates: [(Int, Int, Int)] = []
         var slugs: [String] = []
-        if let parts = Self.datedParts(name.split(separator: "-", maxSplits: 3, omittingEmptySubsequences: false)) {
+        if let parts = Self.datedParts(Self.split(name, UInt8(ascii: "-"), maxSplits: 3, omittingEmpty: false)) {
             dates.append((parts.year, parts.month, parts.day))
             slugs.append(parts.slug)
         } else {
-            slugs.append(name)
+            slugs.append(String(name))
         }
         if let date = item.date?.calendarDate { dates.append((date.year, date.month, date.day)) }
         for pair in item.params where pair.key.string?.lowercased() == "slug" {
@@ -127,8 +128,9 @@ struct PageNames: Sendable {
         if let page = table[String(name)] { return page }
         // `…/YYYY/MM/DD/slug`: a date permalink; its slug in another case only when one page
         // has it so.
-        let parts = name.split(separator: "/")
-        guard !posts.isEmpty, parts.count >= 4, let p = Self.datedParts(Array(parts.suffix(4))) else { return nil }
+        guard !posts.isEmpty else { return nil }
+        let parts = Self.split(name, UInt8(ascii: "/"))
+        guard parts.count >= 4, let p = Self.datedParts(Array(parts.suffix(4))) else { return nil }
         let key = Self.postKey(p.year, p.month, p.day, p.slug)
         if let page = posts[key] { return page }
         return foldedPosts[key.lowercased()].flatMap { $0 }
@@ -136,6 +138,7 @@ struct PageNames: Sendable {
 
     /// `target` without trailing `/`s, then without a final `index.html` or `.html`.
     static func name(_ target: String) -> Substring {
+        if let name = asciiName(target) { return name }
         var name = Substring(target)
         while name.hasSuffix("/") { name = name.dropLast() }
         if name.hasSuffix("/index.html") || name == "index.html" {
@@ -145,6 +148,60 @@ struct PageNames: Sendable {
             name = name.dropLast(".html".count)
         }
         return name
+    }
+
+    /// ``name(_:)`` on the bytes of an ASCII `target` (a character per byte: the same cuts);
+    /// nil for any other.
+    private static func asciiName(_ target: String) -> Substring? {
+        let u = target.utf8
+        guard u.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let slash = UInt8(ascii: "/")
+        var end = u.count
+        var bytes = target
+        bytes.withUTF8 { b in
+            func endsWith(_ suffix: StaticString) -> Bool {
+                let n = suffix.utf8CodeUnitCount
+                return end >= n && memcmp(b.baseAddress! + end - n, suffix.utf8Start, n) == 0
+            }
+            while end > 0, b[end - 1] == slash { end -= 1 }
+            if endsWith("/index.html") || (end == 10 && endsWith("index.html")) {
+                end -= 10
+                while end > 0, b[end - 1] == slash { end -= 1 }
+            } else if endsWith(".html") {
+                end -= 5
+            }
+        }
+        return target[..<u.index(u.startIndex, offsetBy: end)]
+    }
+
+    /// `s.split(separator:maxSplits:omittingEmptySubsequences:)` at the ASCII `separator`, cut
+    /// on bytes when `s` is ASCII (the same cuts: a character per byte), else on characters.
+    static func split(_ s: Substring, _ separator: UInt8, maxSplits: Int = .max, omittingEmpty: Bool = true) -> [Substring] {
+        let u = s.utf8
+        guard u.allSatisfy({ $0 < 0x80 }) else {
+            return s.split(separator: Character(Unicode.Scalar(separator)), maxSplits: maxSplits, omittingEmptySubsequences: omittingEmpty)
+        }
+        // The standard library's algorithm, on bytes.
+        var parts: [Substring] = []
+        var start = u.startIndex
+        if maxSplits == 0 || s.isEmpty {
+            if !(omittingEmpty && s.isEmpty) { parts.append(s) }
+            return parts
+        }
+        var i = start
+        while i != u.endIndex {
+            if u[i] == separator {
+                let appended = !(omittingEmpty && start == i)
+                if appended { parts.append(s[start..<i]) }
+                u.formIndex(after: &i)
+                start = i
+                if appended && parts.count == maxSplits { break }
+                continue
+            }
+            u.formIndex(after: &i)
+        }
+        if start != u.endIndex || !omittingEmpty { parts.append(s[start..<u.endIndex]) }
+        return parts
     }
 
     /// Year, month, day and slug when `parts` are a 4-digit year, a 1–2-digit month and day and

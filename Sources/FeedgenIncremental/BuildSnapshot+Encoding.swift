@@ -1,0 +1,151 @@
+/// The bytes of a ``BuildSnapshot`` (its file format is described on the type): the item records
+/// and the diagnostics, most of a large site's snapshot, are written in pieces on every core and
+/// joined in order.
+import FeedgenDiagnostics
+import FeedgenStorage
+
+extension BuildSnapshot {
+    /// Records (item records, diagnostics) per piece written on one core.
+    static let encodingPiece = 1_000
+
+    func encoded(salt: UInt64) -> [UInt8] {
+        let itemPieces = (items.count + Self.encodingPiece - 1) / Self.encodingPiece
+        let diagnosticPieces = (diagnostics.count + Self.encodingPiece - 1) / Self.encodingPiece
+        // In file order: the head, the item records, the rest up to the diagnostics' count,
+        // the diagnostics, the counts.
+        let parts = parallelMap(3 + itemPieces + diagnosticPieces) { p -> [UInt8] in
+            var w = ByteWriter()
+            if p == 0 {
+                w.bytes += Self.magic
+                w.u32(Self.formatVersion)
+                w.u64(salt)
+                w.int(recorded)
+                w.u64(inputs)
+                w.sources(itemFiles)
+            } else if p <= itemPieces {
+                let start = (p - 1) * Self.encodingPiece
+                for record in items[start..<min(items.count, start + Self.encodingPiece)] { w.record(record) }
+            } else if p == itemPieces + 1 {
+                encodeMiddle(&w)
+            } else if p <= itemPieces + 1 + diagnosticPieces {
+                let start = (p - itemPieces - 2) * Self.encodingPiece
+                for d in diagnostics[start..<min(diagnostics.count, start + Self.encodingPiece)] {
+                    w.bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
+                    w.string(d.location.path)
+                    w.int(d.location.line)
+                    w.int(d.location.column)
+                    w.string(d.message)
+                }
+            } else {
+                w.int(pages)
+                w.int(feedCount)
+                w.int(cards)
+            }
+            return w.bytes
+        }
+        var w = ByteWriter()
+        w.bytes.reserveCapacity(parts.reduce(8) { $0 + $1.count })
+        for part in parts { w.bytes += part }
+        w.u64(StableHasher.hash(w.bytes))
+        return w.bytes
+    }
+
+    /// The sources of settings, `static/` and images, the absent files, the feeds, their
+    /// syndication maps and the diagnostics' count.
+    private func encodeMiddle(_ w: inout ByteWriter) {
+        w.sources(settingsFiles)
+        w.sources(staticFiles)
+        w.sources(images)
+        w.int(absent.count)
+        for path in absent { w.string(path) }
+        w.int(feeds.count)
+        for feed in feeds {
+            w.string(feed.path)
+            w.u64(feed.hash)
+            w.bytes.append(feed.map.estimated ? 1 : 0)
+            w.bytes.append(feed.map.isExact ? 1 : 0)
+            w.int(feed.map.cards.count)
+            for s in feed.map.cards.indices {
+                if let column = feed.map.columns[s] {
+                    w.bytes.append(1)
+                    w.u64(column.phone.bitPattern)
+                    w.u64(column.wide.bitPattern)
+                } else {
+                    w.bytes.append(0)
+                }
+                w.int(feed.map.cards[s].count)
+                for i in feed.map.cards[s].indices {
+                    w.int(feed.map.cards[s][i].lowerBound)
+                    w.int(feed.map.cards[s][i].upperBound)
+                    w.bytes.append((feed.map.eager[s][i] ? 1 : 0) | (feed.map.priority[s][i] ? 2 : 0))
+                }
+            }
+        }
+        for feed in feeds {
+            guard let syndication = feed.syndication else {
+                w.bytes.append(0)
+                continue
+            }
+            w.bytes.append(1)
+            w.string(syndication.atomPath)
+            w.u64(syndication.atomHash)
+            w.string(syndication.jsonPath)
+            w.u64(syndication.jsonHash)
+            let map = syndication.map
+            w.string(map.updated)
+            w.int(map.sections.count)
+            for k in map.sections.indices {
+                w.int(map.sections[k])
+                w.int(map.items[k])
+                w.int(map.atom[k].lowerBound)
+                w.int(map.atom[k].upperBound)
+                w.int(map.json[k].lowerBound)
+                w.int(map.json[k].upperBound)
+            }
+        }
+        w.int(diagnostics.count)
+    }
+}
+
+extension ByteWriter {
+    fileprivate mutating func sources(_ list: [BuildSnapshot.Source]) {
+        int(list.count)
+        for source in list {
+            string(source.path)
+            optional(source.stamp) { $0.stamp($1) }
+        }
+    }
+
+    /// An item file's record: 0 for an item not shown, else 1 and the record.
+    fileprivate mutating func record(_ record: BuildSnapshot.ItemRecord?) {
+        guard let record else { return bytes.append(0) }
+        bytes.append(1)
+        int(record.feed)
+        int(record.section)
+        int(record.item)
+        u64(record.fingerprint)
+        u64(record.whole)
+        int(record.links.count)
+        for link in record.links {
+            string(link.target)
+            string(link.page)
+        }
+        guard let elsewhere = record.elsewhere else { return bytes.append(0) }
+        bytes.append(1)
+        int(elsewhere.cards.count)
+        for card in elsewhere.cards {
+            int(card.feed)
+            int(card.section)
+            int(card.item)
+            string(card.preset)
+            optional(card.lang) { $0.string($1) }
+            string(card.cellID)
+            bytes.append(card.sameLayout ? 1 : 0)
+        }
+        int(elsewhere.entries.count)
+        for entry in elsewhere.entries {
+            int(entry.feed)
+            int(entry.entry)
+        }
+    }
+}
