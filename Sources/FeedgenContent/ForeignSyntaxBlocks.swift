@@ -78,14 +78,15 @@ struct ForeignSyntaxBlocks {
     private static func docusaurusClosings(_ lines: [Substring]) -> [Int: Int] {
         var closings: [Int: Int] = [:]
         var open: [(line: Int, colons: Int)] = []
-        var fence: (char: Character, count: Int)?
+        var fence: Fence?
         for (k, raw) in lines.enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
+            let indent = width(ofIndentation: raw)
             if let f = fence {
-                if closes(line, f) { fence = nil }
+                if closes(line, f, indent: indent) { fence = nil }
                 continue
             }
-            if let f = openingFence(line) {
+            if let f = openingFence(line, indent: indent) {
                 fence = f
                 continue
             }
@@ -104,28 +105,35 @@ struct ForeignSyntaxBlocks {
         return closings
     }
 
-    /// Whether `line` (indentation taken off) closes the fenced code block opened by `fence`.
-    private static func closes(_ line: Substring, _ fence: (char: Character, count: Int)) -> Bool {
-        line.prefix(while: { $0 == fence.char }).count >= fence.count && line.drop(while: { $0 == fence.char }).allSatisfy(\.isWhitespace)
+    /// An open fenced code block: its fence character and length, and the indentation of its
+    /// opening line.
+    private typealias Fence = (char: Character, count: Int, indent: Int)
+
+    /// Whether `line` (its `indent` columns of indentation taken off) closes the fenced code
+    /// block `fence`: as long a run of its character, nothing after it but spaces, and indented
+    /// less than four columns more than the opening fence (CommonMark 4.5: a deeper one is code).
+    private static func closes(_ line: Substring, _ fence: Fence, indent: Int) -> Bool {
+        indent < fence.indent + 4 && line.prefix(while: { $0 == fence.char }).count >= fence.count
+            && line.drop(while: { $0 == fence.char }).allSatisfy(\.isWhitespace)
     }
 
-    private static func openingFence(_ line: Substring) -> (char: Character, count: Int)? {
+    private static func openingFence(_ line: Substring, indent: Int) -> Fence? {
         guard let c = line.first, c == "`" || c == "~" else { return nil }
         let count = line.prefix { $0 == c }.count
         guard count >= 3, c == "~" || !line.dropFirst(count).contains("`") else { return nil }
-        return (c, count)
+        return (c, count, indent)
     }
 
     /// Rewrites the blocks among `lines[range]` (whose text is at this level's indentation).
     private static func rewrite(_ lines: inout [Line], _ range: Range<Int>, closings: [Int: Int], depth: Int, changed: inout Bool) {
         var k = range.lowerBound
-        var fence: (char: Character, count: Int)?
+        var fence: Fence?
         while k < range.upperBound {
             let text = lines[k].text
             let indent = text.prefix { $0 == " " }.count
             let line = text.dropFirst(indent)
             if let f = fence {
-                if closes(line, f) { fence = nil }
+                if closes(line, f, indent: indent) { fence = nil }
                 k += 1
                 continue
             }
@@ -133,7 +141,7 @@ struct ForeignSyntaxBlocks {
                 k += 1
                 continue
             }
-            if let f = openingFence(line) {
+            if let f = openingFence(line, indent: indent) {
                 fence = f
                 k += 1
                 continue
@@ -225,16 +233,17 @@ struct ForeignSyntaxBlocks {
     /// Whether an admonition, a tab or a Docusaurus block may open among `lines[range]`, at any
     /// depth (a nested list's item holds it) outside fenced code: the level then reads them.
     private static func opensBlock(_ lines: [Line], _ range: Range<Int>, column: Int, closings: [Int: Int]) -> Bool {
-        var fence: (char: Character, count: Int)?
+        var fence: Fence?
         for k in range {
             let text = lines[k].text
             guard width(ofIndentation: text) >= column else { continue }
             let line = text.drop { $0 == " " || $0 == "\t" }
+            let indent = width(ofIndentation: text)
             if let f = fence {
-                if closes(line, f) { fence = nil }
+                if closes(line, f, indent: indent) { fence = nil }
                 continue
             }
-            if let f = openingFence(line) {
+            if let f = openingFence(line, indent: indent) {
                 fence = f
             } else if mkDocsHeader(line) != nil || (closings[k] != nil && docusaurusHeader(line) != nil) {
                 return true

@@ -29,7 +29,8 @@ struct ForeignSyntaxPass {
     var scalarCounted = (offset: 0, line: 0, column: 1)
 
     // Block context.
-    var fence: (char: UInt8, count: Int)?
+    /// The open fenced code block: its character, length and opening line's indentation.
+    var fence: (char: UInt8, count: Int, indent: Int)?
     var indentedCode = false
     var previousBlank = true
     var inList = false
@@ -250,7 +251,8 @@ struct ForeignSyntaxPass {
         if let f = fence {
             lineIsCode = true
             previousBlank = false
-            if run(of: f.char, at: j) >= f.count, restIsBlank(j + run(of: f.char, at: j)) { fence = nil }
+            // A closing fence is indented less than four columns more than the opening one (CommonMark 4.5).
+            if indent < f.indent + 4, run(of: f.char, at: j) >= f.count, restIsBlank(j + run(of: f.char, at: j)) { fence = nil }
             return
         }
         if blank {
@@ -303,7 +305,7 @@ struct ForeignSyntaxPass {
                 m += 1
             }
         }
-        fence = (b[k], count)
+        fence = (b[k], count, indent)
         lineIsCode = true
         codeSpan = 0
     }

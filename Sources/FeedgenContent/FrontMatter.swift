@@ -208,7 +208,9 @@ public struct FrontMatter: Sendable {
                 let bodyStart = min(end + 1, bytes.count)
                 return .success(
                     Split(
-                        frontMatter: string(jsonLineStart..<(i + 1)), body: string(bodyStart..<bytes.count), bodyLine: line + 1,
+                        // A tab before the `{` is one column, as a space is; YAML refuses tabs there.
+                        frontMatter: String(repeating: " ", count: open - jsonLineStart) + string(open..<(i + 1)),
+                        body: string(bodyStart..<bytes.count), bodyLine: line + 1,
                         frontMatterLine: openLine, format: .json))
             }
             let format: Format

@@ -156,11 +156,24 @@ extension SiteConfig {
             return
         }
         let known = UIStrings.Key.allCases.map(\.rawValue)
-        let languages = pairs.compactMap { $0.key.string }.filter { UIStrings.Key(rawValue: $0) == nil && isLanguageTag($0) }
+        // A language tag holds a mapping; a short name with a text is a key's typo (`tag: Tagz`).
+        let languages = pairs.compactMap { pair in
+            pair.key.string.flatMap { name in
+                UIStrings.Key(rawValue: name) == nil && isLanguageTag(name)
+                    && (pair.value.pairs != nil || Suggestion.didYouMean(name, in: known).isEmpty) ? name : nil
+            }
+        }
         reader.rejectUnknownKeys(node, known: known + languages, in: "'strings'")
         config.strings = decodeTexts(pairs, in: "'strings'", reader: &reader)
+        var tagLines: [String: Int] = [:]
         for pair in pairs {
             guard let name = pair.key.string, languages.contains(name) else { continue }
+            let tag = normalizedLanguageTag(name)
+            if let first = tagLines[tag] {
+                reader.error(pair.key, "'\(name)' in 'strings' is the language of line \(first) again (tags are read without case, '_' as '-'); merge the two")
+                continue
+            }
+            tagLines[tag] = pair.key.line
             guard let texts = pair.value.pairs else {
                 reader.error(
                     pair.value,
@@ -169,7 +182,7 @@ extension SiteConfig {
             }
             let context = "'strings.\(name)'"
             reader.rejectUnknownKeys(pair.value, known: known, in: context)
-            config.stringsByLanguage[normalizedLanguageTag(name), default: [:]].merge(decodeTexts(texts, in: context, reader: &reader)) { $1 }
+            config.stringsByLanguage[tag] = decodeTexts(texts, in: context, reader: &reader)
         }
     }
 

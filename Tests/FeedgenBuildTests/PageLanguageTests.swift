@@ -167,12 +167,14 @@ import FeedgenDiagnostics
             "feedgen.yaml:7:9: error: 'tags' must be a string, found a list",
         ])
         let languages = build(
-            Self.site(language: "en", yaml: "strings:\n  ja: すべて\n  fr:\n    seeAl: Voir\n    items: \"{n} billets\"\n"),
+            Self.site(language: "en", yaml: "strings:\n  ja: すべて\n  fr:\n    seeAl: Voir\n    items: \"{n} billets\"\n  tag: Tagz\n  FR: {seeAll: x}\n"),
             output: temporaryFolder() + "/public")
         #expect(languages.diagnostics.items.map(\.description).sorted() == [
             "feedgen.yaml:4:7: error: 'ja' in 'strings' is a language: its value must be a mapping of that language's texts such as '{seeAll: \"…\"}', found 'すべて'",
             "feedgen.yaml:6:5: error: unknown key 'seeAl' in 'strings.fr' (did you mean 'seeAll'?)",
             "feedgen.yaml:7:12: error: 'items' in 'strings.fr' has the placeholder '{n}', which feedgen does not fill in: 'items' takes {count}",
+            "feedgen.yaml:8:3: error: unknown key 'tag' in 'strings' (did you mean 'tags'?)",
+            "feedgen.yaml:9:3: error: 'FR' in 'strings' is the language of line 5 again (tags are read without case, '_' as '-'); merge the two",
         ])
         let notAMapping = build(Self.site(language: "en", yaml: "strings: See all\n"), output: temporaryFolder() + "/public")
         #expect(notAMapping.diagnostics.items.map(\.description) == [

@@ -182,6 +182,8 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
         #expect(split("\n\n  {\n  \"title\": \"A\"\n").1 == ["content/a.md:3:3: error: JSON front matter starting here is not closed by a matching '}'"])
         #expect(split("\n{\"title\": \"A\",,}\n").1 == ["content/a.md:2:15: error: YAML: did not find expected node content"])
         #expect(split("\n\n{{< note >}}\n").0?.hasFrontMatter == false)
+        let tabbed = try #require(split("\n\t{\"title\": \"Tab lead\", \"weight\": x}\nBody.\n").0)
+        #expect(tabbed.fields["title"]?.string == "Tab lead" && tabbed.fields["weight"]?.column == 34 && tabbed.bodyLine == 3)
     }
 
     @Test func invalidUTF8ReportsTheFirstBadByte() {

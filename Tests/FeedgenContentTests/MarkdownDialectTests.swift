@@ -217,6 +217,35 @@ import Testing
         #expect(r.warnings == ["content/s/a.md:13:17: warning: Liquid output '{{ y }}' is left out of the page: feedgen does not run Liquid"])
     }
 
+    /// A fence line indented four columns more than the opening fence is code, not the block's
+    /// end (CommonMark 4.5): what follows the block is still read (mkdocs-material's
+    /// content-tabs page shows a fenced example holding an indented fence).
+    @Test func anIndentedFenceInsideAFencedBlockDoesNotCloseIt() {
+        let r = render(
+            """
+            ```
+            code
+                ```
+            ```
+
+            !!! note
+
+                body {{ x }}
+            """)
+        #expect(
+            r.html == """
+                <pre tabindex="0"><code>code
+                    ```
+                </code></pre>
+                <div class="markdown-alert markdown-alert-note">
+                <p class="markdown-alert-title">Note</p>
+                <p>body</p>
+                </div>
+
+                """)
+        #expect(r.warnings == ["content/s/a.md:11:10: warning: Liquid output '{{ x }}' is left out of the page: feedgen does not run Liquid"])
+    }
+
     /// Hugo's built-in `figure`: its image is a Markdown image (resolved like `![](x.png)`).
     @Test func figureShortcodesBecomeFigures() {
         let r = render(
