@@ -29,13 +29,7 @@ extension BuildSnapshot {
                 encodeMiddle(&w)
             } else if p <= itemPieces + 1 + diagnosticPieces {
                 let start = (p - itemPieces - 2) * Self.encodingPiece
-                for d in diagnostics[start..<min(diagnostics.count, start + Self.encodingPiece)] {
-                    w.bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
-                    w.string(d.location.path)
-                    w.int(d.location.line)
-                    w.int(d.location.column)
-                    w.string(d.message)
-                }
+                for d in diagnostics[start..<min(diagnostics.count, start + Self.encodingPiece)] { w.diagnostic(d) }
             } else {
                 w.int(pages)
                 w.int(feedCount)

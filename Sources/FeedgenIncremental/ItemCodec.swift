@@ -84,11 +84,13 @@ extension ByteWriter {
     }
     mutating func diagnostics(_ list: [Diagnostic]) {
         int(list.count)
-        for d in list {
-            bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
-            location(d.location)
-            string(d.message)
-        }
+        for d in list { diagnostic(d) }
+    }
+    /// One diagnostic: its severity (2 error, 1 warning, 0 note), place and message.
+    mutating func diagnostic(_ d: Diagnostic) {
+        bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
+        location(d.location)
+        string(d.message)
     }
 }
 
