@@ -48,6 +48,10 @@ public struct Item: Sendable, Hashable {
     /// apart; a store that holds a copy of an item can tell by it that the item is unchanged.
     package func isUnchangedCopy(of other: Item) -> Bool { box === other.box }
 
+    /// The same for every unchanged copy of this value (``isUnchangedCopy(of:)``), while one is
+    /// alive: a key for stores that hold a copy of the item.
+    package var copyIdentity: ObjectIdentifier { ObjectIdentifier(box) }
+
     public static func == (a: Item, b: Item) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
     public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 

@@ -305,17 +305,13 @@ extension ItemCache {
 /// (``Item/isUnchangedCopy(of:)``): an item changed after loading (its links resolved) is
 /// fingerprinted again.
 package final class ItemFingerprints: Sendable {
-    private struct Place: Hashable {
-        var sourcePath: String
-        var id: String
-    }
-    private let table = Mutex<[Place: (fingerprint: UInt64, item: Item)]>([:])
+    /// Keyed by the item's ``Item/copyIdentity``, which the entry's copy keeps unique.
+    private let table = Mutex<[ObjectIdentifier: (fingerprint: UInt64, item: Item)]>([:])
 
     package init() {}
 
     func remember(_ fingerprint: UInt64, of item: Item) {
-        let place = Place(sourcePath: item.sourcePath, id: item.id)
-        table.withLock { $0[place] = (fingerprint, item) }
+        table.withLock { $0[item.copyIdentity] = (fingerprint, item) }
     }
 
     /// `item`'s ``ItemCache/fingerprint(_:)``: the one remembered when it is the item loaded,
@@ -324,8 +320,7 @@ package final class ItemFingerprints: Sendable {
 
     /// The fingerprint remembered for `item`, when it is the very item loaded or stored.
     func known(_ item: Item) -> UInt64? {
-        let place = Place(sourcePath: item.sourcePath, id: item.id)
-        guard let entry = table.withLock({ $0[place] }), entry.item.isUnchangedCopy(of: item) else { return nil }
+        guard let entry = table.withLock({ $0[item.copyIdentity] }), entry.item.isUnchangedCopy(of: item) else { return nil }
         return entry.fingerprint
     }
 }
