@@ -1,79 +1,64 @@
-/// The single growing string a render writes into.
+/// The single growing buffer a render writes into: UTF-8 bytes, made a String once at the end.
 ///
-/// It is a `String`, not a byte array: every piece appended is already valid UTF-8 (template
-/// text decoded once at compile time, context strings), so appending copies bytes and the
-/// result needs no final UTF-8 validation pass (which cost 6% of a 100,000-item build when the
-/// buffer was `[UInt8]` turned into a String at the end).
+/// Every piece appended is valid UTF-8 (template text decoded at compile time, context
+/// strings) and cuts are made only between pieces or next to ASCII bytes, so the bytes are
+/// valid UTF-8 as a whole and the String is made without a second validation
+/// (`UTF8Span(unchecked:)`, asserted in debug builds). Appending to a byte array costs a
+/// fraction of appending to a String, whose append re-checks its own storage each time.
 struct OutputBuffer {
-    private(set) var text = ""
-    /// A lower bound of `text`'s capacity: what was last reserved.
-    private var reserved: Int
+    private var bytes: [UInt8] = []
 
-    init(capacity: Int) {
-        text.reserveCapacity(capacity)
-        reserved = capacity
-    }
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
     /// The number of UTF-8 bytes written so far (a mark for ``escapeSuffix(from:)``).
-    var count: Int { text.utf8.count }
+    var count: Int { bytes.count }
 
     @inline(__always) mutating func append(_ string: String) {
-        let incoming = string.utf8.count
-        if incoming >= Self.largeAppend { reserve(incoming) }
-        text.append(string)
+        var string = string
+        string.withUTF8 { append(bytes: $0) }
     }
 
-    /// Appends of at least this many bytes (a feed page's rendered sections) reserve room for
-    /// what follows them too.
-    static let largeAppend = 1 << 16
+    @inline(__always) private mutating func append(bytes piece: UnsafeBufferPointer<UInt8>) {
+        if bytes.count + piece.count > bytes.capacity { reserve(piece.count) }
+        bytes.append(contentsOf: piece)
+    }
 
-    /// Makes room for `incoming` more bytes and some slack, growing at least geometrically.
-    /// Without it, appending a 235 MB section into a small buffer allocates exactly 235 MB, and
-    /// the closing tags that follow reallocate 470 MB and copy it all again (a 100,000-card page).
+    /// Makes room for `incoming` more bytes and some slack, growing at least geometrically
+    /// (a 235 MB section appended to a small buffer must not be copied again by the closing
+    /// tags that follow it: a 100,000-card page).
     private mutating func reserve(_ incoming: Int) {
-        let needed = text.utf8.count + incoming
-        guard needed > reserved else { return }
-        reserved = Swift.max(needed + Swift.max(Self.largeAppend, needed / 64), 2 * reserved)
-        text.reserveCapacity(reserved)
+        let needed = bytes.count + incoming
+        bytes.reserveCapacity(Swift.max(needed + Swift.max(1 << 16, needed / 64), 2 * bytes.capacity))
     }
 
-    /// Appends white space given as bytes (indentation: ASCII, so short strings stay inline).
-    mutating func append(_ bytes: [UInt8]) { text.append(String(decoding: bytes, as: UTF8.self)) }
+    /// Appends white space given as bytes (indentation).
+    mutating func append(_ indent: [UInt8]) { indent.withUnsafeBufferPointer { append(bytes: $0) } }
 
     /// Appends `string` HTML-escaped: `&`, `<`, `>`, `"` (Mustache spec, "HTML Escaping") and
     /// `'`, so that output is safe in single-quoted attributes too.
     mutating func appendEscaped(_ string: String) {
         var string = string
-        string.makeContiguousUTF8()
-        let utf8 = string.utf8
-        utf8.withContiguousStorageIfAvailable { buffer in
+        string.withUTF8 { buffer in
             Self.needsEscape.withUnsafeBufferPointer { table in
-                // Runs that need no escaping are appended as slices of `string`; the cuts are
-                // next to ASCII bytes, so on scalar boundaries.
+                // Runs that need no escaping are copied whole; the cuts are next to ASCII bytes.
                 var runStart = 0
                 var i = 0
                 let n = buffer.count
                 while i < n {
                     while i < n && !table[Int(buffer[i])] { i += 1 }
                     guard i < n else { break }
-                    if i > runStart {
-                        text.append(contentsOf: string[utf8.index(utf8.startIndex, offsetBy: runStart)..<utf8.index(utf8.startIndex, offsetBy: i)])
-                    }
+                    if i > runStart { append(bytes: UnsafeBufferPointer(rebasing: buffer[runStart..<i])) }
                     switch buffer[i] {
-                    case UInt8(ascii: "&"): text.append("&amp;")
-                    case UInt8(ascii: "<"): text.append("&lt;")
-                    case UInt8(ascii: ">"): text.append("&gt;")
-                    case UInt8(ascii: "\""): text.append("&quot;")
-                    default: text.append("&#39;")
+                    case UInt8(ascii: "&"): append("&amp;")
+                    case UInt8(ascii: "<"): append("&lt;")
+                    case UInt8(ascii: ">"): append("&gt;")
+                    case UInt8(ascii: "\""): append("&quot;")
+                    default: append("&#39;")
                     }
                     i += 1
                     runStart = i
                 }
-                if runStart == 0 {
-                    text.append(string)  // nothing to escape: one copy
-                } else if runStart < n {
-                    text.append(contentsOf: string[utf8.index(utf8.startIndex, offsetBy: runStart)...])
-                }
+                if runStart < n { append(bytes: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
             }
         }
     }
@@ -86,9 +71,8 @@ struct OutputBuffer {
     /// What was written since `mark` (a UTF-8 offset from ``count``), removed from the buffer.
     mutating func removeSuffix(from mark: Int) -> String {
         guard mark < count else { return "" }
-        let index = text.utf8.index(text.utf8.startIndex, offsetBy: mark)
-        let written = String(text[index...])
-        text.removeSubrange(index...)
+        let written = bytes[mark...].withUnsafeBufferPointer { Self.string($0) }
+        bytes.removeSubrange(mark...)
         return written
     }
 
@@ -98,5 +82,11 @@ struct OutputBuffer {
         if !written.isEmpty { appendEscaped(written) }
     }
 
-    var string: String { text }
+    var string: String { bytes.withUnsafeBufferPointer { Self.string($0) } }
+
+    /// A String of bytes known to be valid UTF-8 (see the type's comment).
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        assert(String(validating: bytes, as: UTF8.self) != nil, "a render wrote invalid UTF-8")
+        return String(copying: UTF8Span(unchecked: bytes.span))
+    }
 }
