@@ -128,6 +128,8 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
     /// renames over the old one.
     public func store(_ key: UInt64, item: Item, diagnostics: [Diagnostic]) {
         var writer = ByteWriter()
+        // Room for the body and the rest of the item: the encoding does not grow by copies.
+        writer.bytes.reserveCapacity(item.html.utf8.count + 4096)
         writer.int(0)  // the fingerprint, once the item is encoded
         writer.item(item)
         let fingerprint = writer.bytes.withUnsafeBytes { StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[8...])) }
@@ -136,6 +138,7 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
         withUnsafeBytes(of: fingerprint.littleEndian) { writer.bytes.replaceSubrange(0..<8, with: $0) }
         writer.diagnostics(diagnostics)
         var record: [UInt8] = []
+        record.reserveCapacity(writer.bytes.count + 20)
         writer.bytes.withUnsafeBytes { RecordLog.append(key, $0, to: &record) }
         lock.withLock { _ in
             added.insert(key)

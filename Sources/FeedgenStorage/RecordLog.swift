@@ -95,11 +95,10 @@ public final class RecordLog: @unchecked Sendable {
 
     /// Appends a record of `payload` under `key` to `out`.
     public static func append(_ key: UInt64, _ payload: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        var record = ByteWriter()
-        record.u64(key)
-        record.u32(UInt32(payload.count))
-        record.u64(StableHasher.hash(bytes: payload))
-        out.append(contentsOf: record.bytes)
+        // The header's fields straight into `out` (no writer of their own: one per record).
+        withUnsafeBytes(of: key.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: StableHasher.hash(bytes: payload).littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: payload)
     }
 
