@@ -114,7 +114,7 @@ public enum Markdown {
                 let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))
                 let written = inPage
                     ? MarkdownAttributes.write(into: bytes, headingIDs: ids, codeBlocks: walk.codeBlocks.count)
-                    : String(decoding: bytes, as: UTF8.self)
+                    : String(cmarkBytes: bytes)
                 free(rendered)
                 guard let written else { return nil }
                 html = written
