@@ -163,13 +163,21 @@ public enum MarkdownHeadings {
     /// Whether `fragment` (percent-decoded) needs no id: the empty fragment and `top` scroll to
     /// the top of any page (HTML's "scroll to the fragment").
     public static func alwaysFound(_ fragment: String) -> Bool {
-        fragment.isEmpty || fragment.lowercased() == "top"
+        // Only ASCII letters lower-case to `t`, `o` and `p`: a fragment of another length is
+        // not `top` in any case (no lower-casing of every fragment).
+        fragment.isEmpty || (fragment.utf8.count == 3 && fragment.lowercased() == "top")
     }
 
     /// The message for a link whose `#fragment` names no id of its page (`page` is "this page"
     /// or the linked file), with the closest id as a suggestion.
     public static func deadAnchorMessage(destination: String, fragment: String, page: String, ids: Set<String>) -> String {
-        "link '\(destination)' leads to no heading or anchor with the id '\(fragment)' on \(page)\(Suggestion.didYouMean(fragment, in: ids.sorted())); fix the link or the heading"
+        deadAnchorMessage(destination: destination, fragment: fragment, page: page, sortedIDs: ids.sorted())
+    }
+
+    /// ``deadAnchorMessage(destination:fragment:page:ids:)`` with the ids sorted (once for all
+    /// the dead links of a page).
+    static func deadAnchorMessage(destination: String, fragment: String, page: String, sortedIDs: [String]) -> String {
+        "link '\(destination)' leads to no heading or anchor with the id '\(fragment)' on \(page)\(Suggestion.didYouMean(fragment, in: sortedIDs)); fix the link or the heading"
     }
 
     /// A warning for each `#fragment` link of a text whose fragment is no id of its rendering.
@@ -179,8 +187,11 @@ public enum MarkdownHeadings {
         let checked = fragments.filter { !alwaysFound($0.fragment) }
         guard !checked.isEmpty else { return [] }
         let ids = ids(inHTML: html)
-        return checked.filter { !ids.contains($0.fragment) }.map {
-            .warning($0.location, deadAnchorMessage(destination: $0.destination, fragment: $0.fragment, page: "this page", ids: ids))
+        let dead = checked.filter { !ids.contains($0.fragment) }
+        guard !dead.isEmpty else { return [] }
+        let sorted = ids.sorted()
+        return dead.map {
+            .warning($0.location, deadAnchorMessage(destination: $0.destination, fragment: $0.fragment, page: "this page", sortedIDs: sorted))
         }
     }
 

@@ -6,9 +6,19 @@ public enum Suggestion {
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lower = Array(word.lowercased())
         let limit = lower.count <= 4 ? 1 : max(2, lower.count / 3)
+        // ASCII words (most keys and ids) are compared on lower-cased bytes, each a character
+        // of its own; a candidate whose length is more than `limit` away is skipped (each
+        // edit changes the length by at most one).
+        let asciiWord = asciiLowered(word)
         var best: (String, Int)?
         for candidate in candidates {
-            let d = distance(lower, Array(candidate.lowercased()))
+            let d: Int
+            if let asciiWord, let asciiCandidate = asciiLowered(candidate) {
+                if abs(asciiCandidate.count - asciiWord.count) > limit { continue }
+                d = distance(asciiWord, asciiCandidate)
+            } else {
+                d = distance(lower, Array(candidate.lowercased()))
+            }
             if d <= limit, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) {
                 best = (candidate, d)
             }
@@ -16,8 +26,20 @@ public enum Suggestion {
         return best?.0
     }
 
+    /// The lower-cased bytes of an ASCII `word` without a carriage return (whose bytes are its
+    /// characters: `\r\n` is one character); nil for any other word.
+    private static func asciiLowered(_ word: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(word.utf8.count)
+        for byte in word.utf8 {
+            guard byte < 0x80, byte != 0x0D else { return nil }
+            out.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        return out
+    }
+
     /// Optimal-string-alignment distance (insertions, deletions, substitutions, transpositions).
-    public static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func distance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
