@@ -3,12 +3,15 @@
 import CCmark
 
 extension Markdown {
-    /// Walks the tree with cmark's iterator; collects the first paragraph's text.
+    /// Walks the tree with cmark's iterator; collects the first paragraph's text, its runs of
+    /// white space (from breaks next to spaces, tabs in text) written as one space.
     static func firstParagraph(in document: OpaquePointer) -> String? {
         guard let iterator = cmark_iter_new(document) else { return nil }
         defer { cmark_iter_free(iterator) }
         var depth = 0  // > 0 while inside the first paragraph
-        var text = ""
+        // The literals' bytes go straight into the collapsed text (no String per node).
+        var collapsed: [UInt8] = []
+        var pendingSpace = false
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
@@ -28,27 +31,26 @@ extension Markdown {
             guard event == CMARK_EVENT_ENTER else { continue }
             switch type {
             case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
+                guard let literal = cmark_node_get_literal(node) else { continue }
+                var p = UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self)
+                while p.pointee != 0 {
+                    let byte = p.pointee
+                    if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                        pendingSpace = !collapsed.isEmpty
+                    } else {
+                        if pendingSpace { collapsed.append(0x20) }
+                        pendingSpace = false
+                        collapsed.append(byte)
+                    }
+                    p += 1
+                }
             case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
-                text += " "
+                pendingSpace = !collapsed.isEmpty
             default:
                 break
             }
         }
-        guard depth > 0 else { return nil }
-        // Runs of white space (from breaks next to spaces, tabs in text) become one space.
-        var collapsed: [UInt8] = []
-        collapsed.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for byte in text.utf8 {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
-                pendingSpace = !collapsed.isEmpty
-            } else {
-                if pendingSpace { collapsed.append(0x20) }
-                pendingSpace = false
-                collapsed.append(byte)
-            }
-        }
-        return collapsed.isEmpty ? nil : String(decoding: collapsed, as: UTF8.self)
+        guard depth > 0, !collapsed.isEmpty else { return nil }
+        return collapsed.withUnsafeBufferPointer { String(cmarkBytes: $0) }
     }
 }
