@@ -114,7 +114,7 @@ public enum Markdown {
                 let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))
                 let written = inPage
                     ? MarkdownAttributes.write(into: bytes, headingIDs: ids, codeBlocks: walk.codeBlocks.count)
-                    : String(cmarkBytes: bytes)
+                    : String(validUTF8: bytes)
                 free(rendered)
                 guard let written else { return nil }
                 html = written
@@ -233,16 +233,16 @@ public enum Markdown {
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
                 if raw.pointee == CChar(UInt8(ascii: "#")) {
                     // A link within this text: checked against its ids once it is rendered.
-                    let url = String(cString: raw)
+                    let url = String(validUTF8CString: raw)
                     fragments.append((MarkdownLink.percentDecode(String(url.dropFirst())), url, location()))
                     continue
                 }
-                let url = String(cString: raw)
+                let url = String(validUTF8CString: raw)
                 if directory == nil { directory = folder(of: source.path) }
                 if let (link, suffix) = pathLink(url, isLink: true, directory: directory!) { mark(node, link, suffix: suffix) }
             case CMARK_NODE_IMAGE:
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
-                let url = String(cString: raw)
+                let url = String(validUTF8CString: raw)
                 if directory == nil { directory = folder(of: source.path) }
                 if let (link, suffix) = pathLink(url, isLink: false, directory: directory!) { mark(node, link, suffix: suffix) }
             default:

@@ -20,10 +20,10 @@ enum MarkdownAttributes {
     }
 
     /// ``write(into:headingIDs:codeBlocks:)`` of cmark's output buffer (read in place; valid
-    /// UTF-8, ``Swift/String/init(cmarkBytes:)``): the page is copied into a buffer with the
+    /// UTF-8, ``Swift/String/init(validUTF8:)``): the page is copied into a buffer with the
     /// attributes, then into the string returned.
     static func write(into b: UnsafeBufferPointer<UInt8>, headingIDs: [String?], codeBlocks: Int) -> String? {
-        if headingIDs.isEmpty, codeBlocks == 0 { return String(cmarkBytes: b) }
+        if headingIDs.isEmpty, codeBlocks == 0 { return String(validUTF8: b) }
         guard let base = b.baseAddress else { return nil }
         let n = b.count
         let capacity = n + headingIDs.reduce(0) { $0 + ($1.map { $0.utf8.count + 6 } ?? 0) } + codeBlocks * 13
@@ -35,7 +35,16 @@ enum MarkdownAttributes {
             UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: base + from, byteCount: to - from)
             o += to - from
         }
+        func appendLiteral(_ s: StaticString) {
+            (out.baseAddress! + o).update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+            o += s.utf8CodeUnitCount
+        }
         func append(_ s: String) {
+            let copied: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
+                if let from = bytes.baseAddress { (out.baseAddress! + o).update(from: from, count: bytes.count) }
+                o += bytes.count
+            }
+            guard copied == nil else { return }
             for c in s.utf8 {
                 out[o] = c
                 o += 1
@@ -53,9 +62,9 @@ enum MarkdownAttributes {
                 guard headings < headingIDs.count else { return nil }
                 if let id = headingIDs[headings] {
                     copy(copied, i + 3)
-                    append(" id=\"")
+                    appendLiteral(" id=\"")
                     append(id)
-                    append("\"")
+                    appendLiteral("\"")
                     copied = i + 3
                 }
                 headings += 1
@@ -65,7 +74,7 @@ enum MarkdownAttributes {
             {
                 guard pres < codeBlocks else { return nil }
                 copy(copied, i + 4)
-                append(" tabindex=\"0\"")
+                appendLiteral(" tabindex=\"0\"")
                 copied = i + 4
                 pres += 1
                 i += 5
@@ -75,6 +84,6 @@ enum MarkdownAttributes {
         }
         guard headings == headingIDs.count, pres == codeBlocks else { return nil }
         copy(copied, n)
-        return String(cmarkBytes: UnsafeBufferPointer(rebasing: out[..<o]))
+        return String(validUTF8: UnsafeBufferPointer(rebasing: out[..<o]))
     }
 }

@@ -17,20 +17,25 @@ public enum MarkdownHeadings {
     /// `hello-world`, `"A  b"` → `a--b`, `"日本語の見出し"` kept, `"C++ & Rust"` → `c--rust`).
     public static func slug(_ text: String) -> String {
         // ASCII (most headings) on bytes: its letters, digits and `_` are the kept categories.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            var out: [UInt8] = []
-            out.reserveCapacity(text.utf8.count)
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte | 0x20)
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                    out.append(byte)
-                case UInt8(ascii: " "): out.append(UInt8(ascii: "-"))
-                default: break
+        let asciiSlug = text.withUTF8Bytes { bytes -> String? in
+            guard ByteScan.isASCII(bytes) else { return nil }
+            let out = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+                var o = 0
+                for byte in bytes {
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): out[o] = byte | 0x20
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                        out[o] = byte
+                    case UInt8(ascii: " "): out[o] = UInt8(ascii: "-")
+                    default: continue
+                    }
+                    o += 1
                 }
+                count = o
             }
-            return String(decoding: out, as: UTF8.self)
+            return out.withUnsafeBufferPointer { String(validUTF8: $0) }
         }
+        if let asciiSlug { return asciiSlug }
         var out = String.UnicodeScalarView()
         for scalar in text.lowercased().unicodeScalars {
             switch scalar {
@@ -111,7 +116,7 @@ public enum MarkdownHeadings {
         while let c = child {
             switch cmark_node_get_type(c) {
             case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                if let literal = cmark_node_get_literal(c) { text += String(cString: literal) }
+                if let literal = cmark_node_get_literal(c) { text += String(validUTF8CString: literal) }
             case CMARK_NODE_IMAGE, CMARK_NODE_FOOTNOTE_REFERENCE:
                 break
             default:
