@@ -271,13 +271,13 @@ public enum Markdown {
     /// non-empty `/`-separated parts but the last, joined by `/`.
     static func folder(of path: String) -> String {
         // An ASCII path without empty parts (every path the scanner gives) is cut at its last `/`.
-        let utf8 = path.utf8
-        if utf8.first != UInt8(ascii: "/"), utf8.last != UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 }),
-            !utf8.indices.dropFirst().contains(where: { utf8[$0] == UInt8(ascii: "/") && utf8[utf8.index(before: $0)] == UInt8(ascii: "/") })
-        {
-            guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-            return String(path[..<slash])
+        let cut = path.withUTF8Bytes { b -> Int? in
+            guard b.first != UInt8(ascii: "/"), b.last != UInt8(ascii: "/"), ByteScan.isASCII(b),
+                !b.indices.dropFirst().contains(where: { b[$0] == UInt8(ascii: "/") && b[$0 - 1] == UInt8(ascii: "/") })
+            else { return nil }
+            return b.lastIndex(of: UInt8(ascii: "/")) ?? 0
         }
+        if let cut { return String(path[..<path.utf8.index(path.utf8.startIndex, offsetBy: cut)]) }
         return path.split(separator: "/").dropLast().joined(separator: "/")
     }
 
@@ -335,6 +335,9 @@ public enum Markdown {
             let count = strlen(literal)
             guard count > 0 else { return nil }
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: count)
+            // An ASCII byte at the edge is the scalar (no String made).
+            let edge = bytes[last ? count - 1 : 0]
+            if edge < 0x80 { return Unicode.Scalar(edge) }
             var (start, end) = last ? (count - 1, count) : (0, 1)
             if last {
                 while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
