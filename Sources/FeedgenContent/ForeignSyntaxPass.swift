@@ -1,5 +1,7 @@
 /// The byte-level scan behind ``ForeignSyntax``: block context (fences, indented code, code
 /// spans) tracked line by line as CommonMark reads it, and the edits with their position anchors.
+import CFileSystem
+
 struct ForeignSyntaxPass {
     let b: [UInt8]
     var i = 0
@@ -119,30 +121,10 @@ struct ForeignSyntaxPass {
     }
 
     /// The first offset from `start` holding a newline, `{`, a backtick or `\` (what the scan
-    /// stops at), or the end: eight bytes at a time while none of them is one (SWAR: a byte
-    /// equal to `c` is a zero byte of `x ^ c…c`).
+    /// stops at), or the end: sixteen bytes at a time (`feedgen_first_of4`, SSE2).
     static func nextSpecial(in b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var j = start
-        if let base = b.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            @inline(__always) func hasZeroByte(_ y: UInt64) -> Bool { (y &- ones) & ~y & highs != 0 }
-            while j + 8 <= b.count {
-                let x = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-                if hasZeroByte(x ^ (ones &* 0x0A)) || hasZeroByte(x ^ (ones &* 0x7B)) || hasZeroByte(x ^ (ones &* 0x60))
-                    || hasZeroByte(x ^ (ones &* 0x5C))
-                {
-                    break
-                }
-                j += 8
-            }
-        }
-        while j < b.count {
-            let d = b[j]
-            if d == 0x0A || d == 0x7B || d == 0x60 || d == 0x5C { break }
-            j += 1
-        }
-        return j
+        guard let base = b.baseAddress, start < b.count else { return start }
+        return start + feedgen_first_of4(base + start, b.count - start, 0x0A, 0x7B, 0x60, 0x5C)
     }
 
     // MARK: Output and positions

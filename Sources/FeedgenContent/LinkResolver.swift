@@ -9,8 +9,16 @@ public enum LinkResolver {
     /// A relative link split where its path ends: at the first `?` or `#`. The suffix (query and
     /// fragment, with their `?`/`#`) is kept as written; the path is what names a file.
     public static func split(_ link: String) -> (path: Substring, suffix: Substring) {
-        // On bytes: a Character search cost more than the rest of a link's work.
-        let end = link.firstASCIIIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? link.endIndex
+        // On bytes: a Character search cost more than the rest of a link's work. An ASCII link
+        // (nearly every one) is searched in place, its characters being its bytes.
+        func isEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+        let found: String.Index?
+        if let offset = link.withUTF8Bytes({ ByteScan.isASCII($0) ? $0.firstIndex(where: isEnd) ?? $0.count : nil }) {
+            found = link.utf8.index(link.utf8.startIndex, offsetBy: offset)
+        } else {
+            found = link.firstASCIIIndex(where: isEnd)
+        }
+        let end = found ?? link.endIndex
         return (link[..<end], link[end...])
     }
 

@@ -114,7 +114,7 @@ public enum Markdown {
                 let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))
                 let written = inPage
                     ? MarkdownAttributes.write(into: bytes, headingIDs: ids, codeBlocks: walk.codeBlocks.count)
-                    : String(decoding: bytes, as: UTF8.self)
+                    : String(validUTF8: bytes)
                 free(rendered)
                 guard let written else { return nil }
                 html = written
@@ -233,16 +233,16 @@ public enum Markdown {
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
                 if raw.pointee == CChar(UInt8(ascii: "#")) {
                     // A link within this text: checked against its ids once it is rendered.
-                    let url = String(cString: raw)
+                    let url = String(validUTF8CString: raw)
                     fragments.append((MarkdownLink.percentDecode(String(url.dropFirst())), url, location()))
                     continue
                 }
-                let url = String(cString: raw)
+                let url = String(validUTF8CString: raw)
                 if directory == nil { directory = folder(of: source.path) }
                 if let (link, suffix) = pathLink(url, isLink: true, directory: directory!) { mark(node, link, suffix: suffix) }
             case CMARK_NODE_IMAGE:
                 guard rewriteLinks, let source, let raw = cmark_node_get_url(node) else { continue }
-                let url = String(cString: raw)
+                let url = String(validUTF8CString: raw)
                 if directory == nil { directory = folder(of: source.path) }
                 if let (link, suffix) = pathLink(url, isLink: false, directory: directory!) { mark(node, link, suffix: suffix) }
             default:
@@ -271,13 +271,13 @@ public enum Markdown {
     /// non-empty `/`-separated parts but the last, joined by `/`.
     static func folder(of path: String) -> String {
         // An ASCII path without empty parts (every path the scanner gives) is cut at its last `/`.
-        let utf8 = path.utf8
-        if utf8.first != UInt8(ascii: "/"), utf8.last != UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 }),
-            !utf8.indices.dropFirst().contains(where: { utf8[$0] == UInt8(ascii: "/") && utf8[utf8.index(before: $0)] == UInt8(ascii: "/") })
-        {
-            guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-            return String(path[..<slash])
+        let cut = path.withUTF8Bytes { b -> Int? in
+            guard b.first != UInt8(ascii: "/"), b.last != UInt8(ascii: "/"), ByteScan.isASCII(b),
+                !b.indices.dropFirst().contains(where: { b[$0] == UInt8(ascii: "/") && b[$0 - 1] == UInt8(ascii: "/") })
+            else { return nil }
+            return b.lastIndex(of: UInt8(ascii: "/")) ?? 0
         }
+        if let cut { return String(path[..<path.utf8.index(path.utf8.startIndex, offsetBy: cut)]) }
         return path.split(separator: "/").dropLast().joined(separator: "/")
     }
 
@@ -335,6 +335,9 @@ public enum Markdown {
             let count = strlen(literal)
             guard count > 0 else { return nil }
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: count)
+            // An ASCII byte at the edge is the scalar (no String made).
+            let edge = bytes[last ? count - 1 : 0]
+            if edge < 0x80 { return Unicode.Scalar(edge) }
             var (start, end) = last ? (count - 1, count) : (0, 1)
             if last {
                 while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }

@@ -87,6 +87,11 @@ enum MarkdownAlerts {
     /// `[!type]` with an optional `+`/`-` after it, at the start of `line`: the lowercased type
     /// and the marker's length in characters.
     static func parseMarker(_ line: String) -> (type: String, length: Int)? {
+        switch parseASCIIMarker(line) {
+        case .marker(let type, let length): return (type, length)
+        case .noMarker: return nil
+        case .undecided: break
+        }
         guard line.hasPrefix("[!") else { return nil }
         let word = line.dropFirst(2).prefix { $0.isASCII && $0.isLetter }
         guard !word.isEmpty else { return nil }
@@ -95,5 +100,30 @@ enum MarkdownAlerts {
         var length = 3 + word.count
         if let sign = after.dropFirst().first, sign == "+" || sign == "-" { length += 1 }
         return (word.lowercased(), length)
+    }
+
+    /// What ``parseASCIIMarker(_:)`` read.
+    private enum ASCIIRead { case marker(type: String, length: Int), noMarker, undecided }
+
+    /// ``parseMarker(_:)`` read on bytes when the marker and the byte after it are ASCII (then
+    /// each byte read is a character of its own: a character of several scalars holds a
+    /// non-ASCII one); undecided when the characters must decide.
+    private static func parseASCIIMarker(_ line: String) -> ASCIIRead {
+        line.withUTF8Bytes { b in
+            func isLone(_ k: Int) -> Bool { k + 1 >= b.count || b[k + 1] < 0x80 }
+            // Not `[!` on bytes: not on characters either.
+            guard b.count >= 2, b[0] == UInt8(ascii: "["), b[1] == UInt8(ascii: "!") else { return .noMarker }
+            var k = 2
+            while k < b.count, (b[k] | 0x20) >= UInt8(ascii: "a"), (b[k] | 0x20) <= UInt8(ascii: "z") { k += 1 }
+            guard isLone(k - 1) else { return .undecided }
+            guard k > 2, k < b.count, b[k] == UInt8(ascii: "]") else { return .noMarker }
+            guard isLone(k) else { return .undecided }
+            var length = k + 1
+            if k + 1 < b.count, b[k + 1] == UInt8(ascii: "+") || b[k + 1] == UInt8(ascii: "-") {
+                guard isLone(k + 1) else { return .undecided }
+                length += 1
+            }
+            return .marker(type: String(decoding: b[2..<k].map { $0 | 0x20 }, as: UTF8.self), length: length)
+        }
     }
 }

@@ -19,72 +19,71 @@ enum MarkdownAttributes {
         return html.withUTF8 { write(into: $0, headingIDs: headingIDs, codeBlocks: codeBlocks) }
     }
 
-    /// ``write(into:headingIDs:codeBlocks:)`` of UTF-8 bytes (cmark's output buffer, read in
-    /// place: the page is copied once, into the string returned).
+    /// ``write(into:headingIDs:codeBlocks:)`` of cmark's output buffer (read in place; valid
+    /// UTF-8, ``Swift/String/init(validUTF8:)``): the page is copied into a buffer with the
+    /// attributes, then into the string returned.
     static func write(into b: UnsafeBufferPointer<UInt8>, headingIDs: [String?], codeBlocks: Int) -> String? {
-        if headingIDs.isEmpty, codeBlocks == 0 { return String(decoding: b, as: UTF8.self) }
+        if headingIDs.isEmpty, codeBlocks == 0 { return String(validUTF8: b) }
         guard let base = b.baseAddress else { return nil }
         let n = b.count
         let capacity = n + headingIDs.reduce(0) { $0 + ($1.map { $0.utf8.count + 6 } ?? 0) } + codeBlocks * 13
-        var matched = true
-        let written = String(unsafeUninitializedCapacity: capacity) { out in
-            var o = 0
-            func copy(_ from: Int, _ to: Int) {
-                guard to > from else { return }
-                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: base + from, byteCount: to - from)
-                o += to - from
-            }
-            func append(_ s: String) {
-                for c in s.utf8 {
-                    out[o] = c
-                    o += 1
-                }
-            }
-            var headings = 0, pres = 0
-            var copied = 0
-            var i = 0
-            while i + 4 <= n {
-                // memchr jumps to the next tag: most of a page is text.
-                guard let hit = memchr(base + i, 0x3C, n - i) else { break }
-                i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-                guard i + 4 <= n else { break }
-                if b[i + 1] == UInt8(ascii: "h"), b[i + 2] >= UInt8(ascii: "1"), b[i + 2] <= UInt8(ascii: "6"), b[i + 3] == UInt8(ascii: ">") {
-                    guard headings < headingIDs.count else {
-                        matched = false
-                        return 0
-                    }
-                    if let id = headingIDs[headings] {
-                        copy(copied, i + 3)
-                        append(" id=\"")
-                        append(id)
-                        append("\"")
-                        copied = i + 3
-                    }
-                    headings += 1
-                    i += 4
-                } else if i + 5 <= n, b[i + 1] == UInt8(ascii: "p"), b[i + 2] == UInt8(ascii: "r"), b[i + 3] == UInt8(ascii: "e"),
-                    b[i + 4] == UInt8(ascii: ">") || b[i + 4] == UInt8(ascii: " ")
-                {
-                    guard pres < codeBlocks else {
-                        matched = false
-                        return 0
-                    }
-                    copy(copied, i + 4)
-                    append(" tabindex=\"0\"")
-                    copied = i + 4
-                    pres += 1
-                    i += 5
-                } else {
-                    i += 1
-                }
-            }
-            guard headings == headingIDs.count, pres == codeBlocks else {
-                matched = false
-                return 0
-            }
-            copy(copied, n)
-            return o
+        let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        defer { out.deallocate() }
+        var o = 0
+        func copy(_ from: Int, _ to: Int) {
+            guard to > from else { return }
+            UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: base + from, byteCount: to - from)
+            o += to - from
         }
-        return matched ? written : nil
+        func appendLiteral(_ s: StaticString) {
+            (out.baseAddress! + o).update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+            o += s.utf8CodeUnitCount
+        }
+        func append(_ s: String) {
+            let copied: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
+                if let from = bytes.baseAddress { (out.baseAddress! + o).update(from: from, count: bytes.count) }
+                o += bytes.count
+            }
+            guard copied == nil else { return }
+            for c in s.utf8 {
+                out[o] = c
+                o += 1
+            }
+        }
+        var headings = 0, pres = 0
+        var copied = 0
+        var i = 0
+        while i + 4 <= n {
+            // memchr jumps to the next tag: most of a page is text.
+            guard let hit = memchr(base + i, 0x3C, n - i) else { break }
+            i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+            guard i + 4 <= n else { break }
+            if b[i + 1] == UInt8(ascii: "h"), b[i + 2] >= UInt8(ascii: "1"), b[i + 2] <= UInt8(ascii: "6"), b[i + 3] == UInt8(ascii: ">") {
+                guard headings < headingIDs.count else { return nil }
+                if let id = headingIDs[headings] {
+                    copy(copied, i + 3)
+                    appendLiteral(" id=\"")
+                    append(id)
+                    appendLiteral("\"")
+                    copied = i + 3
+                }
+                headings += 1
+                i += 4
+            } else if i + 5 <= n, b[i + 1] == UInt8(ascii: "p"), b[i + 2] == UInt8(ascii: "r"), b[i + 3] == UInt8(ascii: "e"),
+                b[i + 4] == UInt8(ascii: ">") || b[i + 4] == UInt8(ascii: " ")
+            {
+                guard pres < codeBlocks else { return nil }
+                copy(copied, i + 4)
+                appendLiteral(" tabindex=\"0\"")
+                copied = i + 4
+                pres += 1
+                i += 5
+            } else {
+                i += 1
+            }
+        }
+        guard headings == headingIDs.count, pres == codeBlocks else { return nil }
+        copy(copied, n)
+        return String(validUTF8: UnsafeBufferPointer(rebasing: out[..<o]))
     }
 }

@@ -90,7 +90,8 @@ enum MarkdownBlocks {
     }
 
     private static func overflowingTable(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard bytes.contains(UInt8(ascii: "|")) else { return nil }
+        // memchr: most texts hold no `|` and are read no further.
+        guard let base = bytes.baseAddress, memchr(base, 0x7C, bytes.count) != nil else { return nil }
         var padded = 0
         // The line before, whose cells are counted only when a delimiter row follows it.
         var previous: Slice<UnsafeBufferPointer<UInt8>>?
@@ -98,7 +99,6 @@ enum MarkdownBlocks {
         var tableLine = 0
         var lineNumber = 0
         var start = 0
-        let base = bytes.baseAddress!  // not empty: it holds a `|`
         while start <= bytes.count {
             let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? bytes.count
             defer { start = end + 1 }

@@ -17,20 +17,25 @@ public enum MarkdownHeadings {
     /// `hello-world`, `"A  b"` → `a--b`, `"日本語の見出し"` kept, `"C++ & Rust"` → `c--rust`).
     public static func slug(_ text: String) -> String {
         // ASCII (most headings) on bytes: its letters, digits and `_` are the kept categories.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            var out: [UInt8] = []
-            out.reserveCapacity(text.utf8.count)
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte | 0x20)
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                    out.append(byte)
-                case UInt8(ascii: " "): out.append(UInt8(ascii: "-"))
-                default: break
+        let asciiSlug = text.withUTF8Bytes { bytes -> String? in
+            guard ByteScan.isASCII(bytes) else { return nil }
+            let out = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+                var o = 0
+                for byte in bytes {
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): out[o] = byte | 0x20
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                        out[o] = byte
+                    case UInt8(ascii: " "): out[o] = UInt8(ascii: "-")
+                    default: continue
+                    }
+                    o += 1
                 }
+                count = o
             }
-            return String(decoding: out, as: UTF8.self)
+            return out.withUnsafeBufferPointer { String(validUTF8: $0) }
         }
+        if let asciiSlug { return asciiSlug }
         var out = String.UnicodeScalarView()
         for scalar in text.lowercased().unicodeScalars {
             switch scalar {
@@ -111,7 +116,7 @@ public enum MarkdownHeadings {
         while let c = child {
             switch cmark_node_get_type(c) {
             case CMARK_NODE_TEXT, CMARK_NODE_CODE:
-                if let literal = cmark_node_get_literal(c) { text += String(cString: literal) }
+                if let literal = cmark_node_get_literal(c) { text += String(validUTF8CString: literal) }
             case CMARK_NODE_IMAGE, CMARK_NODE_FOOTNOTE_REFERENCE:
                 break
             default:
@@ -163,13 +168,21 @@ public enum MarkdownHeadings {
     /// Whether `fragment` (percent-decoded) needs no id: the empty fragment and `top` scroll to
     /// the top of any page (HTML's "scroll to the fragment").
     public static func alwaysFound(_ fragment: String) -> Bool {
-        fragment.isEmpty || fragment.lowercased() == "top"
+        // Only ASCII letters lower-case to `t`, `o` and `p`: a fragment of another length is
+        // not `top` in any case (no lower-casing of every fragment).
+        fragment.isEmpty || (fragment.utf8.count == 3 && fragment.lowercased() == "top")
     }
 
     /// The message for a link whose `#fragment` names no id of its page (`page` is "this page"
     /// or the linked file), with the closest id as a suggestion.
     public static func deadAnchorMessage(destination: String, fragment: String, page: String, ids: Set<String>) -> String {
-        "link '\(destination)' leads to no heading or anchor with the id '\(fragment)' on \(page)\(Suggestion.didYouMean(fragment, in: ids.sorted())); fix the link or the heading"
+        deadAnchorMessage(destination: destination, fragment: fragment, page: page, sortedIDs: ids.sorted())
+    }
+
+    /// ``deadAnchorMessage(destination:fragment:page:ids:)`` with the ids sorted (once for all
+    /// the dead links of a page).
+    static func deadAnchorMessage(destination: String, fragment: String, page: String, sortedIDs: [String]) -> String {
+        "link '\(destination)' leads to no heading or anchor with the id '\(fragment)' on \(page)\(Suggestion.didYouMean(fragment, in: sortedIDs)); fix the link or the heading"
     }
 
     /// A warning for each `#fragment` link of a text whose fragment is no id of its rendering.
@@ -179,8 +192,11 @@ public enum MarkdownHeadings {
         let checked = fragments.filter { !alwaysFound($0.fragment) }
         guard !checked.isEmpty else { return [] }
         let ids = ids(inHTML: html)
-        return checked.filter { !ids.contains($0.fragment) }.map {
-            .warning($0.location, deadAnchorMessage(destination: $0.destination, fragment: $0.fragment, page: "this page", ids: ids))
+        let dead = checked.filter { !ids.contains($0.fragment) }
+        guard !dead.isEmpty else { return [] }
+        let sorted = ids.sorted()
+        return dead.map {
+            .warning($0.location, deadAnchorMessage(destination: $0.destination, fragment: $0.fragment, page: "this page", sortedIDs: sorted))
         }
     }
 

@@ -26,18 +26,29 @@ public struct MarkdownLink: Sendable, Hashable {
         var path = Substring(destination)
         var fragment: String?
         // An ASCII destination (nearly every one) is read on bytes: its characters are its bytes.
-        let ascii = destination.utf8.allSatisfy { $0 < 0x80 }
-        if let hash = ascii ? destination.utf8.firstIndex(of: UInt8(ascii: "#")) : path.firstIndex(of: "#") {
-            fragment = String(path[path.index(after: hash)...])
-            path = path[..<hash]
-        }
+        let ascii = destination.withUTF8Bytes { ByteScan.isASCII($0) }
         if ascii {
-            let first = path.utf8.first
-            guard isFolder ? first != UInt8(ascii: "/") : ItemName.extensionLength(path.utf8) > 0,
-                first != UInt8(ascii: "/") || path.utf8.dropFirst().first != UInt8(ascii: "/"),
-                !path.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") })
-            else { return nil }
+            let (hash, valid) = destination.withUTF8Bytes { b -> (Int?, Bool) in
+                let hash = b.firstIndex(of: UInt8(ascii: "#"))
+                let path = UnsafeBufferPointer(rebasing: b[..<(hash ?? b.count)])
+                let first = path.first
+                let valid =
+                    (isFolder ? first != UInt8(ascii: "/") : ItemName.extensionLength(path) > 0)
+                    && (first != UInt8(ascii: "/") || path.count < 2 || path[1] != UInt8(ascii: "/"))
+                    && !path.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") })
+                return (hash, valid)
+            }
+            guard valid else { return nil }
+            if let hash {
+                let index = destination.utf8.index(destination.utf8.startIndex, offsetBy: hash)
+                fragment = String(path[path.index(after: index)...])
+                path = path[..<index]
+            }
         } else {
+            if let hash = path.firstIndex(of: "#") {
+                fragment = String(path[path.index(after: hash)...])
+                path = path[..<hash]
+            }
             guard isFolder ? !path.hasPrefix("/") : ItemName.extensionLength(path.utf8) > 0,
                 !path.hasPrefix("//"), !path.contains(":"), !path.contains("?")
             else { return nil }
@@ -71,9 +82,10 @@ public struct MarkdownLink: Sendable, Hashable {
     /// False when `destination`'s part before `#` does not end in a Markdown extension (any
     /// case; ``ItemName/extensions``): a fast check on bytes, before any String work.
     static func mayEndInMarkdownSuffix(_ destination: String) -> Bool {
-        let utf8 = destination.utf8
-        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        return ItemName.extensionLength(utf8[utf8.startIndex..<end]) > 0
+        destination.withUTF8Bytes { b in
+            let end = b.firstIndex(of: UInt8(ascii: "#")) ?? b.count
+            return ItemName.extensionLength(UnsafeBufferPointer(rebasing: b[..<end])) > 0
+        }
     }
 
     /// `x.md` for a content file `x.markdown` (any other Markdown extension, ``ItemName/extensions``):
@@ -104,14 +116,15 @@ public struct MarkdownLink: Sendable, Hashable {
 
     /// Whether the part of `destination` before `#` ends in `/` (a folder).
     static func endsInSlash(_ destination: String) -> Bool {
-        let utf8 = destination.utf8
-        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        return end > utf8.startIndex && utf8[utf8.index(before: end)] == UInt8(ascii: "/")
+        destination.withUTF8Bytes { b in
+            let end = b.firstIndex(of: UInt8(ascii: "#")) ?? b.count
+            return end > 0 && b[end - 1] == UInt8(ascii: "/")
+        }
     }
 
     static func percentDecode(_ s: String) -> String {
         // Most paths hold no escape: the string itself (what the loop below would rebuild).
-        guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
+        guard s.withUTF8Bytes({ $0.contains(UInt8(ascii: "%")) }) else { return s }
         var bytes: [UInt8] = []
         var i = s.utf8.startIndex
         let utf8 = s.utf8

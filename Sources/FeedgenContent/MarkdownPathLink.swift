@@ -52,14 +52,16 @@ extension MarkdownLink {
     /// Whether `path` has a segment starting with `.` (`.`, `..`, a dot file: resolved the long
     /// way) or an empty one (`a//b`).
     private static func needsNormalizing(_ path: String) -> Bool {
-        var previous = UInt8(ascii: "/")  // the first segment starts at the first byte
-        var first = true
-        for byte in path.utf8 {
-            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") || (byte == UInt8(ascii: "/") && !first) { return true }
-            previous = byte
-            first = false
+        path.withUTF8Bytes { bytes in
+            var previous = UInt8(ascii: "/")  // the first segment starts at the first byte
+            var first = true
+            for byte in bytes {
+                if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") || (byte == UInt8(ascii: "/") && !first) { return true }
+                previous = byte
+                first = false
+            }
+            return false
         }
-        return false
     }
 
     /// `path.hasPrefix("/")` (its first character is `/`), decided on bytes when the byte after
@@ -97,35 +99,52 @@ extension MarkdownLink {
 
     /// ``marker(suffix:)`` as a NUL-terminated C string (what cmark takes).
     func markerBytes(suffix: Substring) -> [UInt8] {
-        var out: [UInt8] = Array(Markdown.contentLinkScheme.utf8)
-        out.reserveCapacity(out.count + target.utf8.count + suffix.utf8.count + 1)
-        for byte in target.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.append(byte)
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(Self.hexDigit(byte >> 4))
-                out.append(Self.hexDigit(byte & 15))
+        let scheme = Markdown.contentLinkScheme
+        // Written in place: at most three bytes for each of the target's, then the suffix and NUL.
+        let capacity = scheme.utf8.count + 3 * target.utf8.count + suffix.utf8.count + 1
+        return [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
+            var o = 0
+            for byte in scheme.utf8 {
+                out[o] = byte
+                o += 1
             }
+            target.withUTF8Bytes { bytes in
+                for byte in bytes {
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                        out[o] = byte
+                        o += 1
+                    default:
+                        out[o] = UInt8(ascii: "%")
+                        out[o + 1] = Self.hexDigit(byte >> 4)
+                        out[o + 2] = Self.hexDigit(byte & 15)
+                        o += 3
+                    }
+                }
+            }
+            for byte in suffix.utf8 {
+                out[o] = byte
+                o += 1
+            }
+            out[o] = 0
+            count = o + 1
         }
-        out.append(contentsOf: suffix.utf8)
-        out.append(0)
-        return out
     }
 
     @inline(__always) private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "A") + v - 10 }
 
     /// Whether `link` starts with a URL scheme (`https:`, `mailto:`, `data:`; RFC 3986 §3.1).
     static func hasScheme(_ link: String) -> Bool {
-        guard let colon = link.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        let scheme = link.utf8[..<colon]
-        guard let first = scheme.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
-        return scheme.allSatisfy { b in
-            let l = b | 0x20
-            return (l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+        link.withUTF8Bytes { bytes in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+            let scheme = bytes[..<colon]
+            guard let first = scheme.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
+            return scheme.allSatisfy { b in
+                let l = b | 0x20
+                return (l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+            }
         }
     }
 }

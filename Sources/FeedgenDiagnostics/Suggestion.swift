@@ -4,18 +4,18 @@ public enum Suggestion {
     /// at most 1 edit for words up to 4 characters, else at most a third of the length.
     /// Comparison ignores ASCII case.
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
-        let lowered = word.lowercased()
-        let lower = Array(lowered)
+        let lower = Array(word.lowercased())
         let limit = lower.count <= 4 ? 1 : max(2, lower.count / 3)
-        // ASCII (without CR, which joins LF into one Character) is compared byte by byte, and a
-        // candidate whose length differs by more than `limit` is that many edits away at least.
-        let asciiWord = isPlainASCII(lowered) ? Array(lowered.utf8) : nil
+        // ASCII words (most keys and ids) are compared on lower-cased bytes, each a character
+        // of its own; a candidate whose length is more than `limit` away is skipped (each
+        // edit changes the length by at most one).
+        let asciiWord = asciiLowered(word)
         var best: (String, Int)?
         for candidate in candidates {
             let d: Int
-            if let asciiWord, isPlainASCII(candidate) {
-                guard abs(candidate.utf8.count - asciiWord.count) <= limit else { continue }
-                d = distance(asciiWord, candidate.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+            if let asciiWord, let asciiCandidate = asciiLowered(candidate) {
+                if abs(asciiCandidate.count - asciiWord.count) > limit { continue }
+                d = distance(asciiWord, asciiCandidate)
             } else {
                 d = distance(lower, Array(candidate.lowercased()))
             }
@@ -26,18 +26,20 @@ public enum Suggestion {
         return best?.0
     }
 
-    /// Whether every byte of `text` is ASCII other than CR: then each byte is one Character.
-    private static func isPlainASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    /// The lower-cased bytes of an ASCII `word` without a carriage return (whose bytes are its
+    /// characters: `\r\n` is one character); nil for any other word.
+    private static func asciiLowered(_ word: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(word.utf8.count)
+        for byte in word.utf8 {
+            guard byte < 0x80, byte != 0x0D else { return nil }
+            out.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        return out
     }
 
     /// Optimal-string-alignment distance (insertions, deletions, substitutions, transpositions).
-    public static func distance(_ a: [Character], _ b: [Character]) -> Int { alignmentDistance(a, b) }
-
-    /// The same distance between byte strings (ASCII text: a byte is a Character).
-    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int { alignmentDistance(a, b) }
-
-    private static func alignmentDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
+    public static func distance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

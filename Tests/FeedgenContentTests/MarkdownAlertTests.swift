@@ -63,4 +63,19 @@ import Testing
         #expect(Markdown.firstParagraphText("> [!IMPORTANT]\n> Read this first.\n\nThen this.\n") == "Read this first.")
         #expect(Markdown.firstParagraphText("> [!NOTE] A title\n> Body.\n") == "Body.")
     }
+
+    /// The marker is read on bytes when it is ASCII; a combining mark after one of its
+    /// characters makes another character, which the marker's rule reads as written.
+    @Test func markersNextToCombiningMarksAreReadAsCharacters() {
+        #expect(MarkdownAlerts.parseMarker("[!note]")! == ("note", 7))
+        #expect(MarkdownAlerts.parseMarker("[!Warning]+ Hot")! == ("warning", 11))
+        #expect(MarkdownAlerts.parseMarker("[!tip]-")! == ("tip", 7))
+        #expect(MarkdownAlerts.parseMarker("[!NOTE]+\u{301} x")! == ("note", 7))
+        #expect(MarkdownAlerts.parseMarker("[!NOTE]\u{301}") == nil)
+        #expect(MarkdownAlerts.parseMarker("[!NOT\u{301}E]") == nil)
+        #expect(MarkdownAlerts.parseMarker("[!\u{301}NOTE]") == nil)
+        #expect(MarkdownAlerts.parseMarker("[!]") == nil)
+        #expect(MarkdownAlerts.parseMarker("[NOTE]") == nil)
+        #expect(MarkdownAlerts.parseMarker("[!NOTE") == nil)
+    }
 }

@@ -40,6 +40,9 @@ int feedgen_replace_file_parts(const char *path, struct iovec *parts, size_t cou
 int feedgen_contains(const void *bytes, size_t length, const void *needle, size_t needle_length);
 /// The first occurrence of `needle` in `bytes` (memmem), or NULL.
 const void *feedgen_find(const void *bytes, size_t length, const void *needle, size_t needle_length);
+/// The offset of the first of the `length` bytes at `bytes` that is `a`, `b`, `c` or `d`, or
+/// `length` when none is: sixteen bytes at a time with SSE2, else one at a time.
+size_t feedgen_first_of4(const void *bytes, size_t length, unsigned char a, unsigned char b, unsigned char c, unsigned char d);
 
 /// Like feedgen_replace_file, with the bytes of the regular file `from`.
 int feedgen_replace_with_copy(const char *from, const char *to);
