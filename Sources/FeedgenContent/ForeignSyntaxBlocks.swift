@@ -1,7 +1,9 @@
 /// MkDocs admonitions (`!!! note "Title"`, `??? tip`) and content tabs (`=== "Tab"`), and
 /// Docusaurus admonitions (`:::note Title` … `:::`), rewritten before cmark reads a body into the
-/// GitHub alerts and paragraphs it renders (content-format §5.3). Every line stays where it was;
-/// ``PositionMap`` maps the rewritten text back to the body.
+/// GitHub alerts and paragraphs it renders (content-format §5.3), also in list items, block
+/// quotes and definitions (``ForeignSyntaxBlocks+Containers``). Every line stays in order, a
+/// blank line put in where a block must not continue the one above; ``PositionMap`` maps the
+/// rewritten text back to the body.
 import FeedgenStorage
 
 struct ForeignSyntaxBlocks {
@@ -23,8 +25,8 @@ struct ForeignSyntaxBlocks {
     /// quote; a hostile body must not recurse without end).
     static let maximumDepth = 16
 
-    /// The body with admonitions and tabs rewritten; nil when no line starts (after spaces)
-    /// with `!!!`, `???`, `:::` or `===` (the common case costs one scan).
+    /// The body with admonitions and tabs rewritten; nil when no line starts (after spaces and
+    /// `>`) with `!!!`, `???`, `:::` or `===` (the common case costs one scan).
     static func process(_ body: String) -> ForeignSyntaxBlocks? {
         guard mayHoldBlocks(body) else { return nil }
         var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map { Line(text: $0) }
