@@ -130,12 +130,20 @@ struct FieldReader {
         return stringList(node, key: key)
     }
 
-    /// A BCP 47 language tag: 2–8 letters, then `-`-separated subtags of 1–8 letters or digits.
+    /// A BCP 47 language tag: 2–8 letters, then `-`-separated subtags of 1–8 letters or digits;
+    /// `_` is read as `-` (`pt_BR` → `pt-BR`, as in `strings`). A language that is no ISO 639
+    /// code (`jp`) is a warning (``LanguageTag/unknownLanguage(_:)``).
     mutating func language(_ node: YAMLNode?, key: String) -> String? {
         guard let text = string(node, key: key), let node else { return nil }
-        if Self.isLanguageTag(text) { return text }
-        error(node, "'\(key)' must be a BCP 47 language tag such as 'en' or 'pt-BR', found '\(text)'")
-        return nil
+        let tag = LanguageTag.hyphenated(text)
+        guard Self.isLanguageTag(tag) else {
+            error(node, "'\(key)' must be a BCP 47 language tag such as 'en' or 'pt-BR', found '\(text)'")
+            return nil
+        }
+        if let problem = LanguageTag.unknownLanguage(tag) {
+            warning(node, "'\(text)' in '\(key)' \(problem): browsers and screen readers take the page's language from it")
+        }
+        return tag
     }
 
     static func isLanguageTag(_ text: String) -> Bool {

@@ -1,7 +1,9 @@
 /// MkDocs admonitions (`!!! note "Title"`, `??? tip`) and content tabs (`=== "Tab"`), and
 /// Docusaurus admonitions (`:::note Title` … `:::`), rewritten before cmark reads a body into the
-/// GitHub alerts and paragraphs it renders (content-format §5.3). Every line stays where it was;
-/// ``PositionMap`` maps the rewritten text back to the body.
+/// GitHub alerts and paragraphs it renders (content-format §5.3), also in list items, block
+/// quotes and definitions (``ForeignSyntaxBlocks+Containers``). Every line stays in order, a
+/// blank line put in where a block must not continue the one above; ``PositionMap`` maps the
+/// rewritten text back to the body.
 import FeedgenStorage
 
 struct ForeignSyntaxBlocks {
@@ -10,18 +12,21 @@ struct ForeignSyntaxBlocks {
 
     /// One line of the body: its text as the current level sees it (indentation taken off), what
     /// goes before it in the output, and how many of the body line's bytes were taken off.
-    private struct Line {
+    struct Line {
         var text: Substring
         var prefix = ""
         var removed = 0
+        /// A line to put before this one, blank but for its containers' markers (`>`): the
+        /// block this line starts must not continue the paragraph or quote above it.
+        var blankBefore: Substring?
     }
 
     /// How deep admonitions nest before deeper ones are left as written (each level is a block
     /// quote; a hostile body must not recurse without end).
     static let maximumDepth = 16
 
-    /// The body with admonitions and tabs rewritten; nil when no line starts (after spaces)
-    /// with `!!!`, `???`, `:::` or `===` (the common case costs one scan).
+    /// The body with admonitions and tabs rewritten; nil when no line starts (after spaces and
+    /// `>`) with `!!!`, `???`, `:::` or `===` (the common case costs one scan).
     static func process(_ body: String) -> ForeignSyntaxBlocks? {
         guard mayHoldBlocks(body) else { return nil }
         var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map { Line(text: $0) }
@@ -32,14 +37,22 @@ struct ForeignSyntaxBlocks {
         var out = ""
         out.reserveCapacity(body.utf8.count + 64)
         var anchors: [PositionMap.Anchor] = [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1)]
+        // Output lines put in before this one (``Line/blankBefore``).
+        var added = 0
         for (k, line) in lines.enumerated() {
             if k > 0 { out += "\n" }
+            if let blank = line.blankBefore {
+                out += blank
+                out += "\n"
+                added += 1
+                anchors.append(.init(outLine: k + 1 + added, outColumn: 1, inLine: k + 1, inColumn: 1))
+            }
             out += line.prefix
             out += line.text
             if !line.prefix.isEmpty || line.removed > 0 {
-                anchors.append(.init(outLine: k + 1, outColumn: line.prefix.utf8.count + 1, inLine: k + 1, inColumn: line.removed + 1))
+                anchors.append(.init(outLine: k + 1 + added, outColumn: line.prefix.utf8.count + 1, inLine: k + 1, inColumn: line.removed + 1))
                 // Text after this line is copied as it is.
-                anchors.append(.init(outLine: k + 2, outColumn: 1, inLine: k + 2, inColumn: 1))
+                anchors.append(.init(outLine: k + 2 + added, outColumn: 1, inLine: k + 2, inColumn: 1))
             }
         }
         return ForeignSyntaxBlocks(text: out, map: PositionMap(anchors: anchors))
@@ -57,7 +70,8 @@ struct ForeignSyntaxBlocks {
                 count = 0
                 continue
             }
-            if lineStart, count == 0, byte == 0x20 || byte == 0x09 { continue }
+            // Spaces, and `>` (a block quote holds admonitions too).
+            if lineStart, count == 0, byte == 0x20 || byte == 0x09 || byte == 0x3E { continue }
             if lineStart, byte == 0x21 || byte == 0x3F || byte == 0x3A || byte == 0x3D {
                 if count == 0 { run = byte }
                 if byte == run {
@@ -81,15 +95,7 @@ struct ForeignSyntaxBlocks {
         var fence: Fence?
         for (k, raw) in lines.enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
-            let indent = width(ofIndentation: raw)
-            if let f = fence {
-                if closes(line, f, indent: indent) { fence = nil }
-                continue
-            }
-            if let f = openingFence(line, indent: indent) {
-                fence = f
-                continue
-            }
+            if isFencedCode(line, indent: width(ofIndentation: raw), fence: &fence) { continue }
             let colons = line.prefix { $0 == ":" }.count
             guard colons >= 3 else { continue }
             let rest = line.dropFirst(colons)
@@ -105,29 +111,12 @@ struct ForeignSyntaxBlocks {
         return closings
     }
 
-    /// An open fenced code block: its fence character and length, and the indentation of its
-    /// opening line.
-    private typealias Fence = (char: Character, count: Int, indent: Int)
-
-    /// Whether `line` (its `indent` columns of indentation taken off) closes the fenced code
-    /// block `fence`: as long a run of its character, nothing after it but spaces, and indented
-    /// less than four columns more than the opening fence (CommonMark 4.5: a deeper one is code).
-    private static func closes(_ line: Substring, _ fence: Fence, indent: Int) -> Bool {
-        indent < fence.indent + 4 && line.prefix(while: { $0 == fence.char }).count >= fence.count
-            && line.drop(while: { $0 == fence.char }).allSatisfy(\.isWhitespace)
-    }
-
-    private static func openingFence(_ line: Substring, indent: Int) -> Fence? {
-        guard let c = line.first, c == "`" || c == "~" else { return nil }
-        let count = line.prefix { $0 == c }.count
-        guard count >= 3, c == "~" || !line.dropFirst(count).contains("`") else { return nil }
-        return (c, count, indent)
-    }
-
     /// Rewrites the blocks among `lines[range]` (whose text is at this level's indentation).
     private static func rewrite(_ lines: inout [Line], _ range: Range<Int>, closings: [Int: Int], depth: Int, changed: inout Bool) {
         var k = range.lowerBound
         var fence: Fence?
+        /// The line after the last block quote read at this level.
+        var quoteEnd: Int?
         while k < range.upperBound {
             let text = lines[k].text
             let indent = text.prefix { $0 == " " }.count
@@ -153,6 +142,16 @@ struct ForeignSyntaxBlocks {
                     k += 1
                     continue
                 }
+                // Python-Markdown's admonition, pymdownx.details and pymdownx.tabbed start a
+                // block at a header's line and end it at the first line indented less: what
+                // is above and below is not continued (a tab's label after a line of text, an
+                // alert after a quoted line, text right after a body).
+                if k > 0, header.isTab ? !isBlank(lines[k - 1].text) : quoteEnd == k {
+                    lines[k].blankBefore = containerMarkers(lines[k].prefix)
+                }
+                if end < range.upperBound, !isBlank(lines[end - 1].text), !isBlank(lines[end].text) {
+                    lines[end].blankBefore = containerMarkers(lines[end].prefix)
+                }
                 let lead = String(repeating: " ", count: indent)
                 let titleStart = header.titleStart.map { text.utf8.distance(from: text.startIndex, to: $0) }
                 if header.isTab {
@@ -173,17 +172,48 @@ struct ForeignSyntaxBlocks {
                 continue
             }
             if let content = listItemContentColumn(line) {
-                // A list item: its lines (indented to its content) are a level of their own when
-                // a block opens among them (`=== "macOS"` under `1. Install:`, as MkDocs writes
-                // tabs and admonitions in lists); the item's indentation is put back before each.
+                // A list item: its lines (indented to its content, and lazy continuation lines)
+                // are a level of their own when a block opens among them (`=== "macOS"` under
+                // `1. Install:`, as MkDocs writes tabs and admonitions in lists); the item's
+                // indentation is put back before each.
                 let column = indent + content
-                let end = indentedBodyEnd(lines, after: k, indent: column, limit: range.upperBound)
+                let first = line.dropFirst(content).drop { $0 == " " }
+                let end = indentedBodyEnd(
+                    lines, after: k, indent: column, limit: range.upperBound,
+                    paragraph: !first.isEmpty && !startsLeafBlock(first) && openingFence(first, indent: 0) == nil)
                 if opensBlock(lines, k + 1..<end, column: column, closings: closings) {
                     dedent(&lines, k + 1..<end, by: column, prefix: String(repeating: " ", count: column), separated: false)
                     rewrite(&lines, k + 1..<end, closings: closings, depth: depth + 1, changed: &changed)
                     k = end
                     continue
                 }
+            }
+            if isDefinition(line) {
+                // A definition (`:   Text`, Python-Markdown's def_list), which cmark shows as
+                // text: when a block opens in its content (indented four spaces), the content is
+                // read at this level, after the definition's paragraph, instead of as code.
+                let end = indentedBodyEnd(lines, after: k, indent: indent + 4, limit: range.upperBound, paragraph: true)
+                if opensBlock(lines, k + 1..<end, column: indent + 4, closings: closings) {
+                    dedent(&lines, k + 1..<end, by: indent + 4, prefix: "", separated: false)
+                    changed = true
+                    rewrite(&lines, k + 1..<end, closings: closings, depth: depth + 1, changed: &changed)
+                    k = end
+                    continue
+                }
+            }
+            if quoteMarkerLength(text) != nil {
+                // A block quote: its lines without their `>` markers are a level of their own
+                // (the markers go back before each; the text is the same until a block opens).
+                var end = k
+                while end < range.upperBound, let marker = quoteMarkerLength(lines[end].text) {
+                    lines[end].prefix += lines[end].text.prefix(marker)
+                    lines[end].removed += marker
+                    lines[end].text = lines[end].text.dropFirst(marker)
+                    end += 1
+                }
+                rewrite(&lines, k..<end, closings: closings, depth: depth + 1, changed: &changed)
+                (k, quoteEnd) = (end, end)
+                continue
             }
             if let close = closings[k], close < range.upperBound, let header = docusaurusHeader(line) {
                 let lead = String(repeating: " ", count: indent)
@@ -202,107 +232,19 @@ struct ForeignSyntaxBlocks {
         }
     }
 
-    /// Where a list item's content starts, counted from its marker (`- `, `* `, `+ `, `1. `,
-    /// `1) `): the marker's width and the spaces after it (CommonMark 5.2: one to four; more, or
-    /// none before the line's end, count as one). Nil for a line that is no list item.
-    private static func listItemContentColumn(_ line: Substring) -> Int? {
-        let utf8 = line.utf8
-        var i = utf8.startIndex
-        var width = 0
-        if let c = utf8.first, c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+") {
-            i = utf8.index(after: i)
-            width = 1
-        } else {
-            while i < utf8.endIndex, utf8[i] >= 0x30, utf8[i] <= 0x39, width < 9 {
-                i = utf8.index(after: i)
-                width += 1
-            }
-            guard width > 0, i < utf8.endIndex, utf8[i] == UInt8(ascii: ".") || utf8[i] == UInt8(ascii: ")") else { return nil }
-            i = utf8.index(after: i)
-            width += 1
-        }
-        var spaces = 0
-        while i < utf8.endIndex, utf8[i] == UInt8(ascii: " ") {
-            i = utf8.index(after: i)
-            spaces += 1
-        }
-        guard spaces > 0 else { return nil }
-        return width + (spaces > 4 || i == utf8.endIndex ? 1 : spaces)
-    }
-
-    /// Whether an admonition, a tab or a Docusaurus block may open among `lines[range]`, at any
-    /// depth (a nested list's item holds it) outside fenced code: the level then reads them.
-    private static func opensBlock(_ lines: [Line], _ range: Range<Int>, column: Int, closings: [Int: Int]) -> Bool {
-        var fence: Fence?
-        for k in range {
-            let text = lines[k].text
-            guard width(ofIndentation: text) >= column else { continue }
-            let line = text.drop { $0 == " " || $0 == "\t" }
-            let indent = width(ofIndentation: text)
-            if let f = fence {
-                if closes(line, f, indent: indent) { fence = nil }
-                continue
-            }
-            if let f = openingFence(line, indent: indent) {
-                fence = f
-            } else if mkDocsHeader(line) != nil || (closings[k] != nil && docusaurusHeader(line) != nil) {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// The line after the last one of an indented body starting after `header`: lines indented
-    /// by `indent` or blank, without the blank lines at its end.
-    private static func indentedBodyEnd(_ lines: [Line], after header: Int, indent: Int, limit: Int) -> Int {
-        var end = header + 1
-        var k = header + 1
-        while k < limit {
-            let text = lines[k].text
-            if text.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                k += 1
-                continue
-            }
-            guard width(ofIndentation: text) >= indent else { break }
-            k += 1
-            end = k
-        }
-        return end
-    }
-
-    private static func width(ofIndentation text: Substring) -> Int {
-        var width = 0
-        for c in text {
-            if c == " " { width += 1 } else if c == "\t" { width += 4 - width % 4 } else { break }
-        }
-        return width
-    }
-
-    /// Takes `width` columns of indentation off each line (a tab counts to the next multiple of
-    /// 4) and puts `prefix` before it: `>` then a space for a line with text (`separated`), or
-    /// a list item's indentation as it is.
-    private static func dedent(_ lines: inout [Line], _ range: Range<Int>, by width: Int, prefix: String, separated: Bool = true) {
-        for k in range {
-            var taken = 0
-            var bytes = 0
-            var text = lines[k].text
-            while taken < width, let c = text.first, c == " " || c == "\t" {
-                taken += c == " " ? 1 : 4 - taken % 4
-                text = text.dropFirst()
-                bytes += 1
-            }
-            let blank = text.allSatisfy { $0 == " " || $0 == "\t" }
-            lines[k].text = blank ? "" : text
-            lines[k].removed += bytes
-            lines[k].prefix += blank || prefix.isEmpty || !separated ? prefix : prefix + " "
-        }
+    /// The container markers of a line's `prefix` (`> >` of `> > `), for a blank line in the
+    /// same containers: a list item's indentation is not needed on a blank line.
+    private static func containerMarkers(_ prefix: String) -> Substring {
+        var markers = Substring(prefix)
+        while let c = markers.last, c == " " || c == "\t" { markers.removeLast() }
+        return markers
     }
 }
 
 extension ForeignSyntaxBlocks {
     /// `!!! type "Title"`, `??? type`, `???+ type inline end`, `=== "Tab"`: the alert type (the
     /// written one mapped, ``alertType(_:)``), the title to show and where it starts in `line`.
-    fileprivate static func mkDocsHeader(_ line: Substring) -> (type: String, title: String, titleStart: Substring.Index?, isTab: Bool)? {
+    static func mkDocsHeader(_ line: Substring) -> (type: String, title: String, titleStart: Substring.Index?, isTab: Bool)? {
         let marks = line.prefix(3)
         guard marks == "!!!" || marks == "???" || marks == "===" else { return nil }
         var rest = line.dropFirst(3)
@@ -334,7 +276,7 @@ extension ForeignSyntaxBlocks {
     }
 
     /// `:::type Title`, `:::type[Title]`, `:::type{…}` (Docusaurus): the alert type and title.
-    fileprivate static func docusaurusHeader(_ line: Substring) -> (type: String, title: Substring)? {
+    static func docusaurusHeader(_ line: Substring) -> (type: String, title: Substring)? {
         let rest = line.drop { $0 == ":" }
         let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         guard !word.isEmpty else { return nil }

@@ -10,10 +10,11 @@ import FeedgenDiagnostics
 /// Body…          Markdown; `bodyLine` is this line's number
 /// ```
 ///
-/// Hugo's other two forms are read into the same mapping (content-format §5.3): TOML between
+/// Hugo's other two forms are read into the same mapping (content-format §5.2): TOML between
 /// `+++` lines (``TOMLParser``), and a JSON object when the file's first character that is not
-/// white space is `{` (not `{{`, a shortcode; Hugo's page lexer skips white space before any of
-/// the three): the object up to its matching `}` is read as YAML flow syntax (JSON is YAML 1.2),
+/// white space is `{` followed by white space, `"` or `}` (not `{{`, `{%` or `{:`: Liquid, a
+/// shortcode or an attribute list starts the body; Hugo's page lexer skips white space before
+/// any of the three): the object up to its matching `}` is read as YAML flow syntax (JSON is YAML 1.2),
 /// and the body starts on the line after that `}`.
 ///
 /// A file that opens with none of these is all body, with an empty mapping. The bytes are
@@ -53,10 +54,17 @@ public struct FrontMatter: Sendable {
         guard let text = split.frontMatter else {
             return (FrontMatter(fields: empty, hasFrontMatter: false, body: split.body, bodyLine: 1), [])
         }
-        let (node, diagnostics) =
+        var (node, diagnostics) =
             split.format == .toml
             ? TOMLParser.parse(text, path: path, firstLine: split.frontMatterLine)
             : YAMLParser.parse(text, path: path, firstLine: split.frontMatterLine)
+        if split.format == .json {
+            // The YAML parser reads JSON (YAML 1.2's flow syntax); its findings name the JSON.
+            diagnostics = diagnostics.map { d in
+                guard d.message.hasPrefix("YAML: ") else { return d }
+                return Diagnostic(d.severity, d.location, "JSON front matter: " + d.message.dropFirst(6))
+            }
+        }
         if diagnostics.contains(where: { $0.severity == .error }) && node == nil {
             return (nil, diagnostics)
         }
@@ -151,8 +159,15 @@ public struct FrontMatter: Sendable {
             /// Where the line of a JSON object's opening `{` starts (its spaces are kept, so that
             /// columns stay those of the file).
             var jsonLineStart: Int?
+            /// A `{` that can open a JSON object: followed by white space, the `"` of a key or the
+            /// `}` of an empty object. `{%`, `{{` and `{:` (Liquid, a shortcode, a kramdown
+            /// attribute list) start a body: Jekyll reads such a file as body, and no JSON object
+            /// starts so (Hugo's lexer takes any `{` and then fails to read them).
             func opensJSON(_ j: Int) -> Bool {
-                j < bytes.count && bytes[j] == UInt8(ascii: "{") && !(j + 1 < bytes.count && bytes[j + 1] == UInt8(ascii: "{"))
+                guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "{") else { return false }
+                let next = bytes[j + 1]
+                return next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") || next == UInt8(ascii: "\n")
+                    || next == UInt8(ascii: "\"") || next == UInt8(ascii: "}")
             }
             while true {
                 var j = open

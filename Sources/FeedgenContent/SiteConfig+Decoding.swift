@@ -168,7 +168,10 @@ extension SiteConfig {
         var tagLines: [String: Int] = [:]
         for pair in pairs {
             guard let name = pair.key.string, languages.contains(name) else { continue }
-            let tag = normalizedLanguageTag(name)
+            let tag = LanguageTag.normalized(name)
+            if let problem = LanguageTag.unknownLanguage(name) {
+                reader.warning(pair.key, "'\(name)' in 'strings' \(problem): its texts apply only to pages whose 'lang' is '\(name)'")
+            }
             if let first = tagLines[tag] {
                 reader.error(pair.key, "'\(name)' in 'strings' is the language of line \(first) again (tags are read without case, '_' as '-'); merge the two")
                 continue
@@ -218,9 +221,6 @@ extension SiteConfig {
         guard let primary = parts.first, (2...3).contains(primary.count), primary.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
         return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
-
-    /// A language tag as ``SiteConfig/stringsByLanguage`` keys it: lowercased, `-` between subtags.
-    static func normalizedLanguageTag(_ tag: String) -> String { tag.lowercased().replacingOccurrences(of: "_", with: "-") }
 
     /// The names of `{name}` placeholders in `text` (ASCII letters between braces).
     static func placeholders(in text: String) -> [String] {

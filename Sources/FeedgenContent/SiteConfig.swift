@@ -43,15 +43,20 @@ public struct SiteConfig: Sendable {
     /// ``strings(forLanguage:)`` lays them over ``strings`` for pages in that language.
     public var stringsByLanguage: [String: [UIStrings.Key: String]] = [:]
 
-    /// The site's wording for a page in `language`: ``strings``, then the texts of its primary
-    /// language (`ja` for `ja-JP`), of the table feedgen chose for it (``UIStrings``: `zh-hant`
-    /// for `zh-TW`) and of its whole tag, the most specific last.
+    /// The site's wording for a page in `language`: ``strings``, then the texts of each tag of
+    /// ``stringsByLanguage`` that applies to it, the most specific last
+    /// (``LanguageTag/lookup(_:scriptKeys:)``: `ja` for `ja-JP`; `zh-TW`, `zh-Hant` and `zh` for
+    /// `zh-Hant-TW`; `zh-Hant` for `zh-TW`).
     public func strings(forLanguage language: String) -> [UIStrings.Key: String] {
         guard !stringsByLanguage.isEmpty else { return strings }
-        let tag = SiteConfig.normalizedLanguageTag(language)
-        let primary = String(tag.prefix { $0 != "-" })
+        // The languages with a key that names a script (`zh-hant`): only theirs need ICU.
+        let scriptKeys = Set(
+            stringsByLanguage.keys.compactMap { key -> String? in
+                let parts = key.split(separator: "-")
+                return parts.count > 1 && parts[1].count == 4 && parts[1].allSatisfy(\.isLetter) ? String(parts[0]) : nil
+            })
         var texts = strings
-        for candidate in [primary, UIStrings.table(for: language).lowercased(), tag] {
+        for candidate in LanguageTag.lookup(language, scriptKeys: scriptKeys) {
             if let own = stringsByLanguage[candidate] { texts.merge(own) { $1 } }
         }
         return texts

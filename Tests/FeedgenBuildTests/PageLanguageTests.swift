@@ -156,6 +156,37 @@ import FeedgenDiagnostics
         #expect(!SiteConfig.isLanguageTag("j") && !SiteConfig.isLanguageTag("ja-") && !SiteConfig.isLanguageTag("日本"))
     }
 
+    /// A `strings` tag applies to a page by RFC 4647 lookup with and without the script subtag
+    /// (`zh-TW` to `zh-Hant-TW`); `_` is `-` in `lang` as in `strings`; a language that is no
+    /// ISO 639 code is a warning at it with the language the writer likely meant.
+    @Test func languageTagsAreLookedUpAndChecked() throws {
+        let yaml = "strings:\n  zh-TW: {seeAll: 看更多}\n  zh-Hant: {pages: 頁}\n  jp: {seeAll: もっと}\n  pt_BR: {seeAll: Ver mais}\n"
+        let (home, second, _, report) = try Self.pages(Self.site(language: "zh-Hant-TW", yaml: yaml, sectionLang: "pt_BR"))
+        #expect(
+            report.diagnostics.items.filter { $0.severity != .note }.map(\.description) == [
+                "feedgen.yaml:6:3: warning: 'jp' in 'strings' is no ISO 639 language code (did you mean 'ja'? 'JP' is the region code of Japan): its texts apply only to pages whose 'lang' is 'jp'"
+            ])
+        #expect(home.contains(#"<a href="posts/index.html">看更多<span class="cl-visually-hidden">: Posts</span></a>"#))
+        #expect(second.contains(#"<nav class="cl-pager" aria-label="頁">"#))
+        // `lang: pt_BR` is `pt-BR`, and `strings.pt_BR` applies to it.
+        #expect(home.contains(#"<a href="latest/index.html">Ver mais<span class="cl-visually-hidden">: Latest</span></a>"#))
+        #expect(home.contains(#"lang="pt-BR""#) && !home.contains("pt_BR"))
+        let warned = build(Self.site(language: "jp", yaml: "strings: {japanese: {seeAll: x}}\n"), output: temporaryFolder() + "/public")
+        #expect(
+            warned.diagnostics.items.map(\.description) == [
+                "feedgen.yaml:2:11: warning: 'jp' in 'language' is no ISO 639 language code (did you mean 'ja'? 'JP' is the region code of Japan): browsers and screen readers take the page's language from it",
+                "feedgen.yaml:3:11: error: unknown key 'japanese' in 'strings' (known keys: seeAll, breadcrumb, moreFeeds, pages, previousPage, nextPage, pageOf, previous, next, previousSlide, nextSlide, tags, items, item, slideLabel, carousel, slide)",
+            ])
+        let scripts: Set = ["zh"]
+        #expect(LanguageTag.lookup("zh-Hant-TW", scriptKeys: []) == ["zh", "zh-hant", "zh-tw", "zh-hant-tw"])
+        #expect(LanguageTag.lookup("zh_TW", scriptKeys: scripts) == ["zh", "zh-hant", "zh-hant-tw", "zh-tw"])
+        #expect(LanguageTag.lookup("zh", scriptKeys: scripts) == ["zh", "zh-hans"] && LanguageTag.lookup("zh-HK", scriptKeys: []) == ["zh", "zh-hk"])
+        #expect(LanguageTag.lookup("ja-JP-u-ca-japanese", scriptKeys: []) == ["ja", "ja-jp", "ja-jp-u-ca", "ja-jp-u-ca-japanese"])
+        #expect(LanguageTag.unknownLanguage("tl") == nil && LanguageTag.unknownLanguage("iw") == nil && LanguageTag.unknownLanguage("fil-PH") == nil)
+        #expect(LanguageTag.unknownLanguage("german") == "is no ISO 639 language code (did you mean 'de'?)")
+        #expect(LanguageTag.unknownLanguage("zz") == "is no ISO 639 language code")
+    }
+
     @Test func badStringsAreErrorsAtTheirPositions() throws {
         let yaml = "strings:\n  seeAl: x\n  items: \"{n} posts\"\n  pages: \"\"\n  tags: [a]\n"
         let report = build(Self.site(language: "en", yaml: yaml), output: temporaryFolder() + "/public")

@@ -168,7 +168,7 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
             split("{\n  \"title\": \"é\"\n}  # B\n").1 == [
                 "content/a.md:3:4: error: text follows the JSON front matter's closing '}' on its line; start the body on the next line"
             ])
-        #expect(split("{\n  \"title\": \"A\",,\n}\n").1 == ["content/a.md:2:16: error: YAML: did not find expected node content"])
+        #expect(split("{\n  \"title\": \"A\",,\n}\n").1 == ["content/a.md:2:16: error: JSON front matter: did not find expected node content"])
         // A Hugo shortcode on the first line is body, not JSON.
         #expect(split("{{< note >}}\n").0?.body == "{{< note >}}\n")
         // Blank lines and spaces before the `{` are skipped, as Hugo's page lexer skips them;
@@ -180,10 +180,23 @@ private func split(_ text: String) -> (FrontMatter?, [String]) { split(Array(tex
         #expect(indented.body == "Body\n")
         #expect(indented.bodyLine == 7)
         #expect(split("\n\n  {\n  \"title\": \"A\"\n").1 == ["content/a.md:3:3: error: JSON front matter starting here is not closed by a matching '}'"])
-        #expect(split("\n{\"title\": \"A\",,}\n").1 == ["content/a.md:2:15: error: YAML: did not find expected node content"])
+        #expect(split("\n{\"title\": \"A\",,}\n").1 == ["content/a.md:2:15: error: JSON front matter: did not find expected node content"])
         #expect(split("\n\n{{< note >}}\n").0?.hasFrontMatter == false)
         let tabbed = try #require(split("\n\t{\"title\": \"Tab lead\", \"weight\": x}\nBody.\n").0)
         #expect(tabbed.fields["title"]?.string == "Tab lead" && tabbed.fields["weight"]?.column == 34 && tabbed.bodyLine == 3)
+    }
+
+    /// A Liquid tag or output, a shortcode or an attribute list first (Jekyll's include-first
+    /// files) is body: a JSON object's `{` is followed by white space, `"` or `}`.
+    @Test func liquidFirstIsBodyNotJSON() throws {
+        for text in ["{% include intro.html %}\n\nBody\n", "{{ page.title }}\n", "\n  {%- comment -%} x {%- endcomment -%}\n", "{:toc}\n", "{title: A}\n"] {
+            let (fm, errors) = split(text)
+            #expect(errors == [])
+            let body = try #require(fm)
+            #expect(!body.hasFrontMatter && body.body == text && body.bodyLine == 1)
+        }
+        #expect(split("{}\nB").0?.hasFrontMatter == true)
+        #expect(split("{\"title\": \"A\" \"draft\": true}\n").1 == ["content/a.md:1:15: error: JSON front matter: did not find expected ',' or '}'"])
     }
 
     @Test func invalidUTF8ReportsTheFirstBadByte() {

@@ -297,7 +297,7 @@ import Testing
         let site = try TestSite([
             "feedgen.yaml": """
             titel: x
-            language: en_US
+            language: en US
             baseURL: example.org
             timeZone: Mars/Base
             markdown:
@@ -316,7 +316,7 @@ import Testing
         #expect(
             diagnostics == [
                 "feedgen.yaml:1:1: error: unknown key 'titel' in feedgen.yaml (did you mean 'title'?)",
-                "feedgen.yaml:2:11: error: 'language' must be a BCP 47 language tag such as 'en' or 'pt-BR', found 'en_US'",
+                "feedgen.yaml:2:11: error: 'language' must be a BCP 47 language tag such as 'en' or 'pt-BR', found 'en US'",
                 "feedgen.yaml:3:10: error: 'baseURL' must be an absolute URL such as 'https://example.org/', found 'example.org'",
                 "feedgen.yaml:4:11: error: unknown time zone 'Mars/Base'; use an IANA name such as 'Europe/Paris' or 'UTC'",
                 "feedgen.yaml:6:11: error: 'unsafe' must be true or false, found 'yes'",
