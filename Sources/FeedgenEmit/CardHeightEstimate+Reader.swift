@@ -19,6 +19,10 @@ extension CardHeightEstimate {
             var monospace: Bool
             var preformatted: Bool
             var hidden: Bool
+            /// Whether its style sets what ``Current`` holds (font size, weight, monospace,
+            /// preformatted, hidden): else its text is set as its parent's, and neither its start
+            /// nor its end changes ``current``.
+            var setsText: Bool
             var fontSize: Double
             var lineHeight: Double
             var inset: Double
@@ -53,7 +57,7 @@ extension CardHeightEstimate {
             stack.reserveCapacity(16)
             stack.append(
                 Open(
-                    tag: .other, block: true, bold: false, monospace: false, preformatted: false, hidden: false, fontSize: 16,
+                    tag: .other, block: true, bold: false, monospace: false, preformatted: false, hidden: false, setsText: true, fontSize: 16,
                     lineHeight: CardHeightEstimate.lineHeight, inset: 0, marginBottom: 0, paddingBottom: 0))
             updateCurrent()
         }
@@ -85,7 +89,19 @@ extension CardHeightEstimate {
         }
 
         /// Ends the current text run as a piece, below the pending margin.
-        mutating func flushText() {
+        @inline(__always) mutating func flushText() {
+            // Without text, the run's advance is 0 and its last character a space (both change
+            // only with text): only its line count is left to reset.
+            if hasText {
+                flushRun()
+            } else {
+                newlines = 0
+                endsWithNewline = false
+            }
+        }
+
+        /// ``flushText()`` of a run with text.
+        mutating func flushRun() {
             defer {
                 advance = 0; hasText = false; lastSpace = true; newlines = 0; endsWithNewline = false
             }
@@ -107,6 +123,13 @@ extension CardHeightEstimate {
 
         mutating func open(_ tag: Element, attributes: Attributes) {
             let classes = attributes.classes
+            if tag == .other, classes.isEmpty {
+                // No style (`a`, `em`, `span`…): its text is set as its parent's, its end adds nothing.
+                var o = top
+                (o.tag, o.block, o.setsText, o.marginBottom, o.paddingBottom) = (.other, false, false, 0, 0)
+                stack.append(o)
+                return
+            }
             if tag == .img {
                 guard let w = attributes.width, let h = attributes.height, w > 0, h > 0, !top.hidden else { return }
                 flushText()
@@ -140,13 +163,14 @@ extension CardHeightEstimate {
             }
             let parent = top
             let size = style.fontSize ?? parent.fontSize
+            let setsText = style.fontSize != nil || style.bold != nil || style.monospace || style.preformatted || style.hidden
             stack.append(
                 Open(
                     tag: tag, block: style.block, bold: style.bold ?? parent.bold, monospace: style.monospace || parent.monospace,
-                    preformatted: style.preformatted || parent.preformatted, hidden: style.hidden || parent.hidden, fontSize: size,
-                    lineHeight: style.lineHeight ?? parent.lineHeight, inset: parent.inset + style.inset,
+                    preformatted: style.preformatted || parent.preformatted, hidden: style.hidden || parent.hidden, setsText: setsText,
+                    fontSize: size, lineHeight: style.lineHeight ?? parent.lineHeight, inset: parent.inset + style.inset,
                     marginBottom: style.marginBottom, paddingBottom: style.paddingBottom))
-            updateCurrent()
+            if setsText { updateCurrent() }
         }
 
         mutating func close(_ tag: Element) {
@@ -154,8 +178,10 @@ extension CardHeightEstimate {
             var index = stack.count - 1
             while index > 0, stack[index].tag != tag { index -= 1 }
             guard index > 0 else { return }
+            var setText = false
             while stack.count > index {
                 let closing = stack[stack.count - 1]
+                setText = setText || closing.setsText
                 if closing.block { flushText() }  // the text is set in the closing block
                 stack.removeLast()
                 guard closing.block else { continue }
@@ -166,7 +192,7 @@ extension CardHeightEstimate {
                     pendingMargin = max(pendingMargin, closing.marginBottom)
                 }
             }
-            updateCurrent()
+            if setText { updateCurrent() }
         }
 
         /// One glyph of text (a scalar's UTF-8 lead byte, or an entity) or whitespace, set in

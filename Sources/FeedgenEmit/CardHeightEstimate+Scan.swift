@@ -22,6 +22,14 @@ extension CardHeightEstimate.Reader {
         static let stop: UInt8 = 16
     }
 
+    /// Where the card's last byte of a class is (-1 when it has none).
+    struct Sentinels {
+        /// The last ``ByteClass/stop``.
+        var stop: Int
+        /// The last ``ByteClass/nameEnd``.
+        var nameEnd: Int
+    }
+
     /// ``ByteClass`` bits of each byte value.
     static let byteClasses: [UInt8] = {
         var t = [UInt8](repeating: 0, count: 256)
@@ -48,13 +56,23 @@ extension CardHeightEstimate.Reader {
     mutating func read(bytes b: UnsafeBufferPointer<UInt8>, classes t: UnsafePointer<UInt8>) {
         guard let p = b.baseAddress else { return }
         let n = b.count
+        // The last stop and the last byte that ends a name: a run of glyphs or a name that
+        // starts before it ends before it too, so those loops need no bounds check there.
+        var stops = Sentinels(stop: -1, nameEnd: -1)
+        var e = n
+        while e > 0, stops.stop < 0 || stops.nameEnd < 0 {
+            e -= 1
+            let k = t[Int(p[e])]
+            if stops.stop < 0, k & ByteClass.stop != 0 { stops.stop = e }
+            if stops.nameEnd < 0, k & ByteClass.nameEnd != 0 { stops.nameEnd = e }
+        }
         var i = 0
         while i < n {
             let c = p[i]
             if t[Int(c)] & ByteClass.stop == 0 {
-                i = text(p, n, from: i, classes: t)
+                i = text(p, n, from: i, classes: t, sentinels: stops)
             } else if c == UInt8(ascii: "<") {
-                i = markup(p, n, at: i, classes: t)
+                i = markup(p, n, at: i, classes: t, sentinels: stops)
             } else if c == UInt8(ascii: "&") {
                 // An entity is one glyph: skip to its ';' (within 12 bytes).
                 var j = i + 1
@@ -84,7 +102,7 @@ extension CardHeightEstimate.Reader {
     /// entity or non-ASCII byte), with the run's state in locals (cards are mostly such runs).
     /// The advances are added one glyph at a time, in order, as ``glyph(_:)`` adds them.
     /// - Returns: where the run ends.
-    mutating func text(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int, classes t: UnsafePointer<UInt8>) -> Int {
+    mutating func text(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int, classes t: UnsafePointer<UInt8>, sentinels: Sentinels) -> Int {
         let o = current
         var i = start
         var advance = self.advance
@@ -123,15 +141,24 @@ extension CardHeightEstimate.Reader {
                 // A word: its glyphs in a loop of their own.
                 lastSpace = false
                 hasText = true
-                repeat {
-                    advance += glyph
-                    i += 1
-                    guard i < n else { break run }
-                    k = t[Int(p[i])]
-                } while k & ByteClass.notGlyph == 0
+                if i < sentinels.stop {
+                    repeat {
+                        advance += glyph
+                        i &+= 1
+                        k = t[Int(p[i])]
+                    } while k & ByteClass.notGlyph == 0
+                } else {
+                    repeat {
+                        advance += glyph
+                        i += 1
+                        guard i < n else { break run }
+                        k = t[Int(p[i])]
+                    } while k & ByteClass.notGlyph == 0
+                }
             }
             guard k & ByteClass.stop == 0 else { break }
-            if !lastSpace, hasText { advance += space }
+            // (Not after a space means after a glyph: there is text.)
+            if !lastSpace { advance += space }
             lastSpace = true
             i += 1
         }
@@ -141,21 +168,40 @@ extension CardHeightEstimate.Reader {
 
     /// The tag or comment at `start` (a `<`).
     /// - Returns: where the byte after it is.
-    mutating func markup(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int, classes t: UnsafePointer<UInt8>) -> Int {
-        // The fast path: `<name>` or `</name>`, the name read and packed in the same pass.
-        if start + 1 < n, p[start + 1] != UInt8(ascii: "!"), p[start + 1] != UInt8(ascii: "?") {
-            let closing = p[start + 1] == UInt8(ascii: "/")
-            let nameStart = closing ? start + 2 : start + 1
+    mutating func markup(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int, classes t: UnsafePointer<UInt8>, sentinels: Sentinels) -> Int {
+        // The fast paths: the name read once, up to `>` (`<p>`, `</li>`) or to its attributes.
+        if start &+ 1 < n, p[start &+ 1] != UInt8(ascii: "!"), p[start &+ 1] != UInt8(ascii: "?") {
+            let closing = p[start &+ 1] == UInt8(ascii: "/")
+            let nameStart = closing ? start &+ 2 : start &+ 1
             var j = nameStart
-            var key = CardHeightEstimate.Element.Key(a: 0, b: 0)
-            while j < n, t[Int(p[j])] & ByteClass.nameEnd == 0 {
-                if j - nameStart < 10 { key.add(p[j], at: j - nameStart) }
-                j += 1
+            if j < sentinels.nameEnd {
+                while t[Int(p[j])] & ByteClass.nameEnd == 0 { j &+= 1 }
+            } else {
+                while j < n, t[Int(p[j])] & ByteClass.nameEnd == 0 { j &+= 1 }
             }
-            if j < n, p[j] == UInt8(ascii: ">"), closing || j > nameStart {
-                let name = j - nameStart <= 10 ? CardHeightEstimate.Element.named(key) : .other
-                if closing { close(name) } else { open(name, attributes: Attributes()) }
-                return j + 1
+            if j < n {
+                let d = p[j]
+                if d == UInt8(ascii: ">"), closing || j > nameStart {
+                    let name = Self.element(p, n, from: nameStart, to: j)
+                    if closing { close(name) } else { open(name, attributes: Attributes()) }
+                    return j &+ 1
+                }
+                if d != UInt8(ascii: ">"), d != UInt8(ascii: "\""), d != UInt8(ascii: "'") {
+                    // Whitespace or `/` after the name: the tag goes on to its `>`.
+                    let end = Self.tagEnd(p, n, from: j)
+                    let name = Self.element(p, n, from: nameStart, to: j)
+                    if closing {
+                        close(name)
+                    } else {
+                        var attributes = Attributes()
+                        // Only images and the theme's own classes (`card-…`, `weather-…`) change heights.
+                        if name == .img || Self.holdsThemePrefix(UnsafeBufferPointer(start: p + start + 1, count: end - start - 1)) {
+                            attributes = Self.attributes(bytes: UnsafeBufferPointer(start: p + j, count: end - j))
+                        }
+                        open(name, attributes: attributes)
+                    }
+                    return end &+ 1
+                }
             }
         }
         let b = UnsafeBufferPointer(start: p, count: n)
@@ -166,23 +212,42 @@ extension CardHeightEstimate.Reader {
             while j + 2 < n, !(b[j] == UInt8(ascii: "-") && b[j + 1] == UInt8(ascii: "-") && b[j + 2] == UInt8(ascii: ">")) { j += 1 }
             return j + 3
         }
-        // A tag: up to the next '>' outside quotes (a quoted value, often a long URL, is skipped
-        // with memchr).
-        var j = i + 1
+        let j = Self.tagEnd(p, n, from: i + 1)
+        tag(UnsafeBufferPointer(rebasing: b[(i + 1)..<j]))
+        return j + 1
+    }
+
+    /// Where the tag that goes on at `start` ends: its next `>` outside quotes, or `n` (a quoted
+    /// value, often a long URL, is skipped with memchr).
+    static func tagEnd(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int) -> Int {
+        var j = start
         while j < n {
-            let d = b[j]
+            let d = p[j]
             if d == UInt8(ascii: ">") { break }
             if d == UInt8(ascii: "\"") || d == UInt8(ascii: "'") {
-                guard let close = memchr(b.baseAddress! + j + 1, Int32(d), n - j - 1) else {
-                    j = n
-                    break
-                }
-                j = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
+                guard let close = memchr(p + j + 1, Int32(d), n - j - 1) else { return n }
+                j = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - p
             }
             j += 1
         }
-        tag(UnsafeBufferPointer(rebasing: b[(i + 1)..<min(j, n)]))
-        return j + 1
+        return min(j, n)
+    }
+
+    /// The element named by the bytes `start..<end` of `p` (`n` bytes), as
+    /// ``CardHeightEstimate/Element/named(_:)-(UnsafeBufferPointer<UInt8>)`` reads them: a name of
+    /// at most 8 bytes is loaded as one word and lowercased 8 bytes at a time.
+    @inline(__always) static func element(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int, to end: Int) -> CardHeightEstimate.Element {
+        let count = end &- start
+        guard count <= 8, start &+ 8 <= n else {
+            return CardHeightEstimate.Element.named(UnsafeBufferPointer(start: p + start, count: count))
+        }
+        let word = UInt64(littleEndian: UnsafeRawPointer(p + start).loadUnaligned(as: UInt64.self))
+        let name = count == 8 ? word : word & ((1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1)
+        // 'A'…'Z' bytes get 0x20: a byte's low 7 bits plus 0x3F reach 0x80 from 'A' on, plus 0x25
+        // from '[' on (no carry leaves a byte); bytes from 0x80 on are not letters.
+        let low = name & 0x7F7F_7F7F_7F7F_7F7F
+        let upper = ((low &+ 0x3F3F_3F3F_3F3F_3F3F) ^ (low &+ 0x2525_2525_2525_2525)) & ~name & 0x8080_8080_8080_8080
+        return CardHeightEstimate.Element.named(CardHeightEstimate.Element.Key(a: name | upper &>> 2, b: 0))
     }
 
     mutating func tag(_ inner: UnsafeBufferPointer<UInt8>) {
