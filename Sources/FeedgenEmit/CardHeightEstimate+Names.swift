@@ -19,53 +19,107 @@ extension CardHeightEstimate {
         static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> Element {
             // The longest known name has 10 bytes.
             guard bytes.count <= 10, let k = Key(bytes) else { return .other }
-            var slot = k.slot
-            while true {
-                let e = slots[slot]
-                if e == .other { return .other }
-                if nameKeys[Int(e.rawValue)] == k { return e }
-                slot = (slot + 1) & (tableSize - 1)
+            return named(k)
+        }
+
+        /// The element whose lowercased name packs to `key` (``Key``). A switch over the packed
+        /// names compiles to a few integer compares: no table, no string.
+        static func named(_ key: Key) -> Element {
+            guard key.b == 0 else {
+                // The two names longer than 8 bytes.
+                if key == Key("blockquote".utf8) { return .blockquote }
+                if key == Key("figcaption".utf8) { return .figcaption }
+                return .other
+            }
+            // Each name's bytes, first byte lowest (``Key``); a test reads every case back.
+            return switch key.a {
+            case 0x62: .b
+            case 0x70: .p
+            case 0x3168: .h1
+            case 0x3268: .h2
+            case 0x3368: .h3
+            case 0x3468: .h4
+            case 0x3568: .h5
+            case 0x3668: .h6
+            case 0x6464: .dd
+            case 0x6874: .th
+            case 0x696C: .li
+            case 0x6C64: .dl
+            case 0x6C6F: .ol
+            case 0x6C75: .ul
+            case 0x7262: .br
+            case 0x7268: .hr
+            case 0x7274: .tr
+            case 0x7464: .dt
+            case 0x7474: .tt
+            case 0x64626B: .kbd
+            case 0x657270: .pre
+            case 0x676D69: .img
+            case 0x6C6F63: .col
+            case 0x726277: .wbr
+            case 0x76616E: .nav
+            case 0x766964: .div
+            case 0x61657261: .area
+            case 0x6174656D: .meta
+            case 0x65646F63: .code
+            case 0x65736162: .base
+            case 0x6B6E696C: .link
+            case 0x6D726F66: .form
+            case 0x6E69616D: .main
+            case 0x706D6173: .samp
+            case 0x756E656D: .menu
+            case 0x6461656874: .thead
+            case 0x6465626D65: .embed
+            case 0x6564697361: .aside
+            case 0x656C626174: .table
+            case 0x656C797473: .style
+            case 0x6B63617274: .track
+            case 0x746F6F6674: .tfoot
+            case 0x7475706E69: .input
+            case 0x79646F6274: .tbody
+            case 0x656372756F73: .source
+            case 0x657275676966: .figure
+            case 0x676E6F727473: .strong
+            case 0x726564616568: .header
+            case 0x7265746F6F66: .footer
+            case 0x747069726373: .script
+            case 0x656C6369747261: .article
+            case 0x6E6F6974636573: .section
+            case 0x6E6F6974706163: .caption
+            case 0x736C6961746564: .details
+            case 0x73736572646461: .address
+            case 0x7972616D6D7573: .summary
+            case 0x6574616C706D6574: .template
+            case 0x746573646C656966: .fieldset
+            case 0x7470697263736F6E: .noscript
+            default: .other
             }
         }
 
-        /// Up to 16 ASCII bytes, lowercased, packed.
+        /// Up to 16 ASCII bytes, lowercased, packed: byte `i` in bits `8i…8i+7` of `a` (`i < 8`)
+        /// or of `b`.
         struct Key: Equatable {
             var a: UInt64 = 0
             var b: UInt64 = 0
 
+            init(a: UInt64, b: UInt64) { (self.a, self.b) = (a, b) }
+
             init?(_ bytes: UnsafeBufferPointer<UInt8>) {
                 guard bytes.count <= 16 else { return nil }
-                for i in 0..<bytes.count {
-                    let c = bytes[i]
-                    let lower = UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
-                    if i < 8 { a |= lower << (8 * UInt64(i)) } else { b |= lower << (8 * UInt64(i - 8)) }
-                }
+                for i in 0..<bytes.count { add(bytes[i], at: i) }
             }
 
             init?<C: Collection<UInt8>>(_ bytes: C) {
                 guard bytes.count <= 16 else { return nil }
-                for (i, c) in bytes.enumerated() {
-                    let lower = UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
-                    if i < 8 { a |= lower << (8 * UInt64(i)) } else { b |= lower << (8 * UInt64(i - 8)) }
-                }
+                for (i, c) in bytes.enumerated() { add(c, at: i) }
             }
 
-            var slot: Int { Int(truncatingIfNeeded: ((a ^ (b &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> 57) }
+            /// Adds byte `c`, lowercased, as the key's byte `i` (`i < 16`).
+            @inline(__always) mutating func add(_ c: UInt8, at i: Int) {
+                let lower = UInt64(c &- 0x41 < 26 ? c | 0x20 : c)
+                if i < 8 { a |= lower << (8 * UInt64(i)) } else { b |= lower << (8 * UInt64(i - 8)) }
+            }
         }
-
-        static let tableSize = 128
-        /// Each element's key, by raw value (`other`'s matches no name).
-        static let nameKeys: [Key] = allCases.map { $0 == .other ? Key([0xFF])! : Key(String(describing: $0).utf8)! }
-        /// Open addressing with linear probing; empty slots hold `other`.
-        static let slots: [Element] = {
-            var t = [Element](repeating: .other, count: tableSize)
-            for e in allCases where e != .other {
-                var slot = nameKeys[Int(e.rawValue)].slot
-                while t[slot] != .other { slot = (slot + 1) & (tableSize - 1) }
-                t[slot] = e
-            }
-            return t
-        }()
     }
 
     /// The theme classes (Templates/theme.css) that change heights, as read from a `class`

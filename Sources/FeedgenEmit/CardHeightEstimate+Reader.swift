@@ -11,22 +11,32 @@ extension CardHeightEstimate {
     /// A small HTML reader: tags, attributes and text, enough for rendered cards (well-formed
     /// output of cmark and Mustache templates). Void elements never go on the stack.
     struct Reader {
+        /// An open element: what its text and its children inherit, and what its end adds.
         struct Open {
             var tag: Element
-            var style: Style
-            var fontSize: Double
-            var lineHeight: Double
+            var block: Bool
             var bold: Bool
             var monospace: Bool
-            var inset: Double
             var preformatted: Bool
             var hidden: Bool
+            /// Whether its style sets what ``Current`` holds (font size, weight, monospace,
+            /// preformatted, hidden): else its text is set as its parent's, and neither its start
+            /// nor its end changes ``current``.
+            var setsText: Bool
+            var fontSize: Double
+            var lineHeight: Double
+            var inset: Double
+            var marginBottom: Double
+            var paddingBottom: Double
         }
 
         /// Whether the preset is `insetGrouped` (its own title and padding).
         let insetGrouped: Bool
         /// Whether the preset caps the card image's height (`list`, `grid`, `insetGrouped`).
         let capsCardImage: Bool
+        /// ``Element/plainStyles``, held here so that a tag does not go through the static's
+        /// lazy initialization.
+        let plainStyles: [Style]
         var stack: [Open] = []
         var pieces: [Piece] = []
         /// The collapsed margin waiting above the next piece.
@@ -43,11 +53,12 @@ extension CardHeightEstimate {
             pieces.reserveCapacity(8)
             insetGrouped = preset == "insetGrouped"
             capsCardImage = ["list", "grid", "insetGrouped"].contains(preset)
-            stack = [
+            plainStyles = Element.plainStyles
+            stack.reserveCapacity(16)
+            stack.append(
                 Open(
-                    tag: .other, style: Style(block: true), fontSize: 16, lineHeight: CardHeightEstimate.lineHeight, bold: false,
-                    monospace: false, inset: 0, preformatted: false, hidden: false)
-            ]
+                    tag: .other, block: true, bold: false, monospace: false, preformatted: false, hidden: false, setsText: true, fontSize: 16,
+                    lineHeight: CardHeightEstimate.lineHeight, inset: 0, marginBottom: 0, paddingBottom: 0))
             updateCurrent()
         }
 
@@ -78,13 +89,27 @@ extension CardHeightEstimate {
         }
 
         /// Ends the current text run as a piece, below the pending margin.
-        mutating func flushText() {
+        @inline(__always) mutating func flushText() {
+            // Without text, the run's advance is 0 and its last character a space (both change
+            // only with text): only its line count is left to reset.
+            if hasText {
+                flushRun()
+            } else {
+                newlines = 0
+                endsWithNewline = false
+            }
+        }
+
+        /// ``flushText()`` of a run with text.
+        mutating func flushRun() {
             defer {
                 advance = 0; hasText = false; lastSpace = true; newlines = 0; endsWithNewline = false
             }
             guard hasText else { return }
-            // The block the text belongs to: the innermost open block.
-            let block = stack.last { $0.style.block } ?? top
+            // The block the text belongs to: the innermost open block (the bottom one is a block).
+            var index = stack.count - 1
+            while index > 0, !stack[index].block { index -= 1 }
+            let block = stack[index]
             space(pendingMargin)
             pendingMargin = 0
             let lh = block.lineHeight * block.fontSize
@@ -98,6 +123,13 @@ extension CardHeightEstimate {
 
         mutating func open(_ tag: Element, attributes: Attributes) {
             let classes = attributes.classes
+            if tag == .other, classes.isEmpty {
+                // No style (`a`, `em`, `span`…): its text is set as its parent's, its end adds nothing.
+                var o = top
+                (o.tag, o.block, o.setsText, o.marginBottom, o.paddingBottom) = (.other, false, false, 0, 0)
+                stack.append(o)
+                return
+            }
             if tag == .img {
                 guard let w = attributes.width, let h = attributes.height, w > 0, h > 0, !top.hidden else { return }
                 flushText()
@@ -116,8 +148,9 @@ extension CardHeightEstimate {
                 return
             }
             if tag.isVoid { return }
-            let style = CardHeightEstimate.style(tag, classes: classes, insetGrouped: insetGrouped)
-            let parent = top
+            let style =
+                classes.isEmpty
+                ? plainStyles[Int(tag.rawValue)] : CardHeightEstimate.style(tag, classes: classes, insetGrouped: insetGrouped)
             if style.block {
                 flushText()
                 if style.paddingTop > 0 {
@@ -128,31 +161,38 @@ extension CardHeightEstimate {
                     pendingMargin = max(pendingMargin, style.marginTop)
                 }
             }
+            let parent = top
             let size = style.fontSize ?? parent.fontSize
+            let setsText = style.fontSize != nil || style.bold != nil || style.monospace || style.preformatted || style.hidden
             stack.append(
                 Open(
-                    tag: tag, style: style, fontSize: size, lineHeight: style.lineHeight ?? parent.lineHeight,
-                    bold: style.bold ?? parent.bold, monospace: style.monospace || parent.monospace,
-                    inset: parent.inset + style.inset, preformatted: style.preformatted || parent.preformatted,
-                    hidden: style.hidden || parent.hidden))
-            updateCurrent()
+                    tag: tag, block: style.block, bold: style.bold ?? parent.bold, monospace: style.monospace || parent.monospace,
+                    preformatted: style.preformatted || parent.preformatted, hidden: style.hidden || parent.hidden, setsText: setsText,
+                    fontSize: size, lineHeight: style.lineHeight ?? parent.lineHeight, inset: parent.inset + style.inset,
+                    marginBottom: style.marginBottom, paddingBottom: style.paddingBottom))
+            if setsText { updateCurrent() }
         }
 
         mutating func close(_ tag: Element) {
-            guard let index = stack.lastIndex(where: { $0.tag == tag }), index > 0 else { return }
+            // Mostly the innermost element; else the innermost of that name, and all inside it.
+            var index = stack.count - 1
+            while index > 0, stack[index].tag != tag { index -= 1 }
+            guard index > 0 else { return }
+            var setText = false
             while stack.count > index {
                 let closing = stack[stack.count - 1]
-                if closing.style.block { flushText() }  // the text is set in the closing block
+                setText = setText || closing.setsText
+                if closing.block { flushText() }  // the text is set in the closing block
                 stack.removeLast()
-                guard closing.style.block else { continue }
-                if closing.style.paddingBottom > 0 {
-                    space(pendingMargin + closing.style.paddingBottom)
-                    pendingMargin = closing.style.marginBottom
+                guard closing.block else { continue }
+                if closing.paddingBottom > 0 {
+                    space(pendingMargin + closing.paddingBottom)
+                    pendingMargin = closing.marginBottom
                 } else {
-                    pendingMargin = max(pendingMargin, closing.style.marginBottom)
+                    pendingMargin = max(pendingMargin, closing.marginBottom)
                 }
             }
-            updateCurrent()
+            if setText { updateCurrent() }
         }
 
         /// One glyph of text (a scalar's UTF-8 lead byte, or an entity) or whitespace, set in
@@ -202,166 +242,6 @@ extension CardHeightEstimate {
             space(pendingMargin)
             pendingMargin = 0
             return pieces
-        }
-
-        /// Walks `html`'s UTF-8 bytes: tags go to `open`/`close`, text to `glyph` (each entity
-        /// counts as one glyph); comments are skipped.
-        mutating func read(_ html: String) {
-            var html = html
-            html.withUTF8 { read(bytes: $0) }
-        }
-
-        mutating func read(bytes b: UnsafeBufferPointer<UInt8>) {
-            let n = b.count
-            var i = 0
-            while i < n {
-                let c = b[i]
-                if c == UInt8(ascii: "<") {
-                    if i + 3 < n, b[i + 1] == UInt8(ascii: "!"), b[i + 2] == UInt8(ascii: "-"), b[i + 3] == UInt8(ascii: "-") {
-                        // A comment: skip past "-->".
-                        var j = i + 4
-                        while j + 2 < n, !(b[j] == UInt8(ascii: "-") && b[j + 1] == UInt8(ascii: "-") && b[j + 2] == UInt8(ascii: ">")) { j += 1 }
-                        i = j + 3
-                        continue
-                    }
-                    // A tag: up to the next '>' outside quotes (a quoted value, often a long URL,
-                    // is skipped with memchr).
-                    var j = i + 1
-                    while j < n {
-                        let d = b[j]
-                        if d == UInt8(ascii: ">") { break }
-                        if d == UInt8(ascii: "\"") || d == UInt8(ascii: "'") {
-                            guard let close = memchr(b.baseAddress! + j + 1, Int32(d), n - j - 1) else {
-                                j = n
-                                break
-                            }
-                            j = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
-                        }
-                        j += 1
-                    }
-                    tag(UnsafeBufferPointer(rebasing: b[(i + 1)..<min(j, n)]))
-                    i = j + 1
-                } else if c == UInt8(ascii: "&") {
-                    // An entity is one glyph: skip to its ';' (within 12 bytes).
-                    var j = i + 1
-                    while j < min(n, i + 12), b[j] != UInt8(ascii: ";") { j += 1 }
-                    glyph(0x78)  // 'x'
-                    i = j < n && b[j] == UInt8(ascii: ";") ? j + 1 : i + 1
-                } else if c < 0x80 {
-                    i = text(b, from: i)
-                } else if c < 0xC0 {
-                    i += 1  // a continuation byte: its scalar was counted at its lead byte
-                } else {
-                    // A lead byte: decode the scalar (only its width class matters).
-                    var v: UInt32
-                    var k: Int
-                    if c >= 0xF0 { v = UInt32(c & 0x07); k = 3 } else if c >= 0xE0 { v = UInt32(c & 0x0F); k = 2 } else { v = UInt32(c & 0x1F); k = 1 }
-                    var j = i + 1
-                    while k > 0, j < n {
-                        v = v << 6 | UInt32(b[j] & 0x3F)
-                        j += 1
-                        k -= 1
-                    }
-                    glyph(v)
-                    i = j
-                }
-            }
-        }
-
-        /// ``glyph(_:)`` of each byte of the run of ASCII text at `start` (up to the next tag,
-        /// entity or non-ASCII byte), with the run's state in locals (cards are mostly such runs).
-        /// - Returns: where the run ends.
-        mutating func text(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-            let o = current
-            let n = b.count
-            var i = start
-            var advance = self.advance
-            var hasText = self.hasText
-            if o.hidden {
-                while i < n, b[i] < 0x80, b[i] != UInt8(ascii: "<"), b[i] != UInt8(ascii: "&") { i += 1 }
-                return i
-            }
-            if o.preformatted {
-                let glyph = CardHeightEstimate.monospaceGlyphWidth * o.fontSize  // no ASCII glyph is wide
-                var newlines = self.newlines
-                var endsWithNewline = self.endsWithNewline
-                while i < n {
-                    let c = b[i]
-                    if c >= 0x80 || c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
-                    if c == 0x0A {
-                        newlines += 1
-                        endsWithNewline = true
-                    } else {
-                        advance += glyph
-                        hasText = true
-                        endsWithNewline = false
-                    }
-                    i += 1
-                }
-                (self.advance, self.hasText, self.newlines, self.endsWithNewline) = (advance, hasText, newlines, endsWithNewline)
-                return i
-            }
-            var lastSpace = self.lastSpace
-            let space = CardHeightEstimate.glyphWidth * o.fontSize * 0.6  // a space is narrower
-            while i < n {
-                let c = b[i]
-                if c >= 0x80 || c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
-                if c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D {
-                    if !lastSpace, hasText { advance += space }
-                    lastSpace = true
-                } else {
-                    lastSpace = false
-                    hasText = true
-                    advance += o.advance
-                }
-                i += 1
-            }
-            (self.advance, self.hasText, self.lastSpace) = (advance, hasText, lastSpace)
-            return i
-        }
-
-        mutating func tag(_ inner: UnsafeBufferPointer<UInt8>) {
-            guard let first = inner.first else { return }
-            if first == UInt8(ascii: "!") || first == UInt8(ascii: "?") { return }
-            let closing = first == UInt8(ascii: "/")
-            var end = closing ? 1 : 0
-            let start = end
-            while end < inner.count {
-                let d = inner[end]
-                if d == 0x20 || d == 0x0A || d == 0x09 || d == 0x0D || d == UInt8(ascii: "/") || d == UInt8(ascii: ">") { break }
-                end += 1
-            }
-            let name = Element.named(UnsafeBufferPointer(rebasing: inner[start..<end]))
-            if closing {
-                close(name)
-                return
-            }
-            var attributes = Attributes()
-            // Only images and the theme's own classes (`card-…`, `weather-…`) change heights.
-            if end < inner.count, name == .img || Self.holdsThemePrefix(inner) {
-                attributes = Self.attributes(bytes: UnsafeBufferPointer(rebasing: inner[end...]))
-            }
-            open(name, attributes: attributes)
-        }
-
-        /// Whether `bytes` holds `card-` or `weather-` (the prefixes of the theme's classes), found
-        /// at their `-` in one pass.
-        static func holdsThemePrefix(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-            var i = 4
-            while i < b.count {
-                if b[i] == UInt8(ascii: "-") {
-                    if b[i - 4] == UInt8(ascii: "c"), b[i - 3] == UInt8(ascii: "a"), b[i - 2] == UInt8(ascii: "r"), b[i - 1] == UInt8(ascii: "d") {
-                        return true
-                    }
-                    if i >= 7, b[i - 7] == UInt8(ascii: "w"), b[i - 6] == UInt8(ascii: "e"), b[i - 5] == UInt8(ascii: "a"),
-                        b[i - 4] == UInt8(ascii: "t"), b[i - 3] == UInt8(ascii: "h"), b[i - 2] == UInt8(ascii: "e"), b[i - 1] == UInt8(ascii: "r")
-                    {
-                        return true
-                    }
-                }
-                i += 1
-            }
-            return false
         }
     }
 }

@@ -88,6 +88,23 @@ import FeedgenLayout
         return root
     }
 
+    @Test func everyElementNameIsReadInEitherCaseAndOthersAreOther() {
+        // The reader finds names by a switch over their packed bytes: each case must match its name.
+        func named(_ s: String) -> CardHeightEstimate.Element {
+            Array(s.utf8).withUnsafeBufferPointer { CardHeightEstimate.Element.named($0) }
+        }
+        for e in CardHeightEstimate.Element.allCases where e != .other {
+            #expect(named(String(describing: e)) == e)
+            #expect(named(String(describing: e).uppercased()) == e)
+        }
+        for s in ["", "x", "span", "h7", "blockquotes", "figcaptio", "blockquo", "tablex", "\u{1}p"] { #expect(named(s) == .other, "\(s)") }
+        // Tags read on the fast path (`<NAME>`) and through the attribute path are the same element.
+        let a = CardHeightEstimate(html: "<BLOCKQUOTE>Hello</blockquote><P>x</P>")
+        let b = CardHeightEstimate(html: "<blockquote x>Hello</BLOCKQUOTE ><p y=\"1\">x</p >")
+        #expect(a.pieces == b.pieces)
+        #expect(abs(a.height(width: 374) - (16 + 22.4 + 16 + 22.4 + 16)) < 1e-9)
+    }
+
     @Test func cardsBelowTheFirstScreenOfALongListAreDeferred() throws {
         let out = temporaryFolder() + "/public"
         #expect(build(Self.longSite(40), output: out).exitStatus == 0)
