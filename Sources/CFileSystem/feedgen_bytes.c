@@ -1,0 +1,39 @@
+// Byte searches for the Swift modules: memmem(3) (a GNU extension Swift does not see) and the
+// first of four bytes, sixteen at a time where SSE2 is there.
+#define _GNU_SOURCE
+#include "feedgen_fs.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+int feedgen_contains(const void *bytes, size_t length, const void *needle, size_t needle_length) {
+    return memmem(bytes, length, needle, needle_length) != NULL;
+}
+
+const void *feedgen_find(const void *bytes, size_t length, const void *needle, size_t needle_length) {
+    return memmem(bytes, length, needle, needle_length);
+}
+
+size_t feedgen_first_of4(const void *bytes, size_t length, unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
+    const unsigned char *p = bytes;
+    size_t i = 0;
+#if defined(__SSE2__)
+    // Most of a Markdown body is plain text: four compares and a mask per sixteen bytes.
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b), vc = _mm_set1_epi8((char)c), vd = _mm_set1_epi8((char)d);
+    for (; i + 16 <= length; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask) return i + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; i < length; i++) {
+        unsigned char x = p[i];
+        if (x == a || x == b || x == c || x == d) return i;
+    }
+    return length;
+}
