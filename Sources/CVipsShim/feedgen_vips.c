@@ -1,3 +1,6 @@
+// pthread_rwlockattr_setkind_np (glibc).
+#define _GNU_SOURCE
+
 #include "feedgen_vips.h"
 
 #include <dlfcn.h>
@@ -255,10 +258,22 @@ static int save_webp(VipsImage *image, const char *out_path, int quality) {
     return status;
 }
 
-int feedgen_vips_resize_save(
+/// Calls of `feedgen_vips_resize_save` hold it shared, or alone exclusively. Writers are
+/// preferred, so that a call that must run alone is not kept waiting by a stream of others.
+static pthread_rwlock_t resize_lock;
+static pthread_once_t resize_lock_once = PTHREAD_ONCE_INIT;
+
+static void make_resize_lock(void) {
+    pthread_rwlockattr_t attributes;
+    pthread_rwlockattr_init(&attributes);
+    pthread_rwlockattr_setkind_np(&attributes, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&resize_lock, &attributes);
+    pthread_rwlockattr_destroy(&attributes);
+}
+
+static int resize_save(
     const char *in_path, const char *out_path, int width, feedgen_vips_format format, int quality,
     char *error, size_t error_size) {
-    if (feedgen_vips_init(error, error_size) != 0) return -1;
     VipsImage *image = NULL;
     // Height unbounded: the width alone decides the scale. VIPS_SIZE_DOWN never enlarges.
     if (vips.thumbnail(in_path, &image, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
@@ -287,4 +302,18 @@ int feedgen_vips_resize_save(
         return -1;
     }
     return 0;
+}
+
+int feedgen_vips_resize_save(
+    const char *in_path, const char *out_path, int width, feedgen_vips_format format, int quality,
+    int alone, char *error, size_t error_size) {
+    if (feedgen_vips_init(error, error_size) != 0) return -1;
+    pthread_once(&resize_lock_once, make_resize_lock);
+    if (alone) pthread_rwlock_wrlock(&resize_lock);
+    else pthread_rwlock_rdlock(&resize_lock);
+    // Nothing of libvips' error state is left from calls that ran before this one.
+    if (alone) take_error(NULL, 0, "");
+    int status = resize_save(in_path, out_path, width, format, quality, error, error_size);
+    pthread_rwlock_unlock(&resize_lock);
+    return status;
 }

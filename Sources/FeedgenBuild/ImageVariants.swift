@@ -251,8 +251,8 @@ public enum ImageVariants {
                 return
             }
             let temp = "\(folder)/.tmp-\(pid)-\(i)-\(job.width).\(job.format.fileExtension)"
-            var message = [CChar](repeating: 0, count: 1024)
-            if feedgen_vips_resize_save(job.source, temp, Int32(job.width), job.format.vips, Int32(job.format.quality), &message, message.count) != 0 {
+            var message = [CChar](repeating: 0, count: 4096)
+            if feedgen_vips_resize_save(job.source, temp, Int32(job.width), job.format.vips, Int32(job.format.quality), 0, &message, message.count) != 0 {
                 unlink(temp)
                 outcomes.set(i, .failed(text(message)))
             } else if !CacheFile.rename(temp, over: job.cachePath) {
@@ -279,14 +279,15 @@ public enum ImageVariants {
             case .failed(let message): if failed[jobs[i].source] == nil { failed[jobs[i].source] = describe(message) }
             }
         }
-        // libvips keeps one error buffer for all threads: a job that failed beside others may
-        // have found its message taken, or theirs added to it. Each failed image is tried once
-        // more, alone, for a message that is its own and the same on every build.
+        // libvips keeps one error buffer for all threads, and drops every thread's messages while
+        // one thread tries its file loaders: a job that failed beside others may have found its
+        // message taken, or theirs added to it, or lost. Each failed image is tried once more,
+        // alone in the process, for a message that is its own and the same on every build.
         for path in failed.keys.sorted() {
             guard let job = jobs.first(where: { $0.source == path }) else { continue }
             let temp = "\(folder)/.tmp-\(pid)-again.\(job.format.fileExtension)"
-            var message = [CChar](repeating: 0, count: 1024)
-            if feedgen_vips_resize_save(job.source, temp, Int32(job.width), job.format.vips, Int32(job.format.quality), &message, message.count) != 0 {
+            var message = [CChar](repeating: 0, count: 4096)
+            if feedgen_vips_resize_save(job.source, temp, Int32(job.width), job.format.vips, Int32(job.format.quality), 1, &message, message.count) != 0 {
                 failed[path] = describe(text(message))
             }
             unlink(temp)

@@ -237,6 +237,27 @@ enum TestPNG {
         #expect(entries.count == 14)
     }
 
+    /// The message of a bad image does not depend on what else the process does: with other
+    /// builds resizing images beside it (libvips' error buffer and error freeze are global), it
+    /// is the one a build alone gives. (Found in CI, where parallel tests lost libvips' line.)
+    @Test func aBadImagesMessageIsTheSameWhileOtherBuildsResizeImages() throws {
+        let (root, _) = try gridSite()
+        let full = TestPNG.make(width: 1200, height: 600)
+        try Data(full.prefix(full.count / 2)).write(to: URL(fileURLWithPath: root + "/content/gallery/dusk sky.png"))
+        let alone = build(root, output: temporaryFolder() + "/public").diagnostics.sorted.map(\.description)
+        #expect(alone.count == 1)
+        #expect(alone.first?.contains("(cannot decode it)") == false, "\(alone)")
+        let others = try (0..<3).map { _ in try gridSite().root }
+        for _ in 0..<6 {
+            let messages = ImageVariants.ResultSlotsBox(count: 4)
+            DispatchQueue.concurrentPerform(iterations: 4) { i in
+                let report = build(i == 0 ? root : others[i - 1], output: temporaryFolder() + "/public")
+                messages.set(i, .failed(report.diagnostics.sorted.map(\.description).filter { $0.contains(": error: ") }.joined(separator: "\n")))
+            }
+            #expect(messages.values.map { if case .failed(let text) = $0 { text } else { "" } } == [alone.joined(separator: "\n"), "", "", ""])
+        }
+    }
+
     @Test func checkMakesNoVariants() throws {
         let (root, _) = try gridSite()
         let out = temporaryFolder() + "/public"

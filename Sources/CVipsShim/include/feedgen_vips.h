@@ -43,9 +43,14 @@ const char *feedgen_vips_version(void);
 /// enlarged) and writes it to `out_path` as `format` with `quality` (1–100; ignored by PNG, which
 /// is lossless), without metadata (EXIF, XMP, ICC after conversion to sRGB, dates), so that the
 /// same input gives the same bytes. Returns 0, or -1 with libvips' message in `error`.
+///
+/// With `alone` nonzero the call waits until no other call of this function runs in the process
+/// and keeps the others waiting while it runs. libvips' error buffer and its error freeze (which
+/// drops the messages of every thread while one thread tries its file loaders) are global, so a
+/// message is only surely the call's own, and the same on every run, when the call ran alone.
 int feedgen_vips_resize_save(
     const char *in_path, const char *out_path, int width, feedgen_vips_format format, int quality,
-    char *error, size_t error_size);
+    int alone, char *error, size_t error_size);
 
 
 #endif
