@@ -249,7 +249,10 @@ extension ForeignSyntaxBlocks {
         guard marks == "!!!" || marks == "???" || marks == "===" else { return nil }
         var rest = line.dropFirst(3)
         if rest.first == "+" || (marks == "===" && rest.first == "!") { rest = rest.dropFirst() }
-        guard let space = rest.first, space == " " || space == "\t" else { return nil }
+        // Python-Markdown (`!!! ?`) and pymdownx.details (`\?{3}\+? ?`) take `!!!note` too;
+        // pymdownx.tabbed needs the space (`={3}… +"`).
+        let spaced = rest.first == " " || rest.first == "\t"
+        guard spaced || marks != "===" else { return nil }
         rest = rest.drop { $0 == " " || $0 == "\t" }
         var written = ""
         if marks != "===" {

@@ -98,6 +98,42 @@ import Testing
         #expect(r.warnings == [])
     }
 
+    /// Python-Markdown and pymdownx.details read `!!!note` and `???+tip` without the space;
+    /// pymdownx.tabbed needs it (`==="Tab"` is text), and `!!!` glued to a word with more after
+    /// it is a sentence.
+    @Test func mkDocsAdmonitionsWithoutASpace() {
+        let r = render(
+            """
+            !!!note "Heads up"
+                Body.
+
+            ???+tip
+                Hidden.
+
+            !!!Important!!! read this
+                indented code
+
+            ==="Tab"
+                Not a tab.
+            """)
+        #expect(
+            r.html == """
+                <div class="markdown-alert markdown-alert-note">
+                <p class="markdown-alert-title">Heads up</p>
+                <p>Body.</p>
+                </div>
+                <div class="markdown-alert markdown-alert-tip">
+                <p class="markdown-alert-title">Tip</p>
+                <p>Hidden.</p>
+                </div>
+                <p>!!!Important!!! read this
+                indented code</p>
+                <p>===“Tab”
+                Not a tab.</p>
+
+                """)
+    }
+
     @Test func docusaurusAdmonitionsBecomeAlerts() {
         let r = render(
             """
