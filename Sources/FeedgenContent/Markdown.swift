@@ -19,7 +19,8 @@ import FeedgenDiagnostics
 /// `CMARK_OPT_UNSAFE` and passes both through (the tagfilter extension still escapes `<script>`,
 /// `<iframe>`, … as GitHub does). `smart: true` sets `CMARK_OPT_SMART` (curly quotes, `--` → en
 /// dash, `---` → em dash, `...` → ellipsis; a table's delimiter row is parsed before, so it stays
-/// a table). Headings get ids (``MarkdownHeadings``).
+/// a table). Headings get ids (``MarkdownHeadings``); with `gfm`, definition lists are read too
+/// (``MarkdownDefinitionLists``).
 public enum Markdown {
     /// The HTML for `markdown`.
     public static func render(_ markdown: String, unsafe: Bool, smart: Bool, gfm: Bool = true) -> String {
@@ -372,21 +373,41 @@ public enum Markdown {
     }()
 
     /// Parses `markdown` and calls `body` with the document and the parser's extension list (for
-    /// `cmark_render_html`); both are freed when it returns.
+    /// `cmark_render_html`); both are freed when it returns. With `gfm`, definition lists are read
+    /// first (``MarkdownDefinitionLists``): a text with candidate lines the parse does not confirm is
+    /// parsed again without them (twice at most, then without any).
     private static func withDocument<T>(
         _ markdown: String, options: Int32, gfm: Bool, _ body: (OpaquePointer, UnsafeMutablePointer<cmark_llist>?) -> T
     ) -> T {
-        guard let parser = cmark_parser_new(options) else { fatalError("cmark_parser_new returned NULL (out of memory)") }
-        defer { cmark_parser_free(parser) }
-        if gfm { for e in gfmExtensions { _ = cmark_parser_attach_syntax_extension(parser, e) } }
         var markdown = markdown
-        markdown.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                cmark_parser_feed(parser, chars.baseAddress, chars.count)
+        var (definitions, emptied) = gfm ? markdown.withUTF8 { MarkdownDefinitionLists.candidates(in: $0) } : ([], [])
+        var round = 0
+        while true {
+            round += 1
+            guard let parser = cmark_parser_new(options) else { fatalError("cmark_parser_new returned NULL (out of memory)") }
+            defer { cmark_parser_free(parser) }
+            if gfm { for e in gfmExtensions { _ = cmark_parser_attach_syntax_extension(parser, e) } }
+            var source = definitions.isEmpty ? markdown : MarkdownDefinitionLists.marking(markdown, items: definitions, empty: emptied)
+            source.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    cmark_parser_feed(parser, chars.baseAddress, chars.count)
+                }
             }
+            guard let document = cmark_parser_finish(parser) else { fatalError("cmark_parser_finish returned NULL (out of memory)") }
+            defer { cmark_node_free(document) }
+            var retired: [OpaquePointer] = []
+            defer { for node in retired { cmark_node_free(node) } }
+            if !definitions.isEmpty {
+                let rejected = MarkdownDefinitionLists.convert(document, lines: definitions, original: markdown, retired: &retired)
+                if !rejected.isEmpty {
+                    let rejected = Set(rejected)
+                    definitions = round >= 2 ? [] : definitions.filter { !rejected.contains($0) }
+                    let starts = Set(definitions)
+                    emptied = emptied.filter { starts.contains($0 + 1) }
+                    continue
+                }
+            }
+            return body(document, cmark_parser_get_syntax_extensions(parser))
         }
-        guard let document = cmark_parser_finish(parser) else { fatalError("cmark_parser_finish returned NULL (out of memory)") }
-        defer { cmark_node_free(document) }
-        return body(document, cmark_parser_get_syntax_extensions(parser))
     }
 }

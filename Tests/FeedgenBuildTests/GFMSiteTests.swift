@@ -76,7 +76,7 @@ import Testing
 
     /// Hugo's documentation: 172 table delimiter rows outside code blocks; 169 become tables, the
     /// other three have a header of 2 cells over a delimiter row of 3, not a table in GFM (nor on
-    /// GitHub).
+    /// GitHub). Its definition lists are definition lists.
     @Test(.enabled(if: sharedFolder != nil, "../shared/corpus/hugodocs not found"))
     func hugoDocsTablesAreTables() throws {
         let root = temporaryFolder("feedgen-corpus")
@@ -88,13 +88,25 @@ import Testing
         #expect(report.exitStatus == 0)
         var tables = 0
         var headingIDs = 0
+        var definitionLists = 0
+        var terms = 0
+        var colonLines: [String] = []
         for case let path as String in FileManager.default.enumerator(atPath: out)! where path.hasSuffix(".html") {
             let page = try String(contentsOfFile: out + "/" + path, encoding: .utf8)
             tables += page.matches(of: /<table>/).count
             headingIDs += page.matches(of: /<h[2-6] id="/).count
+            definitionLists += page.matches(of: /<dl>/).count
+            terms += page.matches(of: /<dt>/).count
+            // A definition left as text: a paragraph line starting with `: `.
+            if page.contains(#/<p>[^<]*\n: /#) || page.contains("<dt>:") { colonLines.append(path) }
         }
         let anchors = report.diagnostics.items.filter { $0.message.contains("leads to no heading or anchor") }
-        print("hugodocs: \(tables) tables, \(headingIDs) heading ids, \(anchors.count) dead anchors")
+        print("hugodocs: \(tables) tables, \(headingIDs) heading ids, \(anchors.count) dead anchors, \(definitionLists) definition lists with \(terms) terms")
         #expect(tables == 169)
+        // 132 of its files write Goldmark's definition lists; on the site's pages (an item's own
+        // page and its card) they are 208 lists of 1,144 terms, and no `: ` line is left as text.
+        #expect(definitionLists == 208)
+        #expect(terms == 1_144)
+        #expect(colonLines == [])
     }
 }

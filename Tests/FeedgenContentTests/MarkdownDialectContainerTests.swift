@@ -141,9 +141,9 @@ import Testing
         #expect(r.warnings == ["content/s/a.md:7:16: warning: Liquid output '{{ z }}' is left out of the page: feedgen does not run Liquid"])
     }
 
-    /// cmark has no definition lists: the term and `:   Definition` stay text, and a definition
-    /// whose content (indented four spaces) holds an admonition or tab has that content read as
-    /// blocks after it, not as a code block showing `!!! note`.
+    /// A definition whose content (indented four spaces) holds an admonition or tab has that
+    /// content read as blocks after the definition list, not as a code block showing
+    /// `!!! note`; a definition's indented paragraph stays in it.
     @Test func blocksInADefinitionAreReadAfterIt() {
         let r = render(
             """
@@ -164,18 +164,23 @@ import Testing
             """)
         #expect(
             r.html == """
-                <p>Term
-                :   Definition</p>
+                <dl>
+                <dt>Term</dt>
+                <dd>Definition</dd>
+                </dl>
                 <div class="markdown-alert markdown-alert-note">
                 <p class="markdown-alert-title">Note</p>
                 <p>text</p>
                 </div>
                 <pre tabindex="0"><code class="language-yaml">a: 1
                 </code></pre>
-                <p>Other
-                :   Plain definition</p>
-                <pre tabindex="0"><code>Indented code, as before.
-                </code></pre>
+                <dl>
+                <dt>Other</dt>
+                <dd>
+                <p>Plain definition</p>
+                <p>Indented code, as before.</p>
+                </dd>
+                </dl>
 
                 """)
         #expect(r.warnings == [])

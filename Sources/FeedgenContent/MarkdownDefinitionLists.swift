@@ -1,0 +1,218 @@
+/// Definition lists (PHP Markdown Extra's syntax, which Hugo's Goldmark, kramdown and
+/// Python-Markdown's `def_list` read): term lines, then definitions that start with `:` and a
+/// space, rendered as `<dl>`, `<dt>` and `<dd>` as Goldmark renders them. cmark-gfm has no such
+/// extension, so the `:` of each candidate line is read as the marker of a `+` bullet list item
+/// (the same width: the definition's continuation lines, indented under it, stay inside it as
+/// they do in Goldmark), and the parsed tree is rebuilt.
+import CCmark
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+enum MarkdownDefinitionLists {
+    /// The lines (1-based) that may start a definition: `:` at the start of the line, then a space
+    /// or a tab, not on the first line; whether one does is decided on the parsed tree
+    /// (``convert``). `empty`: such lines with nothing after the colon (a definition whose only
+    /// content was a shortcode feedgen leaves out, `: {{< new-in 0.151 />}}` in Hugo's
+    /// documentation) right before another candidate: Goldmark makes them an empty `<dd>`, which
+    /// shows nothing; here they become blank.
+    static func candidates(in bytes: UnsafeBufferPointer<UInt8>) -> (items: [Int], empty: [Int]) {
+        guard let base = bytes.baseAddress, bytes.count > 2 else { return ([], []) }
+        var items: [Int] = []
+        var empty: [Int] = []
+        var from = 1
+        var line = 1
+        var counted = 0  // the offset up to which newlines are counted into `line`
+        // `:` after a newline; most texts have none, and are read by memchr alone.
+        while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: ":")), bytes.count - from) {
+            let i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            from = i + 1
+            guard base[i - 1] == 0x0A, i + 1 < bytes.count, base[i + 1] == 0x20 || base[i + 1] == 0x09 else { continue }
+            for k in counted..<i where base[k] == 0x0A { line += 1 }
+            counted = i
+            var end = i + 1
+            while end < bytes.count, base[end] == 0x20 || base[end] == 0x09 || base[end] == 0x0D { end += 1 }
+            if end == bytes.count || base[end] == 0x0A { empty.append(line) } else { items.append(line) }
+        }
+        let starts = Set(items)
+        return (items, empty.filter { starts.contains($0 + 1) })
+    }
+
+    /// `markdown` with the `:` of each of `items` made `+`, and each of `empty` made a space (the
+    /// same length: positions do not move).
+    static func marking(_ markdown: String, items: [Int], empty: [Int]) -> String {
+        var bytes = Array(markdown.utf8)
+        var line = 1
+        var wanted = Set(items).union(empty)
+        let blanked = Set(empty)
+        var i = 0
+        while i < bytes.count, !wanted.isEmpty {
+            if wanted.remove(line) != nil, bytes[i] == UInt8(ascii: ":") {
+                bytes[i] = blanked.contains(line) ? UInt8(ascii: " ") : UInt8(ascii: "+")
+            }
+            guard let next = bytes[i...].firstIndex(of: 0x0A) else { break }
+            i = next + 1
+            line += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Turns the lists of `document` made of candidate items into definition lists: the
+    /// paragraph right before each (or blank lines and it) gives one `<dt>` per line, each item
+    /// a `<dd>`; a paragraph and its definitions right after a definition list join it. A
+    /// definition of one paragraph with no blank line before its `:` is tight (`<dd>text</dd>`,
+    /// as Goldmark writes it); any other keeps its blocks, paragraphs with their `<p>`. Returns the candidate lines that start no such item (inside a code or
+    /// HTML block, a list item of another list, or after no paragraph), leaving the tree
+    /// unchanged, so that the caller parses again with those lines as written. Blank lines are
+    /// those of `original`, the text as written (an emptied definition is no blank line). The paragraphs
+    /// whose inlines moved are unlinked into `retired`, for the caller to free after rendering:
+    /// cmark's text nodes point into their paragraph's buffer.
+    static func convert(_ document: OpaquePointer, lines: [Int], original: String, retired: inout [OpaquePointer]) -> [Int] {
+        let candidates = Set(lines)
+        // Phase 1: which lists are definitions.
+        var accepted: [(list: OpaquePointer, terms: OpaquePointer?)] = []
+        var started = Set<Int>()
+        var previous: OpaquePointer? = nil
+        var previousIsDefinitions = false
+        var child = cmark_node_first_child(document)
+        while let node = child {
+            child = cmark_node_next(node)
+            defer { previous = node }
+            guard cmark_node_get_type(node) == CMARK_NODE_LIST else {
+                // A paragraph right after a definition list keeps it open for its own definitions.
+                if !(previousIsDefinitions && cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) { previousIsDefinitions = false }
+                continue
+            }
+            var items: [Int] = []
+            var item = cmark_node_first_child(node)
+            while let it = item {
+                items.append(Int(cmark_node_get_start_line(it)))
+                item = cmark_node_next(it)
+            }
+            let ours = items.filter(candidates.contains)
+            guard !ours.isEmpty else {
+                previousIsDefinitions = false
+                continue
+            }
+            let before = previous.map { cmark_node_get_type($0) }
+            guard ours.count == items.count, before == CMARK_NODE_PARAGRAPH || (before == CMARK_NODE_LIST && previousIsDefinitions)
+            else {
+                previousIsDefinitions = false
+                continue
+            }
+            accepted.append((node, before == CMARK_NODE_PARAGRAPH ? previous : nil))
+            started.formUnion(items)
+            previousIsDefinitions = true
+        }
+        let rejected = lines.filter { !started.contains($0) }
+        guard rejected.isEmpty else { return rejected }
+
+        // Phase 2: the tree. A blank line before line n: the loose definitions.
+        let blankBefore = blankLinesBefore(candidates, in: original)
+        var lastList: OpaquePointer? = nil  // the `<dl>` made last, which the next definitions join when right after it
+        for (list, terms) in accepted {
+            let first = terms ?? list
+            let dl: OpaquePointer
+            if let last = lastList, cmark_node_previous(first) == last {
+                dl = last
+            } else {
+                dl = block("<dl>", "</dl>")
+                _ = cmark_node_insert_before(first, dl)
+            }
+            if let terms {
+                for line in termLines(terms) { _ = cmark_node_append_child(dl, textBlock("<dt>", "</dt>", line)) }
+                cmark_node_unlink(terms)
+                retired.append(terms)
+            }
+            var item = cmark_node_first_child(list)
+            while let it = item {
+                item = cmark_node_next(it)
+                let tight = !blankBefore.contains(Int(cmark_node_get_start_line(it)))
+                let only = cmark_node_first_child(it)
+                if tight, let only, cmark_node_next(only) == nil, cmark_node_get_type(only) == CMARK_NODE_PARAGRAPH {
+                    // `<dd>text</dd>` on one line, as Goldmark writes a tight definition.
+                    var inlines: [OpaquePointer] = []
+                    var next = cmark_node_first_child(only)
+                    while let inline = next {
+                        next = cmark_node_next(inline)
+                        cmark_node_unlink(inline)
+                        inlines.append(inline)
+                    }
+                    cmark_node_unlink(only)
+                    retired.append(only)
+                    _ = cmark_node_append_child(dl, textBlock("<dd>", "</dd>", inlines))
+                    continue
+                }
+                // Loose, or holding more than one block: its blocks as they are (Goldmark drops the
+                // `<p>` of a tight one's paragraphs and runs them together; they stay apart here).
+                let dd = block("<dd>", "</dd>")
+                while let inner = cmark_node_first_child(it) { _ = cmark_node_append_child(dd, inner) }
+                _ = cmark_node_append_child(dl, dd)
+            }
+            cmark_node_unlink(list)
+            retired.append(list)
+            lastList = dl
+        }
+        return []
+    }
+
+    /// A custom block that cmark renders as `enter`, its children, then `exit`.
+    private static func block(_ enter: String, _ exit: String) -> OpaquePointer {
+        guard let node = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { fatalError("cmark_node_new returned NULL (out of memory)") }
+        _ = cmark_node_set_on_enter(node, enter)
+        _ = cmark_node_set_on_exit(node, exit)
+        return node
+    }
+
+    /// A block holding `inlines` between `enter` and `exit` on one line: cmark's renderer puts
+    /// a custom block's markup on lines of its own, a custom inline's in the text.
+    private static func textBlock(_ enter: String, _ exit: String, _ inlines: [OpaquePointer]) -> OpaquePointer {
+        let line = block("", "")
+        guard let wrapper = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { fatalError("cmark_node_new returned NULL (out of memory)") }
+        _ = cmark_node_set_on_enter(wrapper, enter)
+        _ = cmark_node_set_on_exit(wrapper, exit)
+        for inline in inlines { _ = cmark_node_append_child(wrapper, inline) }
+        _ = cmark_node_append_child(line, wrapper)
+        return line
+    }
+
+    /// The inline children of `paragraph`, one list per line (split at its line breaks, which
+    /// are dropped).
+    private static func termLines(_ paragraph: OpaquePointer) -> [[OpaquePointer]] {
+        var lines: [[OpaquePointer]] = [[]]
+        var next = cmark_node_first_child(paragraph)
+        while let inline = next {
+            next = cmark_node_next(inline)
+            let type = cmark_node_get_type(inline)
+            if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
+                lines.append([])
+            } else {
+                cmark_node_unlink(inline)
+                lines[lines.count - 1].append(inline)
+            }
+        }
+        return lines.filter { !$0.isEmpty }
+    }
+
+    /// Which of `lines` follow a line of only spaces and tabs.
+    private static func blankLinesBefore(_ lines: Set<Int>, in source: String) -> Set<Int> {
+        var result = Set<Int>()
+        var line = 1
+        var blank = true
+        var previousBlank = false
+        for byte in source.utf8 {
+            if byte == 0x0A {
+                previousBlank = blank
+                line += 1
+                blank = true
+                if previousBlank, lines.contains(line) { result.insert(line) }
+            } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                blank = false
+            }
+        }
+        return result
+    }
+}
