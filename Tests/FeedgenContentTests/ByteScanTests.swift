@@ -1,5 +1,7 @@
-/// The byte scans of the Markdown passes: the ASCII test, strings from valid UTF-8 bytes, and the
-/// ForeignSyntax scan for the bytes that start markup, at every offset around its 16-byte blocks.
+/// The byte scans of the Markdown passes: the ASCII test, strings from valid UTF-8 bytes, the
+/// ForeignSyntax scan for the bytes that start markup, at every offset around its 16-byte blocks,
+/// and the substring search (`feedgen_find`) against a plain search.
+import CFileSystem
 import Testing
 
 @testable import FeedgenContent
@@ -42,5 +44,42 @@ import Testing
         let none = [UInt8](repeating: UInt8(ascii: "x"), count: 37)
         #expect(none.withUnsafeBufferPointer { ForeignSyntaxPass.nextSpecial(in: $0, from: 5) } == 37)
         #expect(none.withUnsafeBufferPointer { ForeignSyntaxPass.nextSpecial(in: $0, from: 37) } == 37)
+    }
+
+    /// `feedgen_find` finds the first occurrence, as a byte-by-byte search does: needles of 1 to
+    /// 20 bytes planted at every offset of texts of 0 to 70 bytes (around its 16-byte blocks and
+    /// its tail), near-misses (first and last byte right, a middle byte wrong) before them, and
+    /// texts without one.
+    @Test func substringSearchFindsTheFirstOccurrence() {
+        func plain(_ haystack: [UInt8], _ needle: [UInt8]) -> Int? {
+            guard needle.count <= haystack.count else { return nil }
+            return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
+        }
+        func found(_ haystack: [UInt8], _ needle: [UInt8]) -> Int? {
+            haystack.withUnsafeBytes { h in
+                needle.withUnsafeBytes { n in
+                    feedgen_find(h.baseAddress, h.count, n.baseAddress, n.count).map { h.baseAddress!.distance(to: UnsafeRawPointer($0)) }
+                }
+            }
+        }
+        var checked = 0
+        for needleLength in [1, 2, 3, 11, 16, 17, 20] {
+            let needle = (0..<needleLength).map { UInt8(ascii: "a") + UInt8($0 % 20) }
+            var nearMiss = needle
+            if needleLength > 2 { nearMiss[needleLength / 2] = UInt8(ascii: "z") }
+            for count in [0, 1, 15, 16, 17, 31, 32, 33, 47, 70] {
+                let text = [UInt8](repeating: UInt8(ascii: "x"), count: count)
+                #expect(found(text, needle) == nil)
+                guard count >= needleLength else { continue }
+                for at in 0...(count - needleLength) {
+                    var haystack = text
+                    haystack.replaceSubrange(at..<(at + needleLength), with: needle)
+                    if at >= needleLength { haystack.replaceSubrange(0..<needleLength, with: nearMiss) }
+                    #expect(found(haystack, needle) == plain(haystack, needle), "needle \(needleLength) at \(at) of \(count)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 1_000)
     }
 }
