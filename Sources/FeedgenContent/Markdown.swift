@@ -398,12 +398,12 @@ public enum Markdown {
             var retired: [OpaquePointer] = []
             defer { for node in retired { cmark_node_free(node) } }
             if !definitions.isEmpty {
-                let rejected = MarkdownDefinitionLists.convert(document, lines: definitions, original: markdown, retired: &retired)
+                let rejected = MarkdownDefinitionLists.convert(document, items: definitions, retired: &retired)
                 if !rejected.isEmpty {
                     let rejected = Set(rejected)
-                    definitions = round >= 2 ? [] : definitions.filter { !rejected.contains($0) }
-                    let starts = Set(definitions)
-                    emptied = emptied.filter { starts.contains($0 + 1) }
+                    definitions = round >= 2 ? [] : definitions.filter { !rejected.contains($0.line) }
+                    let starts = Set(definitions.map(\.line))
+                    emptied = emptied.filter { starts.contains($0.line + 1) }
                     continue
                 }
             }

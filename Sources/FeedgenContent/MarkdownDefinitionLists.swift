@@ -13,16 +13,25 @@ import CCmark
 #endif
 
 enum MarkdownDefinitionLists {
-    /// The lines (1-based) that may start a definition: `:` at the start of the line, then a space
-    /// or a tab, not on the first line; whether one does is decided on the parsed tree
-    /// (``convert``). `empty`: such lines with nothing after the colon (a definition whose only
-    /// content was a shortcode feedgen leaves out, `: {{< new-in 0.151 />}}` in Hugo's
+    /// A line that may start a definition: `:` at the start of the line, then a space or a tab,
+    /// not on the first line; whether one does is decided on the parsed tree (``convert``).
+    struct Candidate: Equatable {
+        /// 1-based.
+        var line: Int
+        /// The byte offset of the `:`.
+        var offset: Int
+        /// Whether the line before holds only spaces and tabs (a loose definition).
+        var blankBefore: Bool
+    }
+
+    /// The candidate lines of `bytes`. `empty`: those with nothing after the colon (a definition
+    /// whose only content was a shortcode feedgen leaves out, `: {{< new-in 0.151 />}}` in Hugo's
     /// documentation) right before another candidate: Goldmark makes them an empty `<dd>`, which
     /// shows nothing; here they become blank.
-    static func candidates(in bytes: UnsafeBufferPointer<UInt8>) -> (items: [Int], empty: [Int]) {
+    static func candidates(in bytes: UnsafeBufferPointer<UInt8>) -> (items: [Candidate], empty: [Candidate]) {
         guard let base = bytes.baseAddress, bytes.count > 2 else { return ([], []) }
-        var items: [Int] = []
-        var empty: [Int] = []
+        var items: [Candidate] = []
+        var empty: [Candidate] = []
         var from = 1
         var line = 1
         var counted = 0  // the offset up to which newlines are counted into `line`
@@ -33,31 +42,32 @@ enum MarkdownDefinitionLists {
             guard base[i - 1] == 0x0A, i + 1 < bytes.count, base[i + 1] == 0x20 || base[i + 1] == 0x09 else { continue }
             for k in counted..<i where base[k] == 0x0A { line += 1 }
             counted = i
+            var start = i - 1  // the line before: back to its newline
+            var blank = true
+            while start > 0, base[start - 1] != 0x0A {
+                start -= 1
+                if base[start] != 0x20 && base[start] != 0x09 && base[start] != 0x0D { blank = false }
+            }
             var end = i + 1
             while end < bytes.count, base[end] == 0x20 || base[end] == 0x09 || base[end] == 0x0D { end += 1 }
-            if end == bytes.count || base[end] == 0x0A { empty.append(line) } else { items.append(line) }
+            let candidate = Candidate(line: line, offset: i, blankBefore: blank)
+            if end == bytes.count || base[end] == 0x0A { empty.append(candidate) } else { items.append(candidate) }
         }
-        let starts = Set(items)
-        return (items, empty.filter { starts.contains($0 + 1) })
+        let starts = Set(items.map(\.line))
+        return (items, empty.filter { starts.contains($0.line + 1) })
     }
 
     /// `markdown` with the `:` of each of `items` made `+`, and each of `empty` made a space (the
     /// same length: positions do not move).
-    static func marking(_ markdown: String, items: [Int], empty: [Int]) -> String {
-        var bytes = Array(markdown.utf8)
-        var line = 1
-        var wanted = Set(items).union(empty)
-        let blanked = Set(empty)
-        var i = 0
-        while i < bytes.count, !wanted.isEmpty {
-            if wanted.remove(line) != nil, bytes[i] == UInt8(ascii: ":") {
-                bytes[i] = blanked.contains(line) ? UInt8(ascii: " ") : UInt8(ascii: "+")
-            }
-            guard let next = bytes[i...].firstIndex(of: 0x0A) else { break }
-            i = next + 1
-            line += 1
+    static func marking(_ markdown: String, items: [Candidate], empty: [Candidate]) -> String {
+        var markdown = markdown
+        return markdown.withUTF8 { source in
+            var bytes = Array(source)
+            for candidate in items { bytes[candidate.offset] = UInt8(ascii: "+") }
+            for candidate in empty { bytes[candidate.offset] = UInt8(ascii: " ") }
+            // ASCII replaced ASCII: the bytes are as valid as the text's.
+            return bytes.withUnsafeBufferPointer { String(validUTF8: $0) }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Turns the lists of `document` made of candidate items into definition lists: the
@@ -67,10 +77,11 @@ enum MarkdownDefinitionLists {
     /// as Goldmark writes it); any other keeps its blocks, paragraphs with their `<p>`. Returns the candidate lines that start no such item (inside a code or
     /// HTML block, a list item of another list, or after no paragraph), leaving the tree
     /// unchanged, so that the caller parses again with those lines as written. Blank lines are
-    /// those of `original`, the text as written (an emptied definition is no blank line). The paragraphs
+    /// those of the text as written (an emptied definition is no blank line). The paragraphs
     /// whose inlines moved are unlinked into `retired`, for the caller to free after rendering:
     /// cmark's text nodes point into their paragraph's buffer.
-    static func convert(_ document: OpaquePointer, lines: [Int], original: String, retired: inout [OpaquePointer]) -> [Int] {
+    static func convert(_ document: OpaquePointer, items: [Candidate], retired: inout [OpaquePointer]) -> [Int] {
+        let lines = items.map(\.line)
         let candidates = Set(lines)
         // Phase 1: which lists are definitions.
         var accepted: [(list: OpaquePointer, terms: OpaquePointer?)] = []
@@ -111,7 +122,7 @@ enum MarkdownDefinitionLists {
         guard rejected.isEmpty else { return rejected }
 
         // Phase 2: the tree. A blank line before line n: the loose definitions.
-        let blankBefore = blankLinesBefore(candidates, in: original)
+        let blankBefore = Set(items.filter(\.blankBefore).map(\.line))
         var lastList: OpaquePointer? = nil  // the `<dl>` made last, which the next definitions join when right after it
         for (list, terms) in accepted {
             let first = terms ?? list
@@ -195,24 +206,5 @@ enum MarkdownDefinitionLists {
             }
         }
         return lines.filter { !$0.isEmpty }
-    }
-
-    /// Which of `lines` follow a line of only spaces and tabs.
-    private static func blankLinesBefore(_ lines: Set<Int>, in source: String) -> Set<Int> {
-        var result = Set<Int>()
-        var line = 1
-        var blank = true
-        var previousBlank = false
-        for byte in source.utf8 {
-            if byte == 0x0A {
-                previousBlank = blank
-                line += 1
-                blank = true
-                if previousBlank, lines.contains(line) { result.insert(line) }
-            } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
-                blank = false
-            }
-        }
-        return result
     }
 }
