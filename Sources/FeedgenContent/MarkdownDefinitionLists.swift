@@ -171,20 +171,25 @@ enum MarkdownDefinitionLists {
     }
 
     /// A custom block that cmark renders as `enter`, its children, then `exit`.
-    private static func block(_ enter: String, _ exit: String) -> OpaquePointer {
+    private static func block(_ enter: StaticString?, _ exit: StaticString?) -> OpaquePointer {
         guard let node = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { fatalError("cmark_node_new returned NULL (out of memory)") }
-        _ = cmark_node_set_on_enter(node, enter)
-        _ = cmark_node_set_on_exit(node, exit)
+        setMarkup(node, enter, exit)
         return node
+    }
+
+    /// A custom node's markup (none: nothing), from literals (cmark copies them).
+    private static func setMarkup(_ node: OpaquePointer, _ enter: StaticString?, _ exit: StaticString?) {
+        func c(_ text: StaticString) -> UnsafePointer<CChar> { UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self) }
+        if let enter { _ = cmark_node_set_on_enter(node, c(enter)) }
+        if let exit { _ = cmark_node_set_on_exit(node, c(exit)) }
     }
 
     /// A block holding `inlines` between `enter` and `exit` on one line: cmark's renderer puts
     /// a custom block's markup on lines of its own, a custom inline's in the text.
-    private static func textBlock(_ enter: String, _ exit: String, _ inlines: [OpaquePointer]) -> OpaquePointer {
-        let line = block("", "")
+    private static func textBlock(_ enter: StaticString, _ exit: StaticString, _ inlines: [OpaquePointer]) -> OpaquePointer {
+        let line = block(nil, nil)
         guard let wrapper = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { fatalError("cmark_node_new returned NULL (out of memory)") }
-        _ = cmark_node_set_on_enter(wrapper, enter)
-        _ = cmark_node_set_on_exit(wrapper, exit)
+        setMarkup(wrapper, enter, exit)
         for inline in inlines { _ = cmark_node_append_child(wrapper, inline) }
         _ = cmark_node_append_child(line, wrapper)
         return line
