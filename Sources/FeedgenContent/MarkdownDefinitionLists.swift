@@ -74,9 +74,9 @@ enum MarkdownDefinitionLists {
     /// paragraph right before each (or blank lines and it) gives one `<dt>` per line, each item
     /// a `<dd>`; a paragraph and its definitions right after a definition list join it. A
     /// definition of one paragraph with no blank line before its `:` is tight (`<dd>text</dd>`,
-    /// as Goldmark writes it); any other keeps its blocks, paragraphs with their `<p>`. Returns the candidate lines that start no such item (inside a code or
-    /// HTML block, a list item of another list, or after no paragraph), leaving the tree
-    /// unchanged, so that the caller parses again with those lines as written. Blank lines are
+    /// as Goldmark writes it); any other keeps its blocks, paragraphs with their `<p>`. Returns
+    /// the candidate lines that start no such item (inside a code or HTML block, a list item of
+    /// another list, or after no paragraph), leaving the tree unchanged, so that the caller parses again with those lines as written. Blank lines are
     /// those of the text as written (an emptied definition is no blank line). The paragraphs
     /// whose inlines moved are unlinked into `retired`, for the caller to free after rendering:
     /// cmark's text nodes point into their paragraph's buffer.
@@ -97,25 +97,25 @@ enum MarkdownDefinitionLists {
                 if !(previousIsDefinitions && cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) { previousIsDefinitions = false }
                 continue
             }
-            var items: [Int] = []
+            var starts: [Int] = []  // the lines its items start on
             var item = cmark_node_first_child(node)
             while let it = item {
-                items.append(Int(cmark_node_get_start_line(it)))
+                starts.append(Int(cmark_node_get_start_line(it)))
                 item = cmark_node_next(it)
             }
-            let ours = items.filter(candidates.contains)
+            let ours = starts.filter(candidates.contains)
             guard !ours.isEmpty else {
                 previousIsDefinitions = false
                 continue
             }
             let before = previous.map { cmark_node_get_type($0) }
-            guard ours.count == items.count, before == CMARK_NODE_PARAGRAPH || (before == CMARK_NODE_LIST && previousIsDefinitions)
+            guard ours.count == starts.count, before == CMARK_NODE_PARAGRAPH || (before == CMARK_NODE_LIST && previousIsDefinitions)
             else {
                 previousIsDefinitions = false
                 continue
             }
             accepted.append((node, before == CMARK_NODE_PARAGRAPH ? previous : nil))
-            started.formUnion(items)
+            started.formUnion(starts)
             previousIsDefinitions = true
         }
         let rejected = lines.filter { !started.contains($0) }
