@@ -76,10 +76,11 @@ enum MarkdownDefinitionLists {
     /// definition of one paragraph with no blank line before its `:` is tight (`<dd>text</dd>`,
     /// as Goldmark writes it); any other keeps its blocks, paragraphs with their `<p>`. Returns
     /// the candidate lines that start no such item (inside a code or HTML block, a list item of
-    /// another list, or after no paragraph), leaving the tree unchanged, so that the caller parses again with those lines as written. Blank lines are
-    /// those of the text as written (an emptied definition is no blank line). The paragraphs
-    /// whose inlines moved are unlinked into `retired`, for the caller to free after rendering:
-    /// cmark's text nodes point into their paragraph's buffer.
+    /// another list, or after no paragraph), leaving the tree unchanged, so that the caller
+    /// parses again with those lines as written. Blank lines are those of the text as written
+    /// (an emptied definition is no blank line). The paragraphs whose inlines moved are unlinked
+    /// into `retired`, for the caller to free after rendering: cmark's text nodes point into
+    /// their paragraph's buffer.
     static func convert(_ document: OpaquePointer, items: [Candidate], retired: inout [OpaquePointer]) -> [Int] {
         let lines = items.map(\.line)
         let candidates = Set(lines)
