@@ -1,5 +1,6 @@
 import CCmark
 import FeedgenDiagnostics
+import FeedgenStorage
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +32,7 @@ public enum Markdown {
     /// become spaces and white-space runs one space; markup dropped), or nil when there is no
     /// paragraph. Used as the default `description` of an item.
     public static func firstParagraphText(_ markdown: String, smart: Bool = false, gfm: Bool = true) -> String? {
-        let options = options(unsafe: false, smart: smart, gfm: gfm)
+        let options = options(unsafe: false, smart: smart, gfm: gfm, markdown: markdown)
         return withDocument(markdown, options: options, gfm: gfm) { document, extensions in
             let walk = prepare(document, source: nil, rewriteLinks: false, findRawHTML: false, smart: smart, gfm: gfm)
             MarkdownAlerts.convert(walk.quotes, options: options, extensions: extensions)
@@ -73,7 +74,7 @@ public enum Markdown {
             gfm = false
             if let source { problems.append(MarkdownBlocks.error(line: line, source: source)) }
         }
-        let options = options(unsafe: unsafe, smart: smart, gfm: gfm)
+        let options = options(unsafe: unsafe, smart: smart, gfm: gfm, markdown: markdown)
         let rendered = withDocument(markdown, options: options, gfm: gfm) { document, extensions -> Rendered? in
             let walk = prepare(
                 document, source: source, rewriteLinks: rewriteLinks, findRawHTML: !unsafe && source != nil, smart: smart,
@@ -353,11 +354,14 @@ public enum Markdown {
         }
     }
 
-    private static func options(unsafe: Bool, smart: Bool, gfm: Bool) -> Int32 {
+    /// cmark's options for `markdown`. Footnotes only where the text has a `[^` (every footnote
+    /// reference and definition starts so): with the option, cmark-gfm walks the whole tree
+    /// twice more after parsing, footnotes or not.
+    private static func options(unsafe: Bool, smart: Bool, gfm: Bool, markdown: String) -> Int32 {
         var options = CMARK_OPT_DEFAULT
         if unsafe { options |= CMARK_OPT_UNSAFE }
         if smart { options |= CMARK_OPT_SMART }
-        if gfm { options |= CMARK_OPT_FOOTNOTES }
+        if gfm, markdown.containsBytes("[^") { options |= CMARK_OPT_FOOTNOTES }
         return options
     }
 
