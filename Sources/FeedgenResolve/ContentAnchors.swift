@@ -43,8 +43,10 @@ package struct ContentAnchors: Sendable {
     package static func check(
         _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, into diagnostics: inout Diagnostics
     ) {
-        var links = BodyPaths.allLinks(feeds)
-        links.removeAll { link in !needsCheck(link) || pages[link.target] == nil }
+        var links: [MarkdownLink] = []
+        BodyPaths.forEachLink(feeds) { link in
+            if needsCheck(link), pages[link.target] != nil { links.append(link) }
+        }
         guard !links.isEmpty else { return }
         var anchors = made ?? ContentAnchors(feeds: feeds)
         for link in links {
