@@ -12,6 +12,7 @@ package struct ContentAnchors: Sendable {
     private var cache: [String: Set<String>] = [:]
 
     init(feeds: [PreparedFeed]) {
+        texts.reserveCapacity(feeds.reduce(0) { $0 + 3 + $1.sections.reduce(0) { $0 + 1 + 2 * $1.section.items.count } })
         for feed in feeds {
             // A feed page shows its intro, every section's header text and section headings.
             var html = [feed.feed.introHTML]

@@ -23,6 +23,7 @@ struct PageNames: Sendable {
     /// The names of `feeds`' pages; the date permalinks only with `posts` (else
     /// ``page(_:needsPosts:)`` says when a name needs them).
     init(feeds: [PreparedFeed], posts: Bool = false) {
+        table.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 3 * $1.section.items.count } })
         for feed in feeds {
             let folder = feed.feed.folder.isEmpty ? "content" : "content/" + feed.feed.folder
             add(folder, feed.pagePath)
@@ -125,8 +126,12 @@ struct PageNames: Sendable {
 
     /// The first claim of a name wins (feeds in order, then items in page order): deterministic.
     private mutating func add(_ name: String, _ page: String) {
-        if table[name] == nil { table[name] = page }
+        // One lookup: the default subscript's modify access stores `page` only when `name` has
+        // no page yet (a read, then a write, hashed the name twice).
+        Self.keep(&table[name, default: page])
     }
+
+    private static func keep(_ value: inout String) {}
 
     /// The page a root-relative path `p` (without its `/`) names: from `content/`, else below
     /// the folder of exactly one section (a Hugo or Jekyll site copied into `content/docs/`
