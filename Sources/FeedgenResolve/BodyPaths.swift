@@ -33,9 +33,13 @@ public enum BodyPaths {
     /// The output path and image size of a ``value(path:size:)``; for a ``verbatim(_:)`` value,
     /// the path as written and `verbatim` true.
     public static func parse(_ value: String) -> (path: Substring, size: Substring?, verbatim: Bool) {
-        if value.hasPrefix("\u{1}") { return (value.dropFirst(), nil, true) }
-        guard let nul = value.firstIndex(of: "\u{0}") else { return (Substring(value), nil, false) }
-        return (value[..<nul], value[value.index(after: nul)...], false)
+        // On bytes: U+0001 and NUL are control characters, each a Character of its own (a
+        // combining mark after one starts the next), so their byte indices are Character
+        // boundaries, and a search by Character (~100 instructions a character) finds the same.
+        let utf8 = value.utf8
+        if utf8.first == 1 { return (value[utf8.index(after: utf8.startIndex)...], nil, true) }
+        guard let nul = utf8.firstIndex(of: 0) else { return (Substring(value), nil, false) }
+        return (value[..<nul], value[utf8.index(after: nul)...], false)
     }
 
     /// Resolves the body paths of `feeds` (items, `_feed.md` intros, `_section.md` texts) and
@@ -52,9 +56,9 @@ public enum BodyPaths {
         var slotOf: [String: Int] = [:]  // target → its index in `targets`, -1 when not resolved here
         var targets: [MarkdownLink] = []
         var targetIsPath: [Bool] = []
-        var links: [MarkdownLink] = []
-        var slots: [Int] = []
-        for link in allLinks(feeds) {
+        var slots: [Int] = []  // each link's target's slot, in ``forEachLink(_:_:)``'s order
+        var resolved = 0  // links whose slot is not -1
+        forEachLink(feeds) { link in
             var slot = slotOf[link.target] ?? -2
             if slot == -2 {
                 let isPath = link.isPath
@@ -65,84 +69,146 @@ public enum BodyPaths {
                 }
                 slotOf[link.target] = slot
             }
-            if slot >= 0 {
-                links.append(link)
-                slots.append(slot)
-            }
+            slots.append(slot)
+            if slot >= 0 { resolved += 1 }
         }
         var out = Resolution()
-        guard !links.isEmpty else { return out }
+        guard resolved > 0 else { return out }
         let (unique, isPath) = (targets, targetIsPath)
-        let resolver = Resolver(names: names ?? PageNames(feeds: feeds), site: site, realRoot: realRoot)
+        var resolver = Resolver(names: names ?? PageNames(feeds: feeds), site: site, realRoot: realRoot)
         // The warning's message is made with the outcome, for the target's first link (it
-        // quotes the destination as written: a later link written otherwise gets its own).
-        let outcomes = parallelMap(unique.count) { k in
-            var own = resolver
-            let outcome = own.resolve(unique[k])
-            var message: String?
-            if isPath[k], case .missing = outcome { message = missingMessage(unique[k]) }
-            return (outcome, own.absent, message)
+        // quotes the destination as written: a later link written otherwise gets its own, from
+        // the same tail).
+        func resolveAll(_ indices: [Int], with resolver: Resolver) -> [Target] {
+            parallelMap(indices.count) { i -> Target in
+                let k = indices[i]
+                var own = resolver
+                let outcome = own.resolve(unique[k])
+                var tail: String?
+                if isPath[k], case .missing = outcome { tail = missingTail(unique[k].target) }
+                return Target(outcome: outcome, absent: own.absent, tail: tail, needsPosts: own.needsPosts)
+            }
         }
-        var absent: Set<String> = []
-        for (_, found, _) in outcomes { absent.formUnion(found) }
+        var outcomes = resolveAll(Array(unique.indices), with: resolver)
+        // A target that may be a date permalink is resolved again once those are made.
+        let again = outcomes.indices.filter { outcomes[$0].needsPosts }
+        if !again.isEmpty {
+            resolver.names.addPosts(feeds)
+            for (k, target) in zip(again, resolveAll(again, with: resolver)) { outcomes[k] = target }
+        }
+        // Every file looked for, once each, in order (sorted, then the first of equal ones).
+        var looked: [String] = []
+        for target in outcomes { looked += target.absent }
+        looked.sort()
+        var absent: [String] = []
+        absent.reserveCapacity(looked.count)
+        for path in looked where absent.last != path { absent.append(path) }
         // What each target leads to (the same for every link to it), then each link's problem.
+        var kinds: [Problem] = []
+        kinds.reserveCapacity(unique.count)
         for (slot, target) in unique.enumerated() {
-            switch outcomes[slot].0 {
+            switch outcomes[slot].outcome {
             case .page(let path, let size):
                 out.pages[target.target] = value(path: path, size: size)
+                kinds.append(.none)
             case .copy(let path, let source, let size):
                 out.pages[target.target] = value(path: path, size: size)
                 out.files[path] = source
+                kinds.append(.none)
             case .missing where isPath[slot]:
                 out.pages[target.target] = verbatim(target.destination)
-            case .missing, .outside, .problem:
-                continue
+                kinds.append(.missing(first: quoted(target.destination, outcomes[slot].tail!), tail: outcomes[slot].tail!))
+            case .missing:
+                // A folder link is reported by ContentLinks (a folder without a feed page).
+                kinds.append(.none)
+            case .outside:
+                kinds.append(.outside)
+            case .problem(let message):
+                kinds.append(.problem(message))
             }
         }
-        for (k, link) in links.enumerated() {
+        // The links again, in the same order (not copied into an array).
+        var k = 0
+        forEachLink(feeds) { link in
             let slot = slots[k]
-            switch outcomes[slot].0 {
-            case .page, .copy:
-                continue
+            k += 1
+            guard slot >= 0 else { return }
+            switch kinds[slot] {
+            case .none:
+                return
             case .outside:
                 diagnostics.error(
                     link.location, "link '\(link.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site")
-            case .missing:
-                // A folder link is reported by ContentLinks (a folder without a feed page).
-                guard isPath[slot] else { continue }
-                let first = outcomes[slot].2
-                diagnostics.warning(link.location, link.destination == unique[slot].destination ? first! : missingMessage(link))
+            case .missing(let first, let tail):
+                diagnostics.warning(link.location, link.destination == unique[slot].destination ? first : quoted(link.destination, tail))
             case .problem(let message):
                 diagnostics.error(link.location, message)
             }
         }
-        out.absent = absent.sorted()
+        out.absent = absent
         return out
     }
 
-    /// Every Markdown link of `feeds`: intros', section texts' and items', in page order.
-    static func allLinks(_ feeds: [PreparedFeed]) -> [MarkdownLink] {
-        var links: [MarkdownLink] = []
-        for feed in feeds {
-            links += feed.feed.introLinks
-            for s in feed.sections {
-                links += s.section.headerLinks
-                for item in s.section.items { links += item.markdownLinks }
+    /// What ``resolve(feeds:contentPages:names:site:realRoot:diagnostics:)`` found for one
+    /// target: its outcome, the files whose appearance would change it, and for a path that
+    /// names nothing its warning's ``missingTail(_:)``.
+    struct Target: Sendable {
+        var outcome: Outcome
+        var absent: [String]
+        var tail: String?
+        /// Whether the outcome is not known yet: a name looked up was date-shaped
+        /// (``PageNames/page(_:needsPosts:)``).
+        var needsPosts: Bool
+    }
+
+    /// The problem each link to a target gets.
+    private enum Problem {
+        case none
+        case outside
+        case missing(first: String, tail: String)
+        case problem(String)
+    }
+
+    /// Calls `body` with every Markdown link of `feeds` (intros', section texts' and items', in
+    /// page order), without copying them into an array.
+    static func forEachLink(_ feeds: [PreparedFeed], _ body: (MarkdownLink) -> Void) {
+        // By index: the elements are lent to `body`, not copied as a `for … in` copies them.
+        for f in feeds.indices {
+            for link in feeds[f].feed.introLinks.indices { body(feeds[f].feed.introLinks[link]) }
+            for s in feeds[f].sections.indices {
+                let section = feeds[f].sections[s].section
+                for link in section.headerLinks.indices { body(section.headerLinks[link]) }
+                for i in section.items.indices {
+                    for link in section.items[i].markdownLinks.indices { body(section.items[i].markdownLinks[link]) }
+                }
             }
         }
-        return links
     }
 
     /// The warning at a body path that names nothing (``Resolver/resolve(_:)``'s `.missing`):
     /// where it was looked for follows from the target alone.
     package static func missingMessage(_ link: MarkdownLink) -> String {
-        let t = link.target
+        quoted(link.destination, missingTail(link.target))
+    }
+
+    /// ``missingMessage(_:)`` after the destination: the same for every link to `t`.
+    static func missingTail(_ t: String) -> String {
         var looked = "\(t) and a page named so"
         if t.hasPrefix("/") || t.hasPrefix("static/") {
             let p = t.dropFirst(t.hasPrefix("/") ? 1 : "static/".count)
             looked = "static/\(p), a page named /\(p) and content/\(p)"
         }
-        return "'\(link.destination)' names no file or page (looked for \(looked)); fix the path or remove it"
+        return "' names no file or page (looked for \(looked)); fix the path or remove it"
+    }
+
+    /// `'destination` followed by `tail` (two appends: a warning per link of a site that
+    /// links many missing paths).
+    static func quoted(_ destination: String, _ tail: String) -> String {
+        var message = "'"
+        message.reserveCapacity(1 + destination.utf8.count + tail.utf8.count)
+        message += destination
+        message += tail
+        return message
     }
 
     enum Outcome: Sendable {
@@ -155,11 +221,14 @@ public enum BodyPaths {
 
     /// The rules, in order, for one target.
     struct Resolver: Sendable {
-        let names: PageNames
+        var names: PageNames
         let site: Site
         let realRoot: String
         let staticFiles: Set<String>
-        var absent: Set<String> = []
+        /// Files looked for and not found (duplicates possible; the caller keeps one of each).
+        var absent: [String] = []
+        /// Whether a name looked up needed the date permalinks, not made yet.
+        var needsPosts = false
 
         init(names: PageNames, site: Site, realRoot: String) {
             self.names = names
@@ -176,10 +245,10 @@ public enum BodyPaths {
                 let p = String(t.dropFirst())
                 guard !p.hasPrefix("../"), p != ".." else { return .outside }
                 if let found = staticFile(p) { return found }
-                absent.insert(site.root + "/static/" + p)
-                if let page = names.page(rootRelative: p) { return .page(page, size: nil) }
+                absent.append(site.root + "/static/" + p)
+                if let page = names.page(rootRelative: p, needsPosts: &needsPosts) { return .page(page, size: nil) }
                 if let found = contentFile("content/" + p) { return found }
-                absent.insert(site.root + "/content/" + p)
+                absent.append(site.root + "/content/" + p)
                 return .missing
             }
             // Relative: from the site folder. `static/…` (a path climbing out of content/ into
@@ -187,8 +256,8 @@ public enum BodyPaths {
             if t.hasPrefix("static/") { return resolve(link.retargeted("/" + t.dropFirst("static/".count))) }
             guard t.hasPrefix("content/") else { return .outside }
             if let found = contentFile(t) { return found }
-            if let page = names.page(t) { return .page(page, size: nil) }
-            absent.insert(site.root + "/" + t)
+            if let page = names.page(t, needsPosts: &needsPosts) { return .page(page, size: nil) }
+            absent.append(site.root + "/" + t)
             return .missing
         }
 

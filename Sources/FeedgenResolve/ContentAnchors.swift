@@ -12,6 +12,7 @@ package struct ContentAnchors: Sendable {
     private var cache: [String: Set<String>] = [:]
 
     init(feeds: [PreparedFeed]) {
+        texts.reserveCapacity(feeds.reduce(0) { $0 + 3 + $1.sections.reduce(0) { $0 + 1 + 2 * $1.section.items.count } })
         for feed in feeds {
             // A feed page shows its intro, every section's header text and section headings.
             var html = [feed.feed.introHTML]
@@ -43,8 +44,10 @@ package struct ContentAnchors: Sendable {
     package static func check(
         _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, into diagnostics: inout Diagnostics
     ) {
-        var links = BodyPaths.allLinks(feeds)
-        links.removeAll { link in !needsCheck(link) || pages[link.target] == nil }
+        var links: [MarkdownLink] = []
+        BodyPaths.forEachLink(feeds) { link in
+            if needsCheck(link), pages[link.target] != nil { links.append(link) }
+        }
         guard !links.isEmpty else { return }
         var anchors = made ?? ContentAnchors(feeds: feeds)
         for link in links {

@@ -2,12 +2,15 @@ import CFileSystem
 import FeedgenContent
 import Foundation
 import FeedgenDiagnostics
+import FeedgenStorage
 
 /// Links between content files (`[x](../other/item.md)`): checked against the site's pages, then
 /// written as relative links to the right output page (content-format §5).
 public struct ContentLinks: Sendable {
     /// Output page of each content file that has one, by site-relative source path.
     public let pages: [String: String]
+    /// ``pages`` by the bytes of a marker's path, for rewriting.
+    private let table = LazyPageTable()
 
     public init(feeds: [PreparedFeed]) {
         var pages: [String: String] = [:]
@@ -58,18 +61,35 @@ public struct ContentLinks: Sendable {
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
     /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:)``).
     package func check(_ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, into diagnostics: inout Diagnostics) {
+        // The items' links are looked up on every core (a table lookup per link, ~20,000 on a
+        // site of 10,000 items); their problems are then added in page order.
+        var items: [(feed: Int, section: Int, item: Int)] = []
+        for f in feeds.indices {
+            for s in feeds[f].sections.indices {
+                for i in feeds[f].sections[s].section.items.indices { items.append((f, s, i)) }
+            }
+        }
+        let refs = items
+        let itemProblems = parallelMap(refs.count) { k -> [Diagnostic] in
+            var found: [Diagnostic] = []
+            // A folder link may be a permalink written for another generator, and a Jekyll
+            // `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which may not have
+            // been copied, as may a Hugo `ref` / `relref`'s: warnings.
+            for link in feeds[refs[k].feed].sections[refs[k].section].section.items[refs[k].item].markdownLinks
+            where pages[link.target] == nil {
+                if let problem = Self.problem(link) { found.append(problem) }
+            }
+            return found
+        }
+        var k = 0
         for feed in feeds {
             // Body paths (images, files, root-relative pages) are reported by ``BodyPaths``.
             for link in feed.feed.introLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
             for s in feed.sections {
                 for link in s.section.headerLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
-                for item in s.section.items {
-                    // A folder link may be a permalink written for another generator, and a
-                    // Jekyll `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which
-                    // may not have been copied, as may a Hugo `ref` / `relref`'s: warnings.
-                    for link in item.markdownLinks where pages[link.target] == nil {
-                        if let problem = Self.problem(link) { diagnostics.append(problem) }
-                    }
+                for _ in s.section.items.indices {
+                    diagnostics.append(contentsOf: itemProblems[k])
+                    k += 1
                 }
             }
         }
@@ -220,11 +240,31 @@ public struct ContentLinks: Sendable {
     /// order.
     private func replacements(bytes: UnsafeRawBufferPointer, page: String) -> [(range: Range<Int>, text: String)] {
         var found: [(range: Range<Int>, text: String)] = []
+        let lookup = table.table(pages)
         Self.forEachDestination(in: bytes) { range, destination, fragment in
             var replacement = "#"
-            if let value = pages[destination] {
+            var value: String?
+            if case .bytes(let key) = destination, let lookup {
+                if let k = lookup.index(of: UnsafeRawBufferPointer(rebasing: bytes[key])) {
+                    // A path that names nothing (most of a site's body paths when its links
+                    // were written for another site) is kept as written.
+                    if let text = lookup.verbatim[k] {
+                        found.append((range, fragment.isEmpty ? text : text + fragment))
+                        return
+                    }
+                    value = lookup.values[k]
+                }
+            } else {
+                value = pages[destination.string(in: bytes)]
+            }
+            if let value {
                 let (path, size, verbatim) = BodyPaths.parse(value)
-                replacement = (verbatim ? String(path) : RelativeURL.relative(from: page, to: String(path))) + fragment
+                if verbatim {
+                    found.append((range, String(path) + fragment))
+                    return
+                }
+                replacement = RelativeURL.relative(from: page, to: String(path))
+                if !fragment.isEmpty { replacement += fragment }
                 // An image's size follows its `src` (cmark writes `<img src="…" alt="…"`), unless
                 // the tag (raw HTML) has a size of its own.
                 if let size, let x = size.firstIndex(of: "x"), range.lowerBound >= 5,
@@ -256,7 +296,8 @@ public struct ContentLinks: Sendable {
     /// span) is rewritten too, with whatever file it names.
     public func resolvesEveryDestination(in bytes: UnsafeRawBufferPointer) -> Bool {
         var known = true
-        Self.forEachDestination(in: bytes) { _, destination, _ in
+        Self.forEachDestination(in: bytes) { _, path, _ in
+            let destination = path.string(in: bytes)
             guard let value = pages[destination] else { return known = false }
             // A body path that leads to a file (an image: its size and variants; a file beside
             // an item: its copy) is left to the full build; one that names nothing (kept as
@@ -273,11 +314,25 @@ public struct ContentLinks: Sendable {
         return parsed.verbatim || (parsed.size == nil && !parsed.path.hasPrefix("assets/"))
     }
 
+    /// A marker's site-relative path (percent-decoded): its bytes in the page when they are
+    /// ASCII without `%` (their own decoding), else the decoded String.
+    private enum Destination {
+        case bytes(Range<Int>)
+        case decoded(String)
+
+        func string(in page: UnsafeRawBufferPointer) -> String {
+            switch self {
+            case .bytes(let range): String(decoding: UnsafeRawBufferPointer(rebasing: page[range]), as: UTF8.self)
+            case .decoded(let path): path
+            }
+        }
+    }
+
     /// Calls `body` with each `feedgen-md:<path>#frag` destination in `bytes`, in order: its byte
     /// range, its site-relative path (percent-decoded) and its suffix as written (`?query#frag`,
     /// or empty).
     private static func forEachDestination(
-        in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>, String, String) -> Void
+        in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>, Destination, String) -> Void
     ) {
         let marker = Array(Markdown.contentLinkScheme.utf8)
         guard let base = bytes.baseAddress else { return }
@@ -287,15 +342,11 @@ public struct ContentLinks: Sendable {
             // was the build's top function once every page with a body path held markers).
             guard let hit = marker.withUnsafeBytes({ feedgen_find(base + i, bytes.count - i, $0.baseAddress, marker.count) }) else { return }
             i = base.distance(to: UnsafeRawPointer(hit))
+            // A quote, `>` or space ends it (sixteen bytes at a time: a site whose body paths
+            // name nothing has thousands of markers).
             var end = i + marker.count
-            // A quote, `>` or space ends it (a switch: an array literal per byte cost more than
-            // the rest of the rewrite once every body path became a marker).
-            scan: while end < bytes.count {
-                switch bytes[end] {
-                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " "): break scan
-                default: end += 1
-                }
-            }
+            end += feedgen_first_of4(
+                base + end, bytes.count - end, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">"), UInt8(ascii: " "))
             // The marker's target is percent-encoded: its first `?` or `#` starts the suffix.
             // A marker's path is ASCII: then the bytes say where the suffix starts unless a
             // non-ASCII byte follows the `?` or `#` (a combining mark: the characters decide, as
@@ -308,12 +359,16 @@ public struct ContentLinks: Sendable {
                 cut += 1
             }
             if cut == end || (bytes[cut] >= 0x80 ? false : cut + 1 == end || bytes[cut + 1] < 0x80) {
-                let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
-                let suffix = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cut..<end]), as: UTF8.self)
-                body(i..<end, escaped ? MarkdownLink.decodePercent(path) : path, suffix)
+                let suffix = cut == end ? "" : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[cut..<end]), as: UTF8.self)
+                if escaped {
+                    let path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
+                    body(i..<end, .decoded(MarkdownLink.decodePercent(path)), suffix)
+                } else {
+                    body(i..<end, .bytes(start..<cut), suffix)
+                }
             } else {
                 let (path, suffix) = LinkResolver.split(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-                body(i..<end, MarkdownLink.decodePercent(String(path)), String(suffix))
+                body(i..<end, .decoded(MarkdownLink.decodePercent(String(path))), String(suffix))
             }
             i = end
         }

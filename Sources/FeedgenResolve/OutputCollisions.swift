@@ -136,7 +136,19 @@ enum OutputCollisions {
             claim(file, by: SourceLocation(path: "static/" + file))
         }
         // A file cannot also be a folder: `feed.xml/q.html` beside the feed's `feed.xml` (else
-        // the write fails with ENOTDIR, which blames the output folder, exit 2).
+        // the write fails with ENOTDIR, which blames the output folder, exit 2). The folders are
+        // few: each is looked up once, and the keys are sorted (for the errors' order) only when
+        // one of them is a file.
+        var folders: Set<Substring> = []
+        for k in claimed.keys {
+            guard let slash = k.utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
+            folders.insert(k[..<slash])
+        }
+        let fileIsFolder = folders.contains { folder in
+            claimed[String(folder)] != nil
+                || folder.utf8.indices.contains { folder.utf8[$0] == UInt8(ascii: "/") && claimed[String(folder[..<$0])] != nil }
+        }
+        guard fileIsFolder else { return }
         for (k, entry) in claimed.sorted(by: { $0.key < $1.key }) {
             for i in k.utf8.indices where k.utf8[i] == UInt8(ascii: "/") {
                 guard let file = claimed[String(k[..<i])] else { continue }

@@ -16,8 +16,14 @@ struct PageNames: Sendable {
     private var posts: [String: String] = [:]
     /// The same, slugs lower-cased; nil for a key two pages share (ambiguous: unresolved).
     private var foldedPosts: [String: String?] = [:]
+    /// Whether ``posts`` are made (``addPosts(_:)``): only a date-shaped name that no other
+    /// name matches needs them, and few sites link one.
+    private(set) var hasPosts = false
 
-    init(feeds: [PreparedFeed]) {
+    /// The names of `feeds`' pages; the date permalinks only with `posts` (else
+    /// ``page(_:needsPosts:)`` says when a name needs them).
+    init(feeds: [PreparedFeed], posts: Bool = false) {
+        table.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 3 * $1.section.items.count } })
         for feed in feeds {
             let folder = feed.feed.folder.isEmpty ? "content" : "content/" + feed.feed.folder
             add(folder, feed.pagePath)
@@ -37,7 +43,23 @@ struct PageNames: Sendable {
                     for bundle in ["/index", "/_index"] where stem.hasSuffix(bundle) { add(String(stem.dropLast(bundle.count)), page) }
                     if item.hasBody { add("content/" + page.dropLast(".html".count), page) }
                     addHugoNames(item, stem: stem, page: page)
-                    addPermalinks(item, stem: stem, page: page)
+                }
+            }
+        }
+        if posts { addPosts(feeds) }
+    }
+
+    /// Adds the date permalinks of `feeds`' items (``addPermalinks(_:stem:page:)``, in page
+    /// order: the first claim of a key wins).
+    mutating func addPosts(_ feeds: [PreparedFeed]) {
+        guard !hasPosts else { return }
+        hasPosts = true
+        for feed in feeds {
+            for s in feed.sections {
+                for item in s.section.items where item.fileName != "" {
+                    let page = item.hasBody ? feed.detailPath(item) : feed.pagePath
+                    let n = MarkdownLink.markdownExtensionLength(item.sourcePath)
+                    addPermalinks(item, stem: String(decoding: item.sourcePath.utf8.dropLast(n), as: UTF8.self), page: page)
                 }
             }
         }
@@ -104,17 +126,21 @@ struct PageNames: Sendable {
 
     /// The first claim of a name wins (feeds in order, then items in page order): deterministic.
     private mutating func add(_ name: String, _ page: String) {
-        if table[name] == nil { table[name] = page }
+        // One lookup: the default subscript's modify access stores `page` only when `name` has
+        // no page yet (a read, then a write, hashed the name twice).
+        Self.keep(&table[name, default: page])
     }
+
+    private static func keep(_ value: inout String) {}
 
     /// The page a root-relative path `p` (without its `/`) names: from `content/`, else below
     /// the folder of exactly one section (a Hugo or Jekyll site copied into `content/docs/`
     /// links `/configuration/all/` from its own root).
-    func page(rootRelative p: String) -> String? {
-        if let page = page("content/" + p) { return page }
+    func page(rootRelative p: String, needsPosts: inout Bool) -> String? {
+        if let page = page("content/" + p, needsPosts: &needsPosts) { return page }
         var found: String?
         for folder in sectionFolders {
-            guard let page = page(folder + "/" + p) else { continue }
+            guard let page = page(folder + "/" + p, needsPosts: &needsPosts) else { continue }
             if found != nil, found != page { return nil }
             found = page
         }
@@ -122,18 +148,54 @@ struct PageNames: Sendable {
     }
 
     /// The output page that `target` (a `content/…` path, percent-decoded) names, if any: the
-    /// target with trailing `/`s, then a final `index.html` or `.html`, removed.
-    func page(_ target: String) -> String? {
+    /// target with trailing `/`s, then a final `index.html` or `.html`, removed. Without the
+    /// date permalinks made, a date-shaped name sets `needsPosts` (the answer is then not known:
+    /// ask again once ``addPosts(_:)`` made them).
+    func page(_ target: String, needsPosts: inout Bool) -> String? {
         let name = Self.name(target)
         if let page = table[String(name)] { return page }
         // `…/YYYY/MM/DD/slug`: a date permalink; its slug in another case only when one page
         // has it so.
+        guard hasPosts else {
+            if Self.endsInDate(name) ?? Self.dated(Self.split(name, UInt8(ascii: "/"))) { needsPosts = true }
+            return nil
+        }
         guard !posts.isEmpty else { return nil }
         let parts = Self.split(name, UInt8(ascii: "/"))
         guard parts.count >= 4, let p = Self.datedParts(Array(parts.suffix(4))) else { return nil }
         let key = Self.postKey(p.year, p.month, p.day, p.slug)
         if let page = posts[key] { return page }
         return foldedPosts[key.lowercased()].flatMap { $0 }
+    }
+
+    /// Whether the last four of `parts` are ``datedParts(_:)``'s.
+    private static func dated(_ parts: [Substring]) -> Bool {
+        parts.count >= 4 && datedParts(Array(parts.suffix(4))) != nil
+    }
+
+    /// ``dated(_:)`` of the ASCII `name`'s non-empty `/`-separated segments, on its bytes
+    /// without splitting (a character per byte: the same segments); nil for another name.
+    static func endsInDate(_ name: Substring) -> Bool? {
+        var name = name
+        return name.withUTF8 { b -> Bool? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let slash = UInt8(ascii: "/")
+            var i = b.count
+            // From the end: the slug (any), the day and the month (one or two digits), the
+            // year (four).
+            for k in 0..<4 {
+                while i > 0, b[i - 1] == slash { i -= 1 }
+                guard i > 0 else { return false }
+                let end = i
+                while i > 0, b[i - 1] != slash { i -= 1 }
+                guard k > 0 else { continue }
+                let n = end - i
+                guard k == 3 ? n == 4 : n <= 2, b[i..<end].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// `target` without trailing `/`s, then without a final `index.html` or `.html`.
