@@ -159,7 +159,11 @@ enum PatchBuild {
             linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
             let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
             let outside =
-                if let old = before?[k] ?? nil, old.whole == whole { old.fingerprint } else { ItemCache.fingerprintOutsideBody(item) }
+                if let old = before?[k] ?? nil, old.whole == whole {
+                    old.fingerprint
+                } else {
+                    fingerprints?.fingerprintOutsideBody(item) ?? ItemCache.fingerprintOutsideBody(item)
+                }
             var record = BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
             if let elsewhere { record.elsewhere = elsewhere[item.sourcePath] ?? BuildSnapshot.Elsewhere(cards: [], entries: []) }
             return record

@@ -51,7 +51,8 @@ public struct StableHasher: Sendable {
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if stream == nil, pending.count + bytes.count <= Self.pendingLimit {
-            pending.append(contentsOf: bytes)
+            // As typed bytes: a raw buffer is appended byte by byte, a typed one in one copy.
+            pending.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
             return
         }
         if stream == nil {
