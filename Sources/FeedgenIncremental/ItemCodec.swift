@@ -44,7 +44,7 @@ extension ByteWriter {
     }
     mutating func item(_ item: Item) {
         var html = item.html
-        html.withUTF8 { itemParts(item, html: $0, copyingHTML: true) }
+        _ = html.withUTF8 { itemParts(item, html: $0, copyingHTML: true) }
     }
     /// Where the parts of an item's encoding end that its fingerprint outside the body leaves
     /// out or replaces (``ItemCache/fingerprints(_:)``): the fields before the description, the

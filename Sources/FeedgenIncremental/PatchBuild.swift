@@ -121,8 +121,11 @@ enum PatchBuild {
         // In a site with views an item may show on several pages: its record lists them, and
         // its place is its detail page's.
         let views = SectionViews.showsItemsElsewhere(site)
-        let elsewhere = views ? places(site, written: feeds) : nil
-        if views, elsewhere == nil { return nil }
+        // Found on another thread while the items' indexes are made here.
+        final class Places: @unchecked Sendable { var found: [String: BuildSnapshot.Elsewhere]? }
+        let placed = Places()
+        let placing = DispatchGroup()
+        if views { DispatchQueue.global().async(group: placing) { placed.found = Self.places(site, written: feeds) } }
         let files = listing.itemFiles
         var index: [String: Int] = [:]
         index.reserveCapacity(files.count)
@@ -146,6 +149,9 @@ enum PatchBuild {
             for (k, file) in previous.itemFiles.enumerated() { byPath[file.path] = previous.items[k] }
             return files.map { byPath[$0.path] }
         }
+        placing.wait()
+        let elsewhere = views ? placed.found : nil
+        if views, elsewhere == nil { return nil }
         let records: [BuildSnapshot.ItemRecord?] = parallelMap(places.count) { n in
             let (k, f, s, i) = places[n]
             let section = site.feeds[f].sections[s]
