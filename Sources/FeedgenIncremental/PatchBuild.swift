@@ -154,8 +154,8 @@ enum PatchBuild {
         if views, elsewhere == nil { return nil }
         let records: [BuildSnapshot.ItemRecord?] = parallelMap(places.count) { n in
             let (k, f, s, i) = places[n]
-            let section = site.feeds[f].sections[s]
-            let item = views ? section.pageItems[i] : section.section.items[i]
+            // Read in place (a copy of the section retains each of its fields).
+            let item = views ? site.feeds[f].sections[s].pageItems[i] : site.feeds[f].sections[s].section.items[i]
             var linked: [BuildSnapshot.Link] = []
             // A link to no page (a folder without a feed page: a warning) records "", as a patch
             // records it (its warning is among the stored diagnostics).
