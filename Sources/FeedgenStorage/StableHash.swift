@@ -13,8 +13,8 @@ import CXXHash
 public struct StableHasher: Sendable {
     private let seed: UInt64
     /// The bytes gathered so far: the first ``pendingCount`` of a buffer of ``pendingLimit``
-    /// bytes, made at the first append (copying into it in place costs a few instructions an
-    /// append; appending to an array, some two hundred).
+    /// bytes, made at the first append (a copy into it in place, where an append to an array
+    /// takes the array's generic path for every value combined).
     private var pending: [UInt8] = []
     private var pendingCount = 0
     private var stream: Stream?
