@@ -61,8 +61,13 @@ public struct Terminal: Sendable {
     public func text(of diagnostics: Diagnostics, strict: Bool = false) -> String {
         var text = ""
         var shown = 0
-        var all = diagnostics.sorted.filter { !(quiet && $0.severity == .note) }
-        if all.count > Self.diagnosticLimit {
+        // The list is copied only when a filter changes it (a large site's report holds tens of
+        // thousands of warnings).
+        var all = diagnostics.sorted
+        if quiet, all.contains(where: { $0.severity == .note }) { all = all.filter { $0.severity != .note } }
+        if all.count > Self.diagnosticLimit, let firstOther = all.firstIndex(where: { $0.severity != .error }),
+            all[firstOther...].contains(where: { $0.severity == .error })
+        {
             all = all.filter { $0.severity == .error } + all.filter { $0.severity != .error }
         }
         for var d in all {
@@ -93,8 +98,10 @@ public struct Terminal: Sendable {
     static func kindSummary(_ diagnostics: [Diagnostic], strict: Bool) -> String {
         // A message repeats (a missing path linked from many pages): the kind of each distinct
         // one is made once, on every core. Messages and kinds are told apart by their bytes (a
-        // String key hashes non-ASCII text through Unicode normalization: most of this sum once).
+        // String key hashes non-ASCII text through Unicode normalization: most of this sum once),
+        // and keyed by a digest of them (``Message``).
         var slotOf: [Message: Int] = [:]
+        slotOf.reserveCapacity(diagnostics.count / 2)
         var distinct: [Message] = []
         var counts: [Int] = []
         for d in diagnostics {
@@ -132,19 +139,26 @@ public struct Terminal: Sendable {
         return text
     }
 
-    /// A severity and a text, equal when their bytes are.
+    /// A severity and a text, equal when their bytes are. It hashes as a digest of the bytes,
+    /// made once (``StableHasher/digest(_:)``): `Hasher` takes several instructions a byte, and
+    /// a dictionary hashes a key at each look-up.
     private struct Message: Hashable {
-        var severity: Severity
-        var text: String
+        let severity: Severity
+        let text: String
+        private let digest: UInt64
 
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(severity)
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        init(severity: Severity, text: String) {
+            self.severity = severity
+            self.text = text
+            var bytes = text
+            digest = bytes.withUTF8 { StableHasher.digest(UnsafeRawBufferPointer($0)) }
         }
 
+        // The severity is left to `==` (it hashes as its raw value, a String).
+        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+
         static func == (a: Message, b: Message) -> Bool {
-            guard a.severity == b.severity, a.text.utf8.count == b.text.utf8.count else { return false }
+            guard a.digest == b.digest, a.severity == b.severity, a.text.utf8.count == b.text.utf8.count else { return false }
             var (x, y) = (a.text, b.text)
             return x.withUTF8 { p in y.withUTF8 { q in p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
         }

@@ -189,15 +189,20 @@ public enum MarkdownHeadings {
     static func deadFragments(
         _ fragments: [(fragment: String, destination: String, location: SourceLocation)], html: String
     ) -> [Diagnostic] {
-        let checked = fragments.filter { !alwaysFound($0.fragment) }
-        guard !checked.isEmpty else { return [] }
+        // The links are read where they are (no filtered copies): most texts have none to check.
+        guard fragments.contains(where: { !alwaysFound($0.fragment) }) else { return [] }
         let ids = ids(inHTML: html)
-        let dead = checked.filter { !ids.contains($0.fragment) }
-        guard !dead.isEmpty else { return [] }
-        let sorted = ids.sorted()
-        return dead.map {
-            .warning($0.location, deadAnchorMessage(destination: $0.destination, fragment: $0.fragment, page: "this page", sortedIDs: sorted))
+        var sorted: [String]?
+        var warnings: [Diagnostic] = []
+        for k in fragments.indices where !alwaysFound(fragments[k].fragment) && !ids.contains(fragments[k].fragment) {
+            if sorted == nil { sorted = ids.sorted() }
+            let link = fragments[k]
+            warnings.append(
+                .warning(
+                    link.location,
+                    deadAnchorMessage(destination: link.destination, fragment: link.fragment, page: "this page", sortedIDs: sorted!)))
         }
+        return warnings
     }
 
     /// The footnote ids of an item's rendered body prefixed with its id (`/` → `-`), so that

@@ -114,8 +114,13 @@ public struct Diagnostics: Sendable {
         var inOrder = sortedPrefix
         while inOrder < items.count, inOrder == 0 || !(items[inOrder].location < items[inOrder - 1].location) { inOrder += 1 }
         if inOrder == items.count { return items }
+        // Each comparison compares the paths once (`<` on locations compares them for equality
+        // first, and again after a test for equal locations).
         let tail = items[inOrder...].enumerated().sorted { a, b in
-            if a.element.location != b.element.location { return a.element.location < b.element.location }
+            let (x, y) = (a.element.location, b.element.location)
+            if x.path != y.path { return x.path < y.path }
+            if x.line != y.line { return x.line < y.line }
+            if x.column != y.column { return x.column < y.column }
             return a.offset < b.offset
         }.map(\.element)
         var merged: [Diagnostic] = []

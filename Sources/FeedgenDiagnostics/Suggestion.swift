@@ -13,6 +13,8 @@ public enum Suggestion {
         var best: (String, Int)?
         for candidate in candidates {
             let d: Int
+            // An ASCII candidate too long or too short is skipped before it is lower-cased.
+            if let asciiWord, abs(candidate.utf8.count - asciiWord.count) > limit, isASCII(candidate) { continue }
             if let asciiWord, let asciiCandidate = asciiLowered(candidate) {
                 if abs(asciiCandidate.count - asciiWord.count) > limit { continue }
                 d = distance(asciiWord, asciiCandidate)
@@ -37,6 +39,9 @@ public enum Suggestion {
         }
         return out
     }
+
+    /// Whether `word` is ASCII without a carriage return (``asciiLowered(_:)`` is not nil).
+    private static func isASCII(_ word: String) -> Bool { word.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
 
     /// Optimal-string-alignment distance (insertions, deletions, substitutions, transpositions).
     public static func distance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {

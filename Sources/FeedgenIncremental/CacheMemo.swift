@@ -8,6 +8,10 @@ import FeedgenEmit
 final class CacheMemo: BuildMemo, @unchecked Sendable {  // `items` is set and read on the build's thread
     /// The item cache, once opened: its fingerprints key the cards, the pages and the snapshot.
     private(set) var items: ItemCache?
+    /// The fingerprints of the items this build loaded or fingerprinted: the item cache's, or
+    /// this build's own when it has none.
+    var fingerprints: ItemFingerprints { items?.fingerprints ?? own }
+    private let own = ItemFingerprints()
 
     func openItems(cacheFolder: String, writable: Bool, options: BuildOptions) -> any ItemMemo {
         let cache = ItemCache(
@@ -23,7 +27,7 @@ final class CacheMemo: BuildMemo, @unchecked Sendable {  // `items` is set and r
 
     func renderMemo(templates: TemplateSet, config: SiteConfig, liveReload: Bool) -> any RenderMemo {
         RenderKeys(
-            salt: RenderKeys.pageSalt(templates: templates, config: config, liveReload: liveReload), fingerprints: items?.fingerprints)
+            salt: RenderKeys.pageSalt(templates: templates, config: config, liveReload: liveReload), fingerprints: fingerprints)
     }
 }
 

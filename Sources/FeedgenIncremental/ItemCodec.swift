@@ -43,11 +43,31 @@ extension ByteWriter {
         }
     }
     mutating func item(_ item: Item) {
+        var html = item.html
+        _ = html.withUTF8 { itemParts(item, html: $0, copyingHTML: true) }
+    }
+    /// Where the parts of an item's encoding end that its fingerprint outside the body leaves
+    /// out or replaces (``ItemCache/fingerprints(_:)``): the fields before the description, the
+    /// description, the fields up to the body, the body's byte count (and bytes, when written),
+    /// the fields up to the links.
+    struct ItemEnds {
+        var head: Int
+        var description: Int
+        var beforeHTML: Int
+        var html: Int
+        var beforeLinks: Int
+    }
+    /// ``item(_:)`` with the body `html`, whose bytes are left out unless `copyingHTML` (its
+    /// byte count is written either way): a hash can take them where they are.
+    @discardableResult
+    mutating func itemParts(_ item: Item, html: UnsafeBufferPointer<UInt8>, copyingHTML: Bool) -> ItemEnds {
         string(item.id)
         string(item.sourcePath)
         location(item.location)
         string(item.title)
+        let head = bytes.count
         optional(item.description) { $0.string($1) }
+        let description = bytes.count
         optional(item.date) { $0.date($1) }
         optional(item.publishDate) { $0.date($1) }
         optional(item.expiryDate) { $0.date($1) }
@@ -70,10 +90,14 @@ extension ByteWriter {
             node(pair.key)
             node(pair.value)
         }
-        string(item.html)
+        let beforeHTML = bytes.count
+        int(html.count)
+        if copyingHTML { bytes.append(contentsOf: html) }
+        let htmlEnd = bytes.count
         bool(item.hasBody)
         string(item.fileName)
         node(item.frontMatter)
+        let beforeLinks = bytes.count
         int(item.markdownLinks.count)
         for link in item.markdownLinks {
             string(link.target)
@@ -81,6 +105,7 @@ extension ByteWriter {
             location(link.location)
             string(link.destination)
         }
+        return ItemEnds(head: head, description: description, beforeHTML: beforeHTML, html: htmlEnd, beforeLinks: beforeLinks)
     }
     mutating func diagnostics(_ list: [Diagnostic]) {
         int(list.count)

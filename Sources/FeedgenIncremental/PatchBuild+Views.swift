@@ -42,11 +42,15 @@ extension PatchBuild {
     /// Every card and Atom/JSON entry of each item file of `site` (a site with views), by source
     /// path; nil when a page's written documents do not hold the entries the site gives it.
     static func places(_ site: PreparedSite, written: [BuildSnapshot.FeedRecord]) -> [String: BuildSnapshot.Elsewhere]? {
+        // Room for every item at once (a large site's tables grew by copies).
+        let itemCount = site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         var places: [String: BuildSnapshot.Elsewhere] = [:]
+        places.reserveCapacity(itemCount)
         // Each item's home section, by its place (feed, section); whether two sections have one
         // layout is compared once per pair, not per item.
         struct Pair: Hashable { var home: Int, feed: Int, section: Int }
         var home: [String: (f: Int, s: Int)] = [:]
+        home.reserveCapacity(itemCount)
         for (f, feed) in site.feeds.enumerated() where feed.ownPage == nil {
             for (s, section) in feed.sections.enumerated() {
                 for item in section.pageItems where item.fileName != "" { home[item.sourcePath] = (f, s) }

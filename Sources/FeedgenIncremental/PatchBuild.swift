@@ -121,8 +121,11 @@ enum PatchBuild {
         // In a site with views an item may show on several pages: its record lists them, and
         // its place is its detail page's.
         let views = SectionViews.showsItemsElsewhere(site)
-        let elsewhere = views ? places(site, written: feeds) : nil
-        if views, elsewhere == nil { return nil }
+        // Found on another thread while the items' indexes are made here.
+        final class Places: @unchecked Sendable { var found: [String: BuildSnapshot.Elsewhere]? }
+        let placed = Places()
+        let placing = DispatchGroup()
+        if views { DispatchQueue.global().async(group: placing) { placed.found = Self.places(site, written: feeds) } }
         let files = listing.itemFiles
         var index: [String: Int] = [:]
         index.reserveCapacity(files.count)
@@ -146,10 +149,13 @@ enum PatchBuild {
             for (k, file) in previous.itemFiles.enumerated() { byPath[file.path] = previous.items[k] }
             return files.map { byPath[$0.path] }
         }
+        placing.wait()
+        let elsewhere = views ? placed.found : nil
+        if views, elsewhere == nil { return nil }
         let records: [BuildSnapshot.ItemRecord?] = parallelMap(places.count) { n in
             let (k, f, s, i) = places[n]
-            let section = site.feeds[f].sections[s]
-            let item = views ? section.pageItems[i] : section.section.items[i]
+            // Read in place (a copy of the section retains each of its fields).
+            let item = views ? site.feeds[f].sections[s].pageItems[i] : site.feeds[f].sections[s].section.items[i]
             var linked: [BuildSnapshot.Link] = []
             // A link to no page (a folder without a feed page: a warning) records "", as a patch
             // records it (its warning is among the stored diagnostics).
@@ -159,7 +165,11 @@ enum PatchBuild {
             linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
             let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
             let outside =
-                if let old = before?[k] ?? nil, old.whole == whole { old.fingerprint } else { ItemCache.fingerprintOutsideBody(item) }
+                if let old = before?[k] ?? nil, old.whole == whole {
+                    old.fingerprint
+                } else {
+                    fingerprints?.fingerprintOutsideBody(item) ?? ItemCache.fingerprintOutsideBody(item)
+                }
             var record = BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
             if let elsewhere { record.elsewhere = elsewhere[item.sourcePath] ?? BuildSnapshot.Elsewhere(cards: [], entries: []) }
             return record

@@ -58,7 +58,7 @@ public enum SiteBuilder {
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,
-                report: build.report, start: build.started, previous: lastSnapshot, fingerprints: memo.items?.fingerprints)
+                report: build.report, start: build.started, previous: lastSnapshot, fingerprints: memo.fingerprints)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
         }

@@ -28,8 +28,19 @@ public struct ByteWriter {
     @inlinable public mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
-            int(utf8.count)
-            bytes.append(contentsOf: utf8)
+            guard utf8.count <= 56, let text = utf8.baseAddress else {
+                int(utf8.count)
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            // A short string's count and bytes go in as one piece: each append takes the
+            // array's generic path once.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { piece in
+                let start = UnsafeMutableRawPointer(piece.baseAddress!)
+                start.storeBytes(of: Int64(utf8.count).littleEndian, as: Int64.self)
+                (start + 8).copyMemory(from: text, byteCount: utf8.count)
+                bytes.append(contentsOf: UnsafeBufferPointer(start: piece.baseAddress, count: 8 + utf8.count))
+            }
         }
     }
     @inlinable public mutating func strings(_ list: [String]) {

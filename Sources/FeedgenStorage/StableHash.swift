@@ -12,7 +12,11 @@ import CXXHash
 /// input). A copy of a hasher is independent of the original (the state is copied on write).
 public struct StableHasher: Sendable {
     private let seed: UInt64
+    /// The bytes gathered so far: the first ``pendingCount`` of a buffer of ``pendingLimit``
+    /// bytes, made at the first append (a copy into it in place, where an append to an array
+    /// takes the array's generic path for every value combined).
     private var pending: [UInt8] = []
+    private var pendingCount = 0
     private var stream: Stream?
 
     /// Bytes gathered before the streaming state is made.
@@ -46,18 +50,25 @@ public struct StableHasher: Sendable {
     /// The hash of everything combined so far.
     public var value: UInt64 {
         if let stream { return XXH3_64bits_digest(stream.state) }
-        return pending.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, $0.count, seed) }
+        let count = pendingCount
+        return pending.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, count, seed) }
     }
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        if stream == nil, pending.count + bytes.count <= Self.pendingLimit {
-            pending.append(contentsOf: bytes)
+        if stream == nil, pendingCount + bytes.count <= Self.pendingLimit {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            if pending.isEmpty { pending = [UInt8](repeating: 0, count: Self.pendingLimit) }
+            let at = pendingCount
+            pending.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: bytes.count) }
+            pendingCount += bytes.count
             return
         }
         if stream == nil {
             let made = Stream(seed: seed)
-            pending.withUnsafeBytes { _ = XXH3_64bits_update(made.state, $0.baseAddress, $0.count) }
+            let count = pendingCount
+            pending.withUnsafeBytes { _ = XXH3_64bits_update(made.state, $0.baseAddress, count) }
             pending = []
+            pendingCount = 0
             stream = made
         } else if !isKnownUniquelyReferenced(&stream!) {
             stream = stream!.copy()
@@ -91,6 +102,10 @@ public struct StableHasher: Sendable {
         for piece in pieces { h.append(piece) }
         return h.value
     }
+
+    /// XXH3-64 of `bytes` alone (no byte count first, seed 0), in one call: a digest for
+    /// in-memory tables, not equal to ``hash(bytes:)``.
+    public static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 { XXH3_64bits(bytes.baseAddress, bytes.count) }
 
     public static func hash(bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h = StableHasher()
