@@ -2,6 +2,7 @@
 /// without making a String of them and hashing it with SipHash (a site whose body paths name
 /// nothing has thousands of markers, each rewritten in its detail page and its feed page).
 import CFileSystem
+import FeedgenStorage
 import Foundation
 
 /// The keys and values of a pages table, in one open-addressed hash table over the keys' bytes.
@@ -47,11 +48,9 @@ final class PageTable: Sendable {
         (self.bytes, self.starts, self.values, self.verbatim, self.slots) = (bytes, starts, values, verbatim, slots)
     }
 
-    /// FNV-1a: the keys are short paths, and no one chooses them to collide.
+    /// XXH3-64 of the bytes (``StableHasher/digest(_:)``), the project's one byte hash.
     private static func hash(_ b: UnsafeRawBufferPointer) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in b { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: h ^ (h >> 32))
+        Int(truncatingIfNeeded: StableHasher.digest(b))
     }
 
     /// The index of the key whose bytes are `key`, if any.
