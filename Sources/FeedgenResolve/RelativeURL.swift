@@ -25,42 +25,68 @@ public enum RelativeURL {
         return page.withUTF8 { p -> String? in
             target.withUTF8 { t -> String? in
                 guard isASCII(p), isASCII(t) else { return nil }
-                var from = segments(p)
-                if !from.isEmpty { from.removeLast() }  // the page's own file name
-                let to = segments(t)
+                // Segments are walked in place (no arrays of them): the page's own, less its file
+                // name, and the target's, the last of which always stays.
+                let from = Swift.max(segmentCount(p) - 1, 0)
+                let to = segmentCount(t)
                 var common = 0
-                while common < from.count, common < to.count - 1,
-                    p[from[common]].elementsEqual(t[to[common]])
-                {
+                var pi = 0
+                var ti = 0
+                var rest = 0  // where the target's segments after the common ones start
+                while common < from, common < to - 1, let a = nextSegment(p, from: &pi), let b = nextSegment(t, from: &ti) {
+                    guard UnsafeBufferPointer(rebasing: p[a]).elementsEqual(UnsafeBufferPointer(rebasing: t[b])) else { break }
                     common += 1
+                    rest = ti
                 }
-                var out: [UInt8] = []
-                out.reserveCapacity(3 * (from.count - common) + t.count)
-                for k in 0..<(from.count - common) {
-                    if k > 0 { out.append(UInt8(ascii: "/")) }
-                    out.append(UInt8(ascii: "."))
-                    out.append(UInt8(ascii: "."))
+                let ups = from - common
+                return String(unsafeUninitializedCapacity: 3 * ups + 4 * t.count + 1) { out in
+                    var n = 0
+                    for k in 0..<ups {
+                        if k > 0 {
+                            out[n] = UInt8(ascii: "/")
+                            n += 1
+                        }
+                        out[n] = UInt8(ascii: ".")
+                        out[n + 1] = UInt8(ascii: ".")
+                        n += 2
+                    }
+                    var first = ups == 0
+                    var i = rest
+                    while let segment = nextSegment(t, from: &i) {
+                        if !first {
+                            out[n] = UInt8(ascii: "/")
+                            n += 1
+                        }
+                        first = false
+                        for k in segment { writeEncoded(t[k], to: out, at: &n) }
+                    }
+                    return n
                 }
-                var first = from.count == common
-                for k in common..<max(common, to.count) {
-                    if !first { out.append(UInt8(ascii: "/")) }
-                    first = false
-                    for byte in t[to[k]] { appendEncoded(byte, to: &out) }
-                }
-                return String(decoding: out, as: UTF8.self)
             }
         }
     }
 
-    /// The ranges of the non-empty `/`-separated segments of `path`.
-    private static func segments(_ path: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        var start = 0
-        for i in 0...path.count where i == path.count || path[i] == UInt8(ascii: "/") {
-            if i > start { result.append(start..<i) }
-            start = i + 1
+    /// The range of the next non-empty `/`-separated segment of `path` from `i`, with `i` moved
+    /// past it; nil when none is left.
+    @inline(__always) private static func nextSegment(_ path: UnsafeBufferPointer<UInt8>, from i: inout Int) -> Range<Int>? {
+        var j = i
+        while j < path.count, path[j] == UInt8(ascii: "/") { j += 1 }
+        guard j < path.count else {
+            i = j
+            return nil
         }
-        return result
+        let start = j
+        while j < path.count, path[j] != UInt8(ascii: "/") { j += 1 }
+        i = j
+        return start..<j
+    }
+
+    /// The number of non-empty `/`-separated segments of `path`.
+    private static func segmentCount(_ path: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        var i = 0
+        while nextSegment(path, from: &i) != nil { count += 1 }
+        return count
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -82,14 +108,17 @@ public enum RelativeURL {
         }
     }
 
-    @inline(__always) private static func appendEncoded(_ byte: UInt8, to out: inout [UInt8]) {
+    /// Writes `byte` at `out[n]`, percent-encoded unless it stands as is, and moves `n` past it.
+    @inline(__always) private static func writeEncoded(_ byte: UInt8, to out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
         if isPathByte(byte) {
-            out.append(byte)
+            out[n] = byte
+            n += 1
         } else {
-            let hex = Array("0123456789ABCDEF".utf8)
-            out.append(UInt8(ascii: "%"))
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 15)])
+            let hex: StaticString = "0123456789ABCDEF"
+            out[n] = UInt8(ascii: "%")
+            out[n + 1] = hex.utf8Start[Int(byte >> 4)]
+            out[n + 2] = hex.utf8Start[Int(byte & 15)]
+            n += 3
         }
     }
 

@@ -12,7 +12,9 @@ public struct MustacheObject: Sendable, Sequence {
     /// Objects with more keys than this get a hash index.
     static let linearSearchLimit = 16
 
-    private var pairs: [Element] = []
+    /// The pairs, unlabeled: the type of the array a literal and a context pass in, so that
+    /// ``init(_:)-([(String,MustacheValue)])`` keeps that array rather than copying it.
+    private var pairs: [(String, MustacheValue)] = []
     /// ``fingerprint(_:)`` of each key, in the order of `pairs`.
     private var fingerprints: [UInt64] = []
     /// Position of each key; only for objects of more than ``linearSearchLimit`` keys.
@@ -32,18 +34,49 @@ public struct MustacheObject: Sendable, Sequence {
 
     /// The generic initializer of an array (what template contexts pass): a loop over its elements, not
     /// an unspecialized generic iterator from another module.
+    ///
+    /// Keys without repeats (the common case) keep `elements` as the pairs: each key is only
+    /// fingerprinted and, in a small object, compared with the earlier keys of equal
+    /// fingerprint (a larger one finds repeats as it builds its index).
     public init(_ elements: [(String, MustacheValue)]) {
-        pairs.reserveCapacity(elements.count)
-        fingerprints.reserveCapacity(elements.count)
-        elements.withUnsafeBufferPointer { elements in
-            for i in elements.indices { set(elements[i].0, elements[i].1, fingerprint: Self.fingerprint(elements[i].0)) }
+        var prints: [UInt64] = []
+        prints.reserveCapacity(elements.count)
+        var built: [String: Int]? = nil
+        let repeated = elements.withUnsafeBufferPointer { elements in
+            if elements.count > Self.linearSearchLimit {
+                var positions: [String: Int] = [:]
+                positions.reserveCapacity(elements.count)
+                for i in elements.indices {
+                    if positions.updateValue(i, forKey: elements[i].0) != nil { return true }
+                    prints.append(Self.fingerprint(elements[i].0))
+                }
+                built = positions
+                return false
+            }
+            for i in elements.indices {
+                let print = Self.fingerprint(elements[i].0)
+                for j in 0..<i where prints[j] == print && elements[j].0 == elements[i].0 { return true }
+                prints.append(print)
+            }
+            return false
         }
+        guard !repeated else {
+            fingerprints.reserveCapacity(elements.count)
+            pairs.reserveCapacity(elements.count)
+            elements.withUnsafeBufferPointer { elements in
+                for i in elements.indices { set(elements[i].0, elements[i].1, fingerprint: Self.fingerprint(elements[i].0)) }
+            }
+            return
+        }
+        pairs = elements
+        fingerprints = prints
+        index = built
     }
 
     public var count: Int { pairs.count }
     public var isEmpty: Bool { pairs.isEmpty }
     /// The keys in insertion order.
-    public var keys: [String] { pairs.map(\.key) }
+    public var keys: [String] { pairs.map(\.0) }
 
     /// A key's fingerprint: equal keys (Swift `String` equality, which is Unicode canonical
     /// equivalence) have equal fingerprints, so a mismatch rules a key out. An ASCII key's is its
@@ -55,10 +88,21 @@ public struct MustacheObject: Sendable, Sequence {
     static func fingerprint(_ key: String) -> UInt64 {
         // Keys are short (small strings, stored inline): read their bytes in place.
         let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-            var f = UInt64(truncatingIfNeeded: bytes.count) << 56
-            for i in 0..<bytes.count {
-                if bytes[i] >= 0x80 { return nil }
-                if i < 7 { f |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+            guard let p = bytes.baseAddress else { return 0 }
+            let n = bytes.count
+            // One pass that only ORs the bytes (ASCII: no high bit), one over the first seven.
+            var high: UInt8 = 0
+            var i = 0
+            while i < n {
+                high |= p[i]
+                i &+= 1
+            }
+            if high >= 0x80 { return nil }
+            var f = UInt64(truncatingIfNeeded: n) << 56
+            i = 0
+            while i < Swift.min(n, 7) {
+                f |= UInt64(p[i]) &<< (8 &* UInt64(truncatingIfNeeded: i))
+                i &+= 1
             }
             return f
         }
@@ -93,7 +137,7 @@ public struct MustacheObject: Sendable, Sequence {
         return fingerprints.withUnsafeBufferPointer { prints in
             var i = 0
             while i < prints.count {
-                if prints[i] == fingerprint && pairs[i].key == key { return i }
+                if prints[i] == fingerprint && pairs[i].0 == key { return i }
                 i += 1
             }
             return nil
@@ -104,14 +148,14 @@ public struct MustacheObject: Sendable, Sequence {
     /// compiled template carry theirs).
     func value(forKey key: String, fingerprint: UInt64) -> MustacheValue? {
         guard let i = position(of: key, fingerprint: fingerprint) else { return nil }
-        return pairs[i].value
+        return pairs[i].1
     }
 
     /// The value for `key`, or `nil` when absent. Setting `nil` removes the key (O(n)).
     public subscript(key: String) -> MustacheValue? {
         get {
             guard let i = position(of: key) else { return nil }
-            return pairs[i].value
+            return pairs[i].1
         }
         set { set(key, newValue, fingerprint: Self.fingerprint(key)) }
     }
@@ -119,7 +163,7 @@ public struct MustacheObject: Sendable, Sequence {
     private mutating func set(_ key: String, _ newValue: MustacheValue?, fingerprint: UInt64) {
         if let i = position(of: key, fingerprint: fingerprint) {
             if let newValue {
-                pairs[i].value = newValue
+                pairs[i].1 = newValue
             } else {
                 pairs.remove(at: i)
                 fingerprints.remove(at: i)
@@ -143,11 +187,17 @@ public struct MustacheObject: Sendable, Sequence {
         }
         var built: [String: Int] = [:]
         built.reserveCapacity(pairs.count)
-        for (i, pair) in pairs.enumerated() { built[pair.key] = i }
+        for (i, pair) in pairs.enumerated() { built[pair.0] = i }
         index = built
     }
 
-    public func makeIterator() -> IndexingIterator<[Element]> { pairs.makeIterator() }
+    public func makeIterator() -> Iterator { Iterator(base: pairs.makeIterator()) }
+
+    /// The pairs in order, labeled.
+    public struct Iterator: IteratorProtocol {
+        var base: IndexingIterator<[(String, MustacheValue)]>
+        public mutating func next() -> Element? { base.next().map { (key: $0.0, value: $0.1) } }
+    }
 }
 
 extension MustacheObject: ExpressibleByDictionaryLiteral {
