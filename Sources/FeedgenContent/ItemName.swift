@@ -31,7 +31,10 @@ package struct ItemName: Equatable {
     init(sectionID: String, fileName: String, keepsDate: Bool = false) {
         var stem = Substring(fileName)
         stem = stem.dropLast(Self.extensionLength(fileName))
-        var segments = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Most names are a file right in the section folder: one segment, nothing to split.
+        var segments =
+            stem.utf8.contains(UInt8(ascii: "/"))
+            ? stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init) : [String(stem)]
         var last = segments.popLast() ?? ""
         if let (base, code) = ItemLanguage.split(last) {
             lang = code
