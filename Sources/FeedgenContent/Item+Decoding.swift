@@ -175,8 +175,8 @@ extension Item {
         return valid
     }
 
-    /// ``idIsValid(_:)`` of the bytes of an ASCII id (the ASCII scalars ``ItemName/isIDScalar(_:)``
-    /// allows: letters, digits, `-`, `_`, `.`); nil when a byte is not ASCII.
+    /// ``idIsValid(_:)`` of the bytes of an ASCII id (``ItemName/isASCIIIDByte(_:)``); nil when a
+    /// byte is not ASCII.
     private static func asciiIDIsValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         var valid = true
         var segmentStart = true
@@ -189,13 +189,7 @@ extension Item {
             }
             if segmentStart && c == UInt8(ascii: ".") { valid = false }
             segmentStart = false
-            switch c {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                break
-            default:
-                valid = false
-            }
+            if !ItemName.isASCIIIDByte(c) { valid = false }
         }
         if segmentStart { valid = false }
         return valid
