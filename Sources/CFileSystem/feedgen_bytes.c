@@ -1,6 +1,6 @@
 // Byte searches for the Swift modules: a substring search (memmem(3), a GNU extension Swift does
-// not see, or sixteen positions at a time) and the first of four bytes, sixteen at a time where
-// SSE2 is there.
+// not see, or sixteen positions at a time), the first of four bytes, sixteen at a time where
+// SSE2 is there, and a UTF-8 check that skips ASCII the same way.
 #define _GNU_SOURCE
 #include "feedgen_fs.h"
 
@@ -60,4 +60,54 @@ size_t feedgen_first_of4(const void *bytes, size_t length, unsigned char a, unsi
         if (x == a || x == b || x == c || x == d) return i;
     }
     return length;
+}
+
+int feedgen_utf8_check(const void *bytes, size_t length) {
+    const unsigned char *p = bytes;
+    size_t i = 0;
+    int ascii = 1;
+    while (i < length) {
+#if defined(__SSE2__)
+        // Most text is ASCII: sixteen bytes at a time until one has its high bit set.
+        while (i + 16 <= length && _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(p + i))) == 0) i += 16;
+        if (i >= length) break;
+#endif
+        unsigned char b0 = p[i];
+        if (b0 < 0x80) {
+            i++;
+            continue;
+        }
+        ascii = 0;
+        // The well-formed sequences of the Unicode Standard's table 3-7: the second byte's range
+        // depends on the first (no overlong forms, no surrogates, nothing above U+10FFFF).
+        size_t n;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (b0 >= 0xC2 && b0 <= 0xDF) {
+            n = 2;
+        } else if (b0 == 0xE0) {
+            n = 3;
+            lo = 0xA0;
+        } else if (b0 == 0xED) {
+            n = 3;
+            hi = 0x9F;
+        } else if (b0 >= 0xE1 && b0 <= 0xEF) {
+            n = 3;
+        } else if (b0 == 0xF0) {
+            n = 4;
+            lo = 0x90;
+        } else if (b0 >= 0xF1 && b0 <= 0xF3) {
+            n = 4;
+        } else if (b0 == 0xF4) {
+            n = 4;
+            hi = 0x8F;
+        } else {
+            return 0;
+        }
+        if (length - i < n || p[i + 1] < lo || p[i + 1] > hi) return 0;
+        for (size_t k = 2; k < n; k++) {
+            if ((p[i + k] & 0xC0) != 0x80) return 0;
+        }
+        i += n;
+    }
+    return ascii ? 2 : 1;
 }

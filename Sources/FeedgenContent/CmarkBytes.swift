@@ -1,5 +1,8 @@
-/// Strings made from cmark-gfm's output bytes without a second UTF-8 validation, the ASCII test
-/// that gives such a string its ASCII flag, and a string's bytes read in place.
+/// Strings made from cmark-gfm's output bytes without a second UTF-8 validation, or from other
+/// bytes with a faster one, the ASCII test that gives such a string its ASCII flag, and a
+/// string's bytes read in place.
+import CFileSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +27,20 @@ extension String {
 }
 
 extension String {
+    /// A copy of `bytes` when they are valid UTF-8, else nil: `String(validating:as:)`, with the
+    /// check made by `feedgen_utf8_check` (ASCII runs sixteen bytes at a time; the standard
+    /// library's reads one byte at a time). Debug builds check that both agree.
+    init?(checkedUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            self = ""
+            return
+        }
+        let check = feedgen_utf8_check(base, bytes.count)
+        assert((check != 0) == (String(validating: bytes, as: UTF8.self) != nil), "feedgen_utf8_check disagrees with Swift")
+        guard check != 0 else { return nil }
+        self = String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: check == 2))
+    }
+
     /// ``init(validUTF8:)`` of a node's NUL-terminated text or destination.
     init(validUTF8CString text: UnsafePointer<CChar>) {
         self.init(validUTF8: UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)))

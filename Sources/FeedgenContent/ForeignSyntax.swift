@@ -47,7 +47,7 @@ struct ForeignSyntax {
         var pass = ForeignSyntaxPass(Array(body.utf8), unsafe: unsafe)
         pass.run()
         return ForeignSyntax(
-            text: String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),
+            text: pass.out.withUnsafeBufferPointer { String(checkedUTF8: $0) } ?? String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),
             linkTags: pass.linkTags, figures: pass.figures)
     }
 }

@@ -150,6 +150,14 @@ extension Item {
     /// Nil when `id` can name an output file: `/`-separated segments of letters, digits, `-`,
     /// `_`, `.`, no empty segment, no segment starting with `.`; else the problem.
     static func idProblem(_ id: String) -> String? {
+        // An ASCII id (nearly every one) is read on its bytes, with the same rule.
+        if id.withUTF8Bytes(asciiIDIsValid) ?? idIsValid(id) { return nil }
+        return "item id '\(id)' cannot name an output file: use letters, digits, '-', '_' and '.' "
+            + "in segments separated by '/', with no empty or '.'-prefixed segment"
+    }
+
+    /// Whether `id` passes ``idProblem(_:)``'s rule, read by Unicode scalar.
+    private static func idIsValid(_ id: String) -> Bool {
         var valid = true
         var segmentStart = true
         for scalar in id.unicodeScalars {
@@ -164,9 +172,27 @@ extension Item {
             if !allowed { valid = false }
         }
         if segmentStart { valid = false }  // empty id or a trailing '/'
-        if valid { return nil }
-        return "item id '\(id)' cannot name an output file: use letters, digits, '-', '_' and '.' "
-            + "in segments separated by '/', with no empty or '.'-prefixed segment"
+        return valid
+    }
+
+    /// ``idIsValid(_:)`` of the bytes of an ASCII id (``ItemName/isASCIIIDByte(_:)``); nil when a
+    /// byte is not ASCII.
+    private static func asciiIDIsValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var valid = true
+        var segmentStart = true
+        for c in bytes {
+            if c >= 0x80 { return nil }
+            if c == UInt8(ascii: "/") {
+                if segmentStart { valid = false }
+                segmentStart = true
+                continue
+            }
+            if segmentStart && c == UInt8(ascii: ".") { valid = false }
+            segmentStart = false
+            if !ItemName.isASCIIIDByte(c) { valid = false }
+        }
+        if segmentStart { valid = false }
+        return valid
     }
 
     /// WCAG 1.1.1: every image needs a text alternative; an empty one marks it decorative.

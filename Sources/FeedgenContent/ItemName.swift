@@ -31,7 +31,10 @@ package struct ItemName: Equatable {
     init(sectionID: String, fileName: String, keepsDate: Bool = false) {
         var stem = Substring(fileName)
         stem = stem.dropLast(Self.extensionLength(fileName))
-        var segments = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Most names are a file right in the section folder: one segment, nothing to split.
+        var segments =
+            stem.utf8.contains(UInt8(ascii: "/"))
+            ? stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init) : [String(stem)]
         var last = segments.popLast() ?? ""
         if let (base, code) = ItemLanguage.split(last) {
             lang = code
@@ -150,6 +153,8 @@ package struct ItemName: Equatable {
     /// `@media` → `media`, `Q&A (draft)` → `Q-A-draft`. A segment that is left empty stays as
     /// written (the id is then reported as unusable).
     static func urlSafe(_ segment: String) -> String {
+        // A name of ASCII id bytes (nearly every one) is read on its bytes.
+        if segment.withUTF8Bytes({ $0.allSatisfy(isASCIIIDByte) }), !segment.hasPrefix(".") { return segment }
         guard segment.unicodeScalars.contains(where: { !isIDScalar($0) }) || segment.hasPrefix(".") else { return segment }
         var out = String.UnicodeScalarView()
         var replaced = false  // a run of replaced characters is pending
@@ -193,6 +198,17 @@ package struct ItemName: Equatable {
         while head.hasSuffix("-") { head.removeLast() }
         let hex = String(UInt32(truncatingIfNeeded: hash), radix: 16)
         return head + "-" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// An ASCII byte ``isIDScalar(_:)`` allows: a letter, a digit, `-`, `_` or `.`.
+    static func isASCIIIDByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
     }
 
     /// A scalar an id segment may hold (the rule of ``Item/idProblem(_:)``).

@@ -243,7 +243,7 @@ public enum MarkdownHeadings {
                 i = end
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied...]))
-            return String(decoding: out, as: UTF8.self)
+            return out.withUnsafeBufferPointer { String(checkedUTF8: $0) } ?? String(decoding: out, as: UTF8.self)
         }
     }
 

@@ -24,9 +24,7 @@ struct SourceText: Sendable {
         // The common case, valid UTF-8 with LF line ends: validated and copied once.
         // memchr: a byte loop over the slice cost as much as the validation.
         let hasCR = content.withUnsafeBufferPointer { b in b.baseAddress.map { memchr($0, 0x0D, b.count) != nil } ?? false }
-        if #available(macOS 15, iOS 18, *), !hasCR,
-            let text = String(validating: content, as: UTF8.self)
-        {
+        if !hasCR, let text = content.withUnsafeBufferPointer({ String(checkedUTF8: $0) }) {
             return .success(SourceText(text: text))
         }
         if let bad = firstInvalidUTF8Offset(content) {

@@ -28,9 +28,18 @@ public enum YAMLParser {
     public static func parse(
         _ text: String, path: String, firstLine: Int = 1
     ) -> (node: YAMLNode?, diagnostics: [Diagnostic]) {
+        parse(text, path: path, firstLine: firstLine, plainFastPath: true)
+    }
+
+    /// ``parse(_:path:firstLine:)``; without `plainFastPath`, libyaml reads every text (tests
+    /// compare the two).
+    static func parse(
+        _ text: String, path: String, firstLine: Int = 1, plainFastPath: Bool
+    ) -> (node: YAMLNode?, diagnostics: [Diagnostic]) {
         let bytes = Array(text.utf8)
         if bytes.isEmpty { return (nil, []) }
         return bytes.withUnsafeBufferPointer { buffer in
+            if plainFastPath, let node = YAMLPlainMapping.parse(buffer, firstLine: firstLine) { return (node, []) }
             var builder = Builder(path: path, firstLine: firstLine)
             builder.run(buffer: buffer)
             return (builder.failed ? nil : builder.root, builder.diagnostics)

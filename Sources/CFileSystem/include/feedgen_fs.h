@@ -43,6 +43,10 @@ const void *feedgen_find(const void *bytes, size_t length, const void *needle, s
 /// The offset of the first of the `length` bytes at `bytes` that is `a`, `b`, `c` or `d`, or
 /// `length` when none is: sixteen bytes at a time with SSE2, else one at a time.
 size_t feedgen_first_of4(const void *bytes, size_t length, unsigned char a, unsigned char b, unsigned char c, unsigned char d);
+/// Whether the `length` bytes at `bytes` are well-formed UTF-8: 0 when not, 1 when they are and
+/// hold a non-ASCII byte, 2 when they are all ASCII. ASCII runs are read sixteen bytes at a time
+/// with SSE2 (the standard library's check reads one byte at a time).
+int feedgen_utf8_check(const void *bytes, size_t length);
 
 /// Like feedgen_replace_file, with the bytes of the regular file `from`.
 int feedgen_replace_with_copy(const char *from, const char *to);
