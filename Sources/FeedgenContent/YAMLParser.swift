@@ -39,7 +39,16 @@ public enum YAMLParser {
         let bytes = Array(text.utf8)
         if bytes.isEmpty { return (nil, []) }
         return bytes.withUnsafeBufferPointer { buffer in
-            if plainFastPath, let node = YAMLPlainMapping.parse(buffer, firstLine: firstLine) { return (node, []) }
+            if plainFastPath, let node = YAMLPlainMapping.parse(buffer, firstLine: firstLine) {
+                // Debug builds (every test) check the fast path against libyaml on every text.
+                assert(
+                    {
+                        var libyaml = Builder(path: path, firstLine: firstLine)
+                        libyaml.run(buffer: buffer)
+                        return !libyaml.failed && libyaml.root == node && libyaml.diagnostics.isEmpty
+                    }(), "YAMLPlainMapping and libyaml disagree on \(path)")
+                return (node, [])
+            }
             var builder = Builder(path: path, firstLine: firstLine)
             builder.run(buffer: buffer)
             return (builder.failed ? nil : builder.root, builder.diagnostics)
