@@ -46,9 +46,9 @@ struct ForeignSyntax {
         guard body.containsByte(UInt8(ascii: "{"), followedByOneOf: "%{:") else { return nil }
         var pass = ForeignSyntaxPass(Array(body.utf8), unsafe: unsafe)
         pass.run()
+        let text = pass.out.withUnsafeBufferPointer { String(checkedUTF8: $0) } ?? String(decoding: pass.out, as: UTF8.self)
         return ForeignSyntax(
-            text: pass.out.withUnsafeBufferPointer { String(checkedUTF8: $0) } ?? String(decoding: pass.out, as: UTF8.self), warnings: pass.warnings, map: PositionMap(anchors: pass.anchors),
-            linkTags: pass.linkTags, figures: pass.figures)
+            text: text, warnings: pass.warnings, map: PositionMap(anchors: pass.anchors), linkTags: pass.linkTags, figures: pass.figures)
     }
 }
 

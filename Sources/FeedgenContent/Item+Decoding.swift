@@ -150,48 +150,34 @@ extension Item {
     /// Nil when `id` can name an output file: `/`-separated segments of letters, digits, `-`,
     /// `_`, `.`, no empty segment, no segment starting with `.`; else the problem.
     static func idProblem(_ id: String) -> String? {
-        // An ASCII id (nearly every one) is read on its bytes, with the same rule.
-        if id.withUTF8Bytes(asciiIDIsValid) ?? idIsValid(id) { return nil }
+        // An ASCII id (nearly every one) is read on its bytes, a character per byte.
+        let valid =
+            id.utf8.allSatisfy({ $0 < 0x80 })
+            ? segmentsAreValid(id.utf8, slash: UInt8(ascii: "/"), dot: UInt8(ascii: "."), allowed: ItemName.isASCIIIDByte)
+            : segmentsAreValid(id.unicodeScalars, slash: "/", dot: ".", allowed: ItemName.isIDScalar)
+        if valid { return nil }
         return "item id '\(id)' cannot name an output file: use letters, digits, '-', '_' and '.' "
             + "in segments separated by '/', with no empty or '.'-prefixed segment"
     }
 
-    /// Whether `id` passes ``idProblem(_:)``'s rule, read by Unicode scalar.
-    private static func idIsValid(_ id: String) -> Bool {
+    /// ``idProblem(_:)``'s rule on `units` (an id's bytes or scalars): `slash`-separated
+    /// segments of `allowed` units, none empty, none starting with `dot`.
+    private static func segmentsAreValid<Units: Sequence>(
+        _ units: Units, slash: Units.Element, dot: Units.Element, allowed: (Units.Element) -> Bool
+    ) -> Bool where Units.Element: Equatable {
         var valid = true
         var segmentStart = true
-        for scalar in id.unicodeScalars {
-            if scalar == "/" {
+        for unit in units {
+            if unit == slash {
                 if segmentStart { valid = false }  // an empty segment or a leading '/'
                 segmentStart = true
                 continue
             }
-            if segmentStart && scalar == "." { valid = false }
+            if segmentStart && unit == dot { valid = false }
             segmentStart = false
-            let allowed = ItemName.isIDScalar(scalar)
-            if !allowed { valid = false }
+            if !allowed(unit) { valid = false }
         }
         if segmentStart { valid = false }  // empty id or a trailing '/'
-        return valid
-    }
-
-    /// ``idIsValid(_:)`` of the bytes of an ASCII id (``ItemName/isASCIIIDByte(_:)``); nil when a
-    /// byte is not ASCII.
-    private static func asciiIDIsValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        var valid = true
-        var segmentStart = true
-        for c in bytes {
-            if c >= 0x80 { return nil }
-            if c == UInt8(ascii: "/") {
-                if segmentStart { valid = false }
-                segmentStart = true
-                continue
-            }
-            if segmentStart && c == UInt8(ascii: ".") { valid = false }
-            segmentStart = false
-            if !ItemName.isASCIIIDByte(c) { valid = false }
-        }
-        if segmentStart { valid = false }
         return valid
     }
 

@@ -229,6 +229,10 @@ import Testing
             "content/s/my file.md": "x",
             "content/s/café.md": "x",
             "content/s/f.md": "---\nid: ok/v1.2_x-y\n---\n",
+            // Non-ASCII ids are read by scalar: letters of any script pass, the same rule holds.
+            "content/s/g.md": "---\nid: 日本/ünï-1\n---\n",
+            "content/s/h.md": "---\nid: 日本/.ünï\n---\n",
+            "content/s/i.md": "---\nid: \"日本 語\"\n---\n",
         ])
         let (s, diagnostics) = site.load()
         #expect(s == nil)
@@ -241,6 +245,8 @@ import Testing
                 "content/s/c.md:2:5: error: item id 'a//b' \(rule)",
                 "content/s/d.md:2:5: error: item id 'a/.hidden' \(rule)",
                 "content/s/e.md:2:5: error: item id 'has space' \(rule)",
+                "content/s/h.md:2:5: error: item id '日本/.ünï' \(rule)",
+                "content/s/i.md:2:5: error: item id '日本 語' \(rule)",
             ])
     }
 

@@ -1,4 +1,5 @@
 import FeedgenDiagnostics
+import FeedgenStorage
 import Foundation
 import Synchronization
 import Testing
@@ -53,6 +54,43 @@ import Testing
         same.title = loaded.title
         #expect(reader.fingerprints.known(same) == nil)
         #expect(reader.fingerprints.fingerprint(same) == computed)
+    }
+
+    /// Both fingerprints are hashed from one encoding in pieces (the body where it is, zeros in
+    /// place of the fields the one outside the body leaves out): they must equal the hash of the
+    /// item's whole encoding, and of the encoding of a copy without description, body and links,
+    /// which is what the build cache and the snapshot stored before.
+    @Test func fingerprintsInPiecesAreTheirDefinitions() {
+        var noDescription = Self.item()
+        noDescription.description = nil
+        var long = Self.item()
+        long.html = String(repeating: "<p>Ünïcode body, long enough for the streaming hash.</p>\n", count: 200)
+        var bare = Self.item()
+        bare.html = ""
+        bare.markdownLinks = []
+        for item in [Self.item(), noDescription, long, bare] {
+            var whole = ByteWriter()
+            whole.item(item)
+            var copy = item
+            copy.html = ""
+            copy.markdownLinks = []
+            copy.description = nil
+            var outside = ByteWriter()
+            outside.item(copy)
+            #expect(ItemCache.fingerprint(item) == StableHasher.hash(whole.bytes))
+            #expect(ItemCache.fingerprintOutsideBody(item) == StableHasher.hash(outside.bytes))
+            let both = ItemCache.fingerprints(item)
+            #expect(both.whole == StableHasher.hash(whole.bytes))
+            #expect(both.outside == StableHasher.hash(outside.bytes))
+            // Remembered ones are the same.
+            let remembered = ItemFingerprints()
+            #expect(remembered.fingerprintOutsideBody(item) == StableHasher.hash(outside.bytes))
+            #expect(remembered.fingerprint(item) == StableHasher.hash(whole.bytes))
+        }
+        // An edit of the body alone keeps the fingerprint outside it, not the whole one.
+        #expect(ItemCache.fingerprintOutsideBody(long) == ItemCache.fingerprintOutsideBody(Self.item()))
+        #expect(ItemCache.fingerprint(long) != ItemCache.fingerprint(Self.item()))
+        #expect(ItemCache.fingerprintOutsideBody(noDescription) == ItemCache.fingerprintOutsideBody(Self.item()))
     }
 
     /// A cached item's front matter is left in the mapped log (its structure checked when the
