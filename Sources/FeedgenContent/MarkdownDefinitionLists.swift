@@ -13,14 +13,16 @@ import CCmark
 #endif
 
 enum MarkdownDefinitionLists {
-    /// A line that may start a definition: `:` at the start of the line, then a space or a tab,
-    /// not on the first line; whether one does is decided on the parsed tree (``convert``).
+    /// A line that may start a definition: `:` at the start of the line or after a container's
+    /// markup (the `>` of block quotes, the indentation of a list item's content), then a space
+    /// or a tab, not on the first line; whether one does is decided on the parsed tree (``convert``).
     struct Candidate: Equatable {
         /// 1-based.
         var line: Int
         /// The byte offset of the `:`.
         var offset: Int
-        /// Whether the line before holds only spaces and tabs (a loose definition).
+        /// Whether the line before holds only spaces and tabs (a loose definition), and the `>`
+        /// of as many block quotes as this line's.
         var blankBefore: Bool
     }
 
@@ -39,15 +41,31 @@ enum MarkdownDefinitionLists {
         while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: ":")), bytes.count - from) {
             let i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
             from = i + 1
-            guard base[i - 1] == 0x0A, i + 1 < bytes.count, base[i + 1] == 0x20 || base[i + 1] == 0x09 else { continue }
+            guard i + 1 < bytes.count, base[i + 1] == 0x20 || base[i + 1] == 0x09 else { continue }
+            // Before the colon on its line: nothing, or only container markup.
+            var lineStart = i
+            var quotes = 0
+            while lineStart > 0, base[lineStart - 1] != 0x0A {
+                let b = base[lineStart - 1]
+                guard b == 0x20 || b == 0x09 || b == UInt8(ascii: ">") else { break }
+                if b == UInt8(ascii: ">") { quotes += 1 }
+                lineStart -= 1
+            }
+            guard lineStart > 0, base[lineStart - 1] == 0x0A else { continue }
             for k in counted..<i where base[k] == 0x0A { line += 1 }
             counted = i
-            var start = i - 1  // the line before: back to its newline
+            var start = lineStart - 1  // the line before: back to its newline
             var blank = true
+            var quotesBefore = 0
             while start > 0, base[start - 1] != 0x0A {
                 start -= 1
-                if base[start] != 0x20 && base[start] != 0x09 && base[start] != 0x0D { blank = false }
+                if base[start] == UInt8(ascii: ">") {
+                    quotesBefore += 1
+                } else if base[start] != 0x20 && base[start] != 0x09 && base[start] != 0x0D {
+                    blank = false
+                }
             }
+            blank = blank && quotesBefore == quotes
             var end = i + 1
             while end < bytes.count, base[end] == 0x20 || base[end] == 0x09 || base[end] == 0x0D { end += 1 }
             let candidate = Candidate(line: line, offset: i, blankBefore: blank)
@@ -83,42 +101,11 @@ enum MarkdownDefinitionLists {
     /// their paragraph's buffer.
     static func convert(_ document: OpaquePointer, items: [Candidate], retired: inout [OpaquePointer]) -> [Int] {
         let lines = items.map(\.line)
-        let candidates = Set(lines)
-        // Phase 1: which lists are definitions.
+        // Phase 1: which lists are definitions, in the document and in every block quote and
+        // list item (Goldmark reads definition lists in any container).
         var accepted: [(list: OpaquePointer, terms: OpaquePointer?)] = []
         var started = Set<Int>()
-        var previous: OpaquePointer? = nil
-        var previousIsDefinitions = false
-        var child = cmark_node_first_child(document)
-        while let node = child {
-            child = cmark_node_next(node)
-            defer { previous = node }
-            guard cmark_node_get_type(node) == CMARK_NODE_LIST else {
-                // A paragraph right after a definition list keeps it open for its own definitions.
-                if !(previousIsDefinitions && cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) { previousIsDefinitions = false }
-                continue
-            }
-            var starts: [Int] = []  // the lines its items start on
-            var item = cmark_node_first_child(node)
-            while let it = item {
-                starts.append(Int(cmark_node_get_start_line(it)))
-                item = cmark_node_next(it)
-            }
-            let ours = starts.filter(candidates.contains)
-            guard !ours.isEmpty else {
-                previousIsDefinitions = false
-                continue
-            }
-            let before = previous.map { cmark_node_get_type($0) }
-            guard ours.count == starts.count, before == CMARK_NODE_PARAGRAPH || (before == CMARK_NODE_LIST && previousIsDefinitions)
-            else {
-                previousIsDefinitions = false
-                continue
-            }
-            accepted.append((node, before == CMARK_NODE_PARAGRAPH ? previous : nil))
-            started.formUnion(starts)
-            previousIsDefinitions = true
-        }
+        acceptDefinitions(in: document, column: 1, candidates: Set(lines), accepted: &accepted, started: &started)
         let rejected = lines.filter { !started.contains($0) }
         guard rejected.isEmpty else { return rejected }
 
@@ -169,6 +156,62 @@ enum MarkdownDefinitionLists {
             lastList = dl
         }
         return []
+    }
+
+    /// Phase 1 of ``convert`` in one container (the document, a block quote, a list item) and
+    /// those inside it: the lists of `container` whose items all start on `candidates` lines, at
+    /// `column` (1-based: where the container's content starts, so that a `:` indented inside
+    /// it is text, as Goldmark reads it), right after a paragraph (their terms) or after such a
+    /// list, go into `accepted`, their items' lines into `started`.
+    private static func acceptDefinitions(
+        in container: OpaquePointer, column: Int32?, candidates: Set<Int>, accepted: inout [(list: OpaquePointer, terms: OpaquePointer?)],
+        started: inout Set<Int>
+    ) {
+        var previous: OpaquePointer? = nil
+        var previousIsDefinitions = false
+        var child = cmark_node_first_child(container)
+        while let node = child {
+            child = cmark_node_next(node)
+            defer { previous = node }
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_BLOCK_QUOTE {
+                acceptDefinitions(in: node, column: contentColumn(node), candidates: candidates, accepted: &accepted, started: &started)
+            }
+            guard type == CMARK_NODE_LIST else {
+                // A paragraph right after a definition list keeps it open for its own definitions.
+                if !(previousIsDefinitions && type == CMARK_NODE_PARAGRAPH) { previousIsDefinitions = false }
+                continue
+            }
+            var starts: [Int] = []  // the lines its items start on
+            var columns = true  // whether every item starts at the content's column
+            var item = cmark_node_first_child(node)
+            while let it = item {
+                starts.append(Int(cmark_node_get_start_line(it)))
+                columns = columns && cmark_node_get_start_column(it) == column
+                acceptDefinitions(in: it, column: contentColumn(it), candidates: candidates, accepted: &accepted, started: &started)
+                item = cmark_node_next(it)
+            }
+            let ours = starts.filter(candidates.contains)
+            guard !ours.isEmpty else {
+                previousIsDefinitions = false
+                continue
+            }
+            let before = previous.map { cmark_node_get_type($0) }
+            guard ours.count == starts.count, columns, before == CMARK_NODE_PARAGRAPH || (before == CMARK_NODE_LIST && previousIsDefinitions)
+            else {
+                previousIsDefinitions = false
+                continue
+            }
+            accepted.append((node, before == CMARK_NODE_PARAGRAPH ? previous : nil))
+            started.formUnion(starts)
+            previousIsDefinitions = true
+        }
+    }
+
+    /// Where a block quote's or list item's content starts (1-based): at its first block (after
+    /// `> `, or the item's marker and the spaces after it).
+    private static func contentColumn(_ container: OpaquePointer) -> Int32? {
+        cmark_node_first_child(container).map { cmark_node_get_start_column($0) }
     }
 
     /// A custom block that cmark renders as `enter`, its children, then `exit`.

@@ -116,6 +116,31 @@ import Testing
         #expect(html("# Heading\n: \n: text\n") == "<h1 id=\"heading\">Heading</h1>\n<p>:\n: text</p>\n")
     }
 
+    /// In a block quote or a list item, a `:` line at the start of the container's content
+    /// defines the paragraph before it, as Goldmark reads it (its definition list parser opens in
+    /// any container); tight and loose as at the top level.
+    @Test func definitionsInsideContainers() {
+        #expect(html("> Apple\n> : A fruit.\n") == "<blockquote>\n<dl>\n<dt>Apple</dt>\n<dd>A fruit.</dd>\n</dl>\n</blockquote>\n")
+        #expect(
+            html("> Apple\n>\n> : A fruit.\n")
+                == "<blockquote>\n<dl>\n<dt>Apple</dt>\n<dd>\n<p>A fruit.</p>\n</dd>\n</dl>\n</blockquote>\n")
+        #expect(html("- Apple\n  : A fruit.\n") == "<ul>\n<li>\n<dl>\n<dt>Apple</dt>\n<dd>A fruit.</dd>\n</dl>\n</li>\n</ul>\n")
+        #expect(
+            html("1. Install:\n\n   `--force`\n   : Overwrite.\n2. Run.\n")
+                == "<ol>\n<li>\n<p>Install:</p>\n<dl>\n<dt><code>--force</code></dt>\n<dd>Overwrite.</dd>\n</dl>\n</li>\n<li>\n<p>Run.</p>\n</li>\n</ol>\n")
+        #expect(
+            html("> - Apple\n>   : A fruit.\n")
+                == "<blockquote>\n<ul>\n<li>\n<dl>\n<dt>Apple</dt>\n<dd>A fruit.</dd>\n</dl>\n</li>\n</ul>\n</blockquote>\n")
+    }
+
+    /// A `:` indented inside its container (or at the top level) is text, as Goldmark reads it.
+    @Test func indentedColonLinesAreText() {
+        #expect(html("Term\n  : indented\n") == "<p>Term\n: indented</p>\n")
+        #expect(html("> Term\n>   : indented\n") == "<blockquote>\n<p>Term\n: indented</p>\n</blockquote>\n")
+        #expect(html("- Term\n    : indented\n") == "<ul>\n<li>Term\n: indented</li>\n</ul>\n")
+        #expect(html("> Term\n: lazy\n") == "<blockquote>\n<p>Term\n: lazy</p>\n</blockquote>\n")
+    }
+
     /// `:` lines that define nothing stay as written: after a heading, a list or a code block,
     /// on the first line, inside a fence or an HTML block, without a space after the colon.
     @Test func colonLinesThatAreNotDefinitions() {
