@@ -37,6 +37,9 @@ public struct UIStrings: Sendable, Hashable {
         case slideLabel
         /// The `aria-roledescription` of a slideshow and of its slides ("carousel", "slide").
         case carousel, slide
+        /// A weather card's labels of the day's high and low temperatures ("H", "L"; Apple
+        /// Weather's abbreviations, and its wording in the other languages: 最高, 最低…).
+        case high, low
 
         /// The placeholders the text may hold (`{count}`), each replaced by a number.
         public var placeholders: [String] {
@@ -102,6 +105,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "Previous", .next: "Next", .previousSlide: "Previous slide", .nextSlide: "Next slide",
             .tags: "Tags", .items: "{count} items", .item: "{count} item", .slideLabel: "{index} of {count}",
             .carousel: "carousel", .slide: "slide",
+            .high: "H", .low: "L",
         ],
         "ja": [
             .seeAll: "すべて表示", .breadcrumb: "パンくずリスト", .moreFeeds: "その他のフィード", .pages: "ページ",
@@ -109,6 +113,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "前へ", .next: "次へ", .previousSlide: "前のスライド", .nextSlide: "次のスライド",
             .tags: "タグ", .items: "{count}件", .item: "{count}件", .slideLabel: "{count}枚中{index}枚目",
             .carousel: "カルーセル", .slide: "スライド",
+            .high: "最高", .low: "最低",
         ],
         "zh-Hans": [
             .seeAll: "查看全部", .breadcrumb: "面包屑导航", .moreFeeds: "更多内容", .pages: "分页",
@@ -116,6 +121,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "上一个", .next: "下一个", .previousSlide: "上一张", .nextSlide: "下一张",
             .tags: "标签", .items: "{count} 项", .item: "{count} 项", .slideLabel: "第 {index} 张，共 {count} 张",
             .carousel: "轮播", .slide: "幻灯片",
+            .high: "最高", .low: "最低",
         ],
         "zh-Hant": [
             .seeAll: "查看全部", .breadcrumb: "導覽路徑", .moreFeeds: "更多內容", .pages: "分頁",
@@ -123,6 +129,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "上一個", .next: "下一個", .previousSlide: "上一張", .nextSlide: "下一張",
             .tags: "標籤", .items: "{count} 項", .item: "{count} 項", .slideLabel: "第 {index} 張，共 {count} 張",
             .carousel: "輪播", .slide: "投影片",
+            .high: "最高", .low: "最低",
         ],
         "ko": [
             .seeAll: "모두 보기", .breadcrumb: "탐색 경로", .moreFeeds: "더 많은 피드", .pages: "페이지",
@@ -130,6 +137,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "이전", .next: "다음", .previousSlide: "이전 슬라이드", .nextSlide: "다음 슬라이드",
             .tags: "태그", .items: "항목 {count}개", .item: "항목 {count}개", .slideLabel: "{count}개 중 {index}번째",
             .carousel: "캐러셀", .slide: "슬라이드",
+            .high: "최고", .low: "최저",
         ],
         "es": [
             .seeAll: "Ver todo", .breadcrumb: "Ruta de navegación", .moreFeeds: "Más secciones", .pages: "Páginas",
@@ -137,6 +145,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "Anterior", .next: "Siguiente", .previousSlide: "Diapositiva anterior", .nextSlide: "Diapositiva siguiente",
             .tags: "Etiquetas", .items: "{count} elementos", .item: "{count} elemento", .slideLabel: "{index} de {count}",
             .carousel: "carrusel", .slide: "diapositiva",
+            .high: "Máx.", .low: "Mín.",
         ],
         "fr": [
             .seeAll: "Tout voir", .breadcrumb: "Fil d’Ariane", .moreFeeds: "Autres rubriques", .pages: "Pages",
@@ -144,6 +153,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "Précédent", .next: "Suivant", .previousSlide: "Diapositive précédente", .nextSlide: "Diapositive suivante",
             .tags: "Étiquettes", .items: "{count} éléments", .item: "{count} élément", .slideLabel: "{index} sur {count}",
             .carousel: "carrousel", .slide: "diapositive",
+            .high: "Max.", .low: "Min.",
         ],
         "de": [
             .seeAll: "Alle anzeigen", .breadcrumb: "Brotkrumennavigation", .moreFeeds: "Weitere Rubriken", .pages: "Seiten",
@@ -151,6 +161,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "Zurück", .next: "Weiter", .previousSlide: "Vorherige Folie", .nextSlide: "Nächste Folie",
             .tags: "Schlagwörter", .items: "{count} Einträge", .item: "{count} Eintrag", .slideLabel: "{index} von {count}",
             .carousel: "Karussell", .slide: "Folie",
+            .high: "H", .low: "T",
         ],
         "pt": [
             .seeAll: "Ver tudo", .breadcrumb: "Trilha de navegação", .moreFeeds: "Mais seções", .pages: "Páginas",
@@ -158,6 +169,7 @@ public struct UIStrings: Sendable, Hashable {
             .previous: "Anterior", .next: "Próximo", .previousSlide: "Slide anterior", .nextSlide: "Próximo slide",
             .tags: "Tags", .items: "{count} itens", .item: "{count} item", .slideLabel: "{index} de {count}",
             .carousel: "carrossel", .slide: "slide",
+            .high: "Máx.", .low: "Mín.",
         ],
     ]
 }

@@ -108,7 +108,7 @@ extension SiteRenderer {
         }
         let context = TemplateContext.item(
             item, feed: feed, page: page, image: image, variants: image == nil ? nil : images.card(feed: feed, item: item), eager: eager,
-            priority: priority, config: site.site.config)
+            priority: priority, strings: stringsContext(lang: item.lang ?? feed.feed.lang), config: site.site.config)
         return try Self.render(template, context, partials: templates)
     }
 

@@ -64,7 +64,7 @@ public enum TemplateContext {
     ///     `lang`) and `timeZone` show the date.
     public static func item(
         _ item: Item, feed: PreparedFeed, page: String, image: ImageAsset?, variants: ResponsiveImage? = nil, eager: Bool,
-        priority: Bool = false, detail: Bool = false, html: String? = nil, config: SiteConfig
+        priority: Bool = false, detail: Bool = false, html: String? = nil, strings: MustacheValue? = nil, config: SiteConfig
     ) -> MustacheValue {
         let url = itemURL(item, feed: feed, page: page)
         var imageValue: MustacheValue = .null
@@ -81,23 +81,25 @@ public enum TemplateContext {
             imageValue = .object(MustacheObject(pairs))
         }
         let params = MustacheObject(item.params.compactMap { p in p.key.string.map { ($0, value(p.value)) } })
-        return .object(
-            MustacheObject([
-                ("id", .string(item.id)),
-                ("title", .string(item.title)),
-                ("description", nonEmpty(item.description)),
-                ("html", .string(html ?? item.html)),
-                ("hasBody", .bool(item.hasBody)),
-                ("url", url.map { .string($0) } ?? .null),
-                ("date", date(item.date, language: item.lang ?? feed.feed.lang ?? config.language, config: config)),
-                ("image", imageValue),
-                ("type", .string(item.type)),
-                ("lang", nonEmpty(item.lang)),
-                ("dir", SiteRenderer.isRightToLeft(item.lang) ? "rtl" : .null),
-                ("tags", .array(item.tags.map { .string($0) })),
-                ("hasTags", .bool(!item.tags.isEmpty)),
-                ("params", .object(params)),
-            ]))
+        var pairs: [(String, MustacheValue)] = [
+            ("id", .string(item.id)),
+            ("title", .string(item.title)),
+            ("description", nonEmpty(item.description)),
+            ("html", .string(html ?? item.html)),
+            ("hasBody", .bool(item.hasBody)),
+            ("url", url.map { .string($0) } ?? .null),
+            ("date", date(item.date, language: item.lang ?? feed.feed.lang ?? config.language, config: config)),
+            ("image", imageValue),
+            ("type", .string(item.type)),
+            ("lang", nonEmpty(item.lang)),
+            ("dir", SiteRenderer.isRightToLeft(item.lang) ? "rtl" : .null),
+            ("tags", .array(item.tags.map { .string($0) })),
+            ("hasTags", .bool(!item.tags.isEmpty)),
+            ("params", .object(params)),
+        ]
+        // A card's own interface text (a weather card's H and L): on a page, `strings` is the page's.
+        if let strings { pairs.append(("strings", strings)) }
+        return .object(MustacheObject(pairs))
     }
 
     /// `srcset` (variants in the original format), `sizes` and `sources` (WebP variants, for a
@@ -241,7 +243,7 @@ extension TemplateContext {
                 paths: pageKeys + ["feed", "feed.title", "feed.url", "item"] + cardKeys.map { "item." + $0 },
                 openPrefixes: ["item.params"], emptyLists: ["page.feeds"])
         case .card:
-            return ContextSchema(paths: cardKeys, openPrefixes: ["params"])
+            return ContextSchema(paths: cardKeys + stringKeys, openPrefixes: ["params"])
         case .slideLabel:
             return ContextSchema(paths: ["index", "count", "text"])
         case .itemCount:

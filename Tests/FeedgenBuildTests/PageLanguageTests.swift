@@ -104,6 +104,23 @@ import FeedgenDiagnostics
         #expect(second.contains(#"<h2 id="sec-posts">5 items</h2>"#))
     }
 
+    /// A weather card's H and L are in the card's language: its page's, or its item's `lang`;
+    /// `strings` in feedgen.yaml rewords them.
+    @Test func aWeatherCardsHighAndLowAreInItsLanguage() throws {
+        let root = temporaryFolder("feedgen-lang") + "/site"
+        let weather = "type: weather\nparams: {temperature: 18, condition: 晴れ, high: 21, low: 12}\n"
+        writeSite(root, [
+            "feedgen.yaml": "title: 天気\nlanguage: ja\nstrings: {fr: {high: Maxi}}\n",
+            "content/today/tokyo.md": "---\ntitle: 東京\nweight: 1\n\(weather)---\n",
+            "content/today/paris.md": "---\ntitle: Paris\nweight: 2\nlang: fr\n\(weather)---\n",
+        ])
+        let report = build(root, output: root + "/../public")
+        #expect(report.exitStatus == 0, "\(report.diagnostics.items)")
+        let home = Self.read(root + "/../public/index.html")
+        #expect(home.contains(#"<p class="weather-condition">晴れ · 最高 21° 最低 12°</p>"#))
+        #expect(home.contains(#"<p class="weather-condition">晴れ · Maxi 21° Min. 12°</p>"#))
+    }
+
     /// A section's `lang` chooses its own text (its See all link), the page keeps the site's.
     @Test func aSectionsLangChoosesItsText() throws {
         let (home, _, _, _) = try Self.pages(Self.site(language: "en", sectionLang: "de"))
@@ -175,7 +192,7 @@ import FeedgenDiagnostics
         #expect(
             warned.diagnostics.items.map(\.description) == [
                 "feedgen.yaml:2:11: warning: 'jp' in 'language' is no ISO 639 language code (did you mean 'ja'? 'JP' is the region code of Japan): browsers and screen readers take the page's language from it",
-                "feedgen.yaml:3:11: error: unknown key 'japanese' in 'strings' (known keys: seeAll, breadcrumb, moreFeeds, pages, previousPage, nextPage, pageOf, previous, next, previousSlide, nextSlide, tags, items, item, slideLabel, carousel, slide)",
+                "feedgen.yaml:3:11: error: unknown key 'japanese' in 'strings' (known keys: seeAll, breadcrumb, moreFeeds, pages, previousPage, nextPage, pageOf, previous, next, previousSlide, nextSlide, tags, items, item, slideLabel, carousel, slide, high, low)",
             ])
         let scripts: Set = ["zh"]
         #expect(LanguageTag.lookup("zh-Hant-TW", scriptKeys: []) == ["zh", "zh-hant", "zh-tw", "zh-hant-tw"])

@@ -68,7 +68,7 @@ import FeedgenMustache
                     let image = site.images[PreparedSite.imageKey(feed: feed, item: item)]
                     paths(TemplateContext.item(
                               item, feed: feed, page: feed.pagePath, image: image, variants: images.card(feed: feed, item: item), eager: false,
-                              config: site.site.config),
+                              strings: renderer.stringsContext(lang: item.lang ?? feed.feed.lang), config: site.site.config),
                           into: &keys[.card, default: []])
                     if item.hasBody { paths(renderer.detailContext(item, feed: feed), into: &keys[.item, default: []]) }
                 }
