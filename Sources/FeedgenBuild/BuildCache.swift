@@ -148,20 +148,28 @@ struct CacheState {
     /// tree's manifest or order must drop its lines.
     var lines: [UInt64: ArraySlice<UInt8>] = [:]
 
-    static func read(_ path: String, salt: UInt64) -> CacheState {
-        // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
-        guard let bytes = CacheFile.read(path) else { return CacheState() }
+    /// The state file's bytes and where its trees' lines are (between its header and its `end`
+    /// line), nil when it is not one of this salt with its checksum right.
+    static func verified(_ path: String, salt: UInt64) -> (bytes: [UInt8], body: Range<Int>)? {
+        guard let bytes = CacheFile.read(path) else { return nil }
         // The last line is `end <checksum of everything before it>`.
-        guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return CacheState() }
+        guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return nil }
         let bodyEnd = lastNewline + 1
         let last = String(decoding: bytes[bodyEnd...], as: UTF8.self).trimmingCharacters(in: .newlines)
         let checksum = bytes.withUnsafeBytes { StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[..<bodyEnd])) }
-        guard last == "end \(checksum)" else { return CacheState() }
+        guard last == "end \(checksum)" else { return nil }
         let header = Array("feedgen-cache-state \(salt)\n".utf8)
-        guard bytes[..<bodyEnd].starts(with: header) else { return CacheState() }
+        guard bytes[..<bodyEnd].starts(with: header) else { return nil }
+        return (bytes, header.count..<bodyEnd)
+    }
+
+    static func read(_ path: String, salt: UInt64) -> CacheState {
+        // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
+        guard let (bytes, body) = verified(path, salt: salt) else { return CacheState() }
+        let bodyEnd = body.upperBound
         var state = CacheState()
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            var p = header.count
+            var p = body.lowerBound
             let end = bodyEnd
             func number() -> UInt64? {
                 var value: UInt64 = 0
@@ -326,7 +334,17 @@ struct CacheState {
     /// Whether the tree at `root` is exactly what `manifest` describes: the same regular files
     /// with the same sizes, modification times and inodes, and no other files or folders.
     /// `ignoringUserEntries`: the user's root entries (``OutputWriter/isUserName(_:)``) do not count.
-    static func matches(_ root: String, _ manifest: [String: ManifestEntry], ignoringUserEntries: Bool = false) -> Bool {
+    /// `lines`: the manifest's state lines, if known (``lines``): compared first, as bytes.
+    static func matches(
+        _ root: String, _ manifest: [String: ManifestEntry], lines: ArraySlice<UInt8>? = nil, ignoringUserEntries: Bool = false
+    ) -> Bool {
+        if let lines, !lines.isEmpty,
+            lines.withUnsafeBufferPointer({
+                feedgen_tree_matches_state(root, $0.baseAddress, $0.count, 0, 0, ignoringUserEntries ? 1 : 0, OutputWriter.markerName)
+            }) == 1
+        {
+            return true
+        }
         var entries: UnsafeMutablePointer<feedgen_tree_entry>?
         var count = 0
         var names: UnsafeMutablePointer<CChar>?

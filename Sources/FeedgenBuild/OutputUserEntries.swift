@@ -12,7 +12,23 @@ extension OutputWriter {
 
     /// The root names a manifest's paths use (files and first folders).
     static func rootNames<S: Sequence<String>>(of paths: S) -> Set<String> {
-        Set(paths.map { String($0.prefix { $0 != "/" }) })
+        var names = Set<String>()
+        // Most paths share their root name with the one before (`docs/…`): inserted once per run.
+        var last: Substring?
+        for path in paths {
+            // `/` never combines with what follows it in an ASCII path: the bytes are cut there.
+            let name: Substring
+            if path.utf8.allSatisfy({ $0 < 0x80 }) {
+                name = path[..<(path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)]
+            } else {
+                name = path.prefix { $0 != "/" }
+            }
+            if name != last {
+                names.insert(String(name))
+                last = name
+            }
+        }
+        return names
     }
 
     /// The user's root entries of the tree at `root`, whose manifest's root names are `owned`.
@@ -45,7 +61,17 @@ extension OutputWriter {
     public static func examine(output: String) -> (stray: String?, asWritten: Bool) {
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
         guard let ino = Session.inode(out) else { return (nil, false) }
-        let state = CacheState.read(BuildCache.folder(forOutput: out) + "/state", salt: BuildCache.salt)
+        let statePath = BuildCache.folder(forOutput: out) + "/state"
+        // The usual case, the output as written, is told from the state's bytes; any other
+        // answer is found the exact way below.
+        if let (bytes, body) = CacheState.verified(statePath, salt: BuildCache.salt),
+            bytes[body].withUnsafeBufferPointer({
+                feedgen_tree_matches_state(out, $0.baseAddress, $0.count, 1, ino, 1, markerName)
+            }) == 1
+        {
+            return (nil, true)
+        }
+        let state = CacheState.read(statePath, salt: BuildCache.salt)
         guard let manifest = state.trees[ino], !manifest.isEmpty else { return (nil, false) }
         var entries: UnsafeMutablePointer<feedgen_tree_entry>?
         var count = 0
