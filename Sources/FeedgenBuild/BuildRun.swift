@@ -72,9 +72,9 @@ public final class BuildRun {
     }
 
     /// Stage 1, for a build that may be patched: the content is listed first (every item file
-    /// stamped) and, when the output may be written, the cache's lock is taken and the output's
-    /// session opened on another thread (without reading the card cache, which a patch does not
-    /// need). The load then reads the site from the same listing.
+    /// stamped) and, when the output may be written, the cache's lock is taken on another thread
+    /// and the output's session made ready to open (``Pipeline/SessionOpening/startIfIdle()``:
+    /// a patch that writes nothing needs none). The load then reads the site from the same listing.
     /// - Returns: the listing, and the output and its session when they were opened.
     public func listFirst() -> (listing: ContentListing, output: String?, session: Pipeline.SessionOpening?)? {
         guard FileManager.default.fileExists(atPath: root + "/content") else { return nil }
@@ -95,7 +95,6 @@ public final class BuildRun {
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
             let session = Pipeline.SessionOpening(output: output, memo: itemCache.memo, cutCardsLog: options.testCutLog == "cards.log")
             session.outputAsWritten = examined.asWritten
-            session.start(useCache: true, readCards: false)
             itemCache.opening = session
             opened.output = output
         }
@@ -107,10 +106,16 @@ public final class BuildRun {
     }
 
     /// After a patch that did not apply: the session it used is not reused (`sessionUsed`), else
-    /// the card cache the full build needs starts being read.
+    /// the session (unless the patch started it) and the card cache the full build needs start
+    /// being opened.
     public func patchDidNotApply(sessionUsed: Bool) {
         guard let opening = itemCache.opening else { return }
-        if sessionUsed { itemCache.opening = nil } else { opening.readCards(useCache: true) }
+        if sessionUsed {
+            itemCache.opening = nil
+        } else {
+            opening.startIfIdle()
+            opening.readCards(useCache: true)
+        }
     }
 
     /// Stages 2–3: ``Pipeline/prepare(_:report:itemCache:listing:)``.

@@ -14,18 +14,25 @@ extension OutputWriter {
     static func rootNames<S: Sequence<String>>(of paths: S) -> Set<String> {
         var names = Set<String>()
         // Most paths share their root name with the one before (`docs/…`): inserted once per run.
-        var last: Substring?
+        var last: [UInt8]?
         for path in paths {
-            // `/` never combines with what follows it in an ASCII path: the bytes are cut there.
-            let name: Substring
-            if path.utf8.allSatisfy({ $0 < 0x80 }) {
-                name = path[..<(path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)]
-            } else {
-                name = path.prefix { $0 != "/" }
+            var path = path
+            let inserted = path.withUTF8 { bytes -> Bool in
+                // The bytes before the first `/`, when they and the byte after it are ASCII: then
+                // that `/` is a Character of its own (nothing combines with it), where `prefix`
+                // stops. Other paths are cut by Character.
+                let slash = bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+                guard bytes[..<min(slash + 2, bytes.count)].allSatisfy({ $0 < 0x80 }) else { return false }
+                let name = UnsafeBufferPointer(rebasing: bytes[..<slash])
+                if last.map({ !name.elementsEqual($0) }) ?? true {
+                    last = Array(name)
+                    names.insert(String(decoding: name, as: UTF8.self))
+                }
+                return true
             }
-            if name != last {
-                names.insert(String(name))
-                last = name
+            if !inserted {
+                names.insert(String(path.prefix { $0 != "/" }))
+                last = nil
             }
         }
         return names
