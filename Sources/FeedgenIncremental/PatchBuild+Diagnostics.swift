@@ -37,7 +37,8 @@ extension PatchBuild {
             return .failure(NotApplicable(reason: "a warning in \(warning.location.path) with --strict"))
         }
         var all = Diagnostics()
-        all.append(contentsOf: old.filter { !paths.contains($0.location.path) })
+        // (No file read again: the last build's, without a look-up per diagnostic.)
+        all.append(contentsOf: paths.isEmpty ? old : old.filter { !paths.contains($0.location.path) })
         all.append(contentsOf: found)
         all.sort()
         return .success(all.items)

@@ -45,6 +45,7 @@ extension PatchBuild {
             let exists = CacheFile.exists(folder + "/" + BuildSnapshot.fileName)
             return .failure(NotApplicable(reason: exists ? "snapshot unreadable" : "no snapshot"))
         }
+        if options.exitsAfterBuild { ExitReclaimed.keep(old) }
         // A usual build after this attempt reuses what the snapshot knows.
         return patch(options, listing: listing, output: output, opening: opening, start: start, old: old, timing: &timing)
             .mapError { failure in
