@@ -128,6 +128,7 @@ struct BuildSnapshot: Equatable {
                 let count = r.count()
             else { return nil }
             var links: [Link] = []
+            links.reserveCapacity(count)
             for _ in 0..<count {
                 guard let target = r.string(), let page = r.string() else { return nil }
                 links.append(Link(target: target, page: page))
