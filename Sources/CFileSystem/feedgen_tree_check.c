@@ -254,3 +254,51 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
     free(table.slots);
     return result;
 }
+
+size_t feedgen_state_numbers(const unsigned char *p, size_t length, unsigned long long *values, size_t count) {
+    size_t k = 0;
+    for (size_t n = 0; n < count; n++) {
+        unsigned long long v = 0;
+        size_t start = k;
+        while (k < length && p[k] >= '0' && p[k] <= '9') {
+            unsigned d = (unsigned)(p[k] - '0');
+            if (v > (~0ULL - d) / 10) return 0;
+            v = v * 10 + d;
+            k++;
+        }
+        if (k == start || k >= length || (p[k] != ' ' && p[k] != '\n')) return 0;
+        values[n] = v;
+        k++;
+    }
+    return k;
+}
+
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+size_t feedgen_format_numbers(const unsigned long long *values, size_t count, unsigned char *out) {
+    size_t k = 0;
+    for (size_t n = 0; n < count; n++) {
+        unsigned char digits[20];
+        size_t d = 20;
+        unsigned long long v = values[n];
+        while (v >= 100) {  // two digits a division
+            unsigned r = (unsigned)(v % 100);
+            v /= 100;
+            d -= 2;
+            memcpy(digits + d, digit_pairs + 2 * r, 2);
+        }
+        if (v >= 10) {
+            d -= 2;
+            memcpy(digits + d, digit_pairs + 2 * v, 2);
+        } else {
+            digits[--d] = (unsigned char)('0' + v);
+        }
+        memcpy(out + k, digits + d, 20 - d);
+        k += 20 - d;
+        out[k++] = ' ';
+    }
+    return k;
+}

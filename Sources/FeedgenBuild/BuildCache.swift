@@ -214,9 +214,14 @@ struct CacheState {
                     continue
                 }
                 // hash key size mtime inode path
-                guard let tree, let hash = number(), let key = number(), let size = number(), let mtime = number(),
-                    let inode = number()
-                else { return false }
+                guard let tree else { return false }
+                var numbers: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+                let read = withUnsafeMutableBytes(of: &numbers) {
+                    feedgen_state_numbers(buffer.baseAddress! + p, end - p, $0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5)
+                }
+                guard read > 0 else { return false }
+                p += read
+                let (hash, key, size, mtime, inode) = numbers
                 let start = p
                 while p < end, buffer[p] != 10 { p += 1 }
                 guard p < end else { return false }
@@ -271,14 +276,17 @@ struct CacheState {
             if lines.count != manifest.count {
                 lines = manifest.sorted(by: { Self.bytewise($0.key, $1.key) })
             }
-            for (file, e) in lines {
-                append(e.hash)
-                append(e.key)
-                append(UInt64(clamping: e.size))
-                append(UInt64(bitPattern: e.mtime))
-                append(e.inode)
-                append(file)
-                out.append(10)
+            // The numbers of a line formatted in C (five per line, 10,000 lines a tree).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 21) { scratch in
+                for (file, e) in lines {
+                    var numbers = (e.hash, e.key, UInt64(clamping: e.size), UInt64(bitPattern: e.mtime), e.inode)
+                    let count = withUnsafeBytes(of: &numbers) {
+                        feedgen_format_numbers($0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5, scratch.baseAddress!)
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
+                    append(file)
+                    out.append(10)
+                }
             }
         }
         append("end \(StableHasher.hash(out))\n")

@@ -91,6 +91,23 @@ struct BuildSnapshot: Equatable {
     var pages: Int
     var feedCount: Int
     var cards: Int
+    /// The file this snapshot was read from, where its parts lie in it (``ReadFrom``).
+    var readFrom: ReadFrom? = nil
+
+    /// A read snapshot's bytes, with where each item record and the diagnostics lie in them, and
+    /// the values read there: an encoding of a snapshot made from it copies the bytes of the
+    /// parts still equal to those values instead of encoding them again (a patch changes a
+    /// few records of 10,000, and seldom the diagnostics). Not part of a snapshot's value: any
+    /// two are equal.
+    struct ReadFrom: Equatable {
+        let bytes: [UInt8]
+        let records: [Range<Int>]
+        let items: [ItemRecord?]
+        /// The diagnostics' bytes (after their count).
+        let diagnosticBytes: Range<Int>
+        let diagnostics: [Diagnostic]
+        static func == (_: ReadFrom, _: ReadFrom) -> Bool { true }
+    }
 
     /// Whether `stamp` vouches for the file: recorded, and older than the recording build by
     /// more than ``racyMargin``.
@@ -104,10 +121,18 @@ struct BuildSnapshot: Equatable {
 
     /// The snapshot in `bytes`, nil when they are not one of this format, salt and checksum.
     static func decode(_ bytes: [UInt8], salt: UInt64) -> BuildSnapshot? {
-        bytes.withUnsafeBytes { decode(buffer: $0, salt: salt) }
+        var records: [Range<Int>] = []
+        var diagnosticBytes = 0..<0
+        guard var snapshot = bytes.withUnsafeBytes({ decode(buffer: $0, salt: salt, records: &records, diagnostics: &diagnosticBytes) })
+        else { return nil }
+        snapshot.readFrom = ReadFrom(
+            bytes: bytes, records: records, items: snapshot.items, diagnosticBytes: diagnosticBytes, diagnostics: snapshot.diagnostics)
+        return snapshot
     }
 
-    private static func decode(buffer bytes: UnsafeRawBufferPointer, salt: UInt64) -> BuildSnapshot? {
+    private static func decode(
+        buffer bytes: UnsafeRawBufferPointer, salt: UInt64, records: inout [Range<Int>], diagnostics diagnosticBytes: inout Range<Int>
+    ) -> BuildSnapshot? {
         guard bytes.count >= 24, Array(bytes[0..<4]) == magic else { return nil }
         let body = bytes.count - 8
         var r = ByteReader(bytes: bytes, offset: 4, end: body)
@@ -118,7 +143,10 @@ struct BuildSnapshot: Equatable {
         guard let recorded = r.int64(), let inputs = r.u64(), let itemFiles = r.sources() else { return nil }
         var items: [ItemRecord?] = []
         items.reserveCapacity(itemFiles.count)
+        records.reserveCapacity(itemFiles.count)
         for _ in itemFiles {
+            let recordStart = r.offset
+            defer { records.append(recordStart..<r.offset) }
             guard let present = r.byte() else { return nil }
             if present == 0 {
                 items.append(nil)
@@ -210,7 +238,10 @@ struct BuildSnapshot: Equatable {
             }
             feeds[f].syndication = SyndicationRecord(atomPath: atomPath, atomHash: atomHash, jsonPath: jsonPath, jsonHash: jsonHash, map: map)
         }
+        // The diagnostics' bytes follow their count (8 bytes).
+        let diagnosticStart = r.offset + 8
         guard let diagnostics = r.sharedDiagnostics() else { return nil }
+        diagnosticBytes = diagnosticStart..<r.offset
         guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
         return BuildSnapshot(
             recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,

@@ -74,6 +74,15 @@ struct feedgen_tree_entry {
 /// `*names` (free both with free()). Returns 0, or -1 with errno set (nothing to free then).
 int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names);
 
+/// Reads `count` decimal numbers from the `length` bytes at `p`, each ended by a space or a line
+/// feed (the build cache's state lines): into `values`. Returns the bytes read (the last
+/// number's end included), or 0 when there are not `count` such numbers or one is 2^64 or more.
+size_t feedgen_state_numbers(const unsigned char *p, size_t length, unsigned long long *values, size_t count);
+
+/// Writes `count` numbers in decimal, each followed by a space, to `out` (room for 21 bytes a
+/// number). Returns the bytes written.
+size_t feedgen_format_numbers(const unsigned long long *values, size_t count, unsigned char *out);
+
 /// Whether the tree at `root` is exactly what a manifest in the build cache's state describes:
 /// the same regular files with the same sizes, modification times and inodes, and no other files
 /// or folders (with `ignore_user_entries`, a root entry named as the user's — a dot-name other
