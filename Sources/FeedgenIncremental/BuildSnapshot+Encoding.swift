@@ -12,7 +12,10 @@ extension BuildSnapshot {
     func encoded(salt: UInt64) -> [UInt8] {
         let itemPieces = (items.count + Self.encodingPiece - 1) / Self.encodingPiece
         // The read snapshot's diagnostics, when they are these, are copied as they were.
-        let diagnosticsRead = readFrom.flatMap { Self.sameBytes($0.diagnostics, diagnostics) ? $0 : nil }
+        let diagnosticsRead = readFrom.flatMap { read in
+            let shared = read.diagnostics.withUnsafeBufferPointer { p in diagnostics.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+            return read.diagnostics.count == diagnostics.count && (shared || PatchBuild.sameBytes(read.diagnostics, diagnostics)) ? read : nil
+        }
         let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnostics.count + Self.encodingPiece - 1) / Self.encodingPiece
         // In file order: the head, the item records, the rest up to the diagnostics' count,
         // the diagnostics, the counts.
@@ -79,24 +82,6 @@ extension BuildSnapshot {
         case (let x?, let y?): return same(x.cards, y.cards) && same(x.entries, y.entries)
         default: return false
         }
-    }
-
-    /// Whether the two lists' diagnostics have the same bytes (Strings' `==` would take
-    /// canonically equivalent texts for equal).
-    private static func sameBytes(_ a: [Diagnostic], _ b: [Diagnostic]) -> Bool {
-        func same(_ x: String, _ y: String) -> Bool {
-            var (x, y) = (x, y)
-            return x.withUTF8 { p in
-                y.withUTF8 { q in
-                    p.count == q.count && (p.baseAddress == q.baseAddress || p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0)
-                }
-            }
-        }
-        return a.count == b.count
-            && zip(a, b).allSatisfy { x, y in
-                x.severity == y.severity && x.location.line == y.location.line && x.location.column == y.location.column
-                    && same(x.location.path, y.location.path) && same(x.message, y.message)
-            }
     }
 
     /// The sources of settings, `static/` and images, the absent files, the feeds, their
