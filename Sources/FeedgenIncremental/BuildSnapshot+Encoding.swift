@@ -12,7 +12,7 @@ extension BuildSnapshot {
     func encoded(salt: UInt64) -> [UInt8] {
         let itemPieces = (items.count + Self.encodingPiece - 1) / Self.encodingPiece
         // The read snapshot's diagnostics, when they are these, are copied as they were.
-        let diagnosticsRead = readFrom.flatMap { read in
+        let diagnosticsRead = readFrom.parts.flatMap { read in
             let shared = read.diagnostics.withUnsafeBufferPointer { p in diagnostics.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
             return read.diagnostics.count == diagnostics.count && (shared || PatchBuild.sameBytes(read.diagnostics, diagnostics)) ? read : nil
         }
@@ -32,7 +32,7 @@ extension BuildSnapshot {
                 let start = (p - 1) * Self.encodingPiece
                 for k in start..<min(items.count, start + Self.encodingPiece) {
                     // A record equal to the one read is copied from the file it was read from.
-                    if let read = readFrom, k < read.items.count, Self.unchanged(read.items[k], items[k]) {
+                    if let read = readFrom.parts, k < read.items.count, Self.unchanged(read.items[k], items[k]) {
                         w.bytes += read.bytes[read.records[k]]
                     } else {
                         w.record(items[k])
@@ -58,9 +58,9 @@ extension BuildSnapshot {
         w.u64(StableHasher.hash(w.bytes))
         #if DEBUG
             // Copied parts must be what encoding them again makes.
-            if readFrom != nil {
+            if readFrom.parts != nil {
                 var fresh = self
-                fresh.readFrom = nil
+                fresh.readFrom = ReadFrom()
                 assert(fresh.encoded(salt: salt) == w.bytes, "a snapshot's copied parts differ from their encoding")
             }
         #endif

@@ -92,7 +92,7 @@ struct BuildSnapshot: Equatable {
     var feedCount: Int
     var cards: Int
     /// The file this snapshot was read from, where its parts lie in it (``ReadFrom``).
-    var readFrom: ReadFrom? = nil
+    var readFrom = ReadFrom()
 
     /// A read snapshot's bytes, with where each item record and the diagnostics lie in them, and
     /// the values read there: an encoding of a snapshot made from it copies the bytes of the
@@ -100,12 +100,16 @@ struct BuildSnapshot: Equatable {
     /// few records of 10,000, and seldom the diagnostics). Not part of a snapshot's value: any
     /// two are equal.
     struct ReadFrom: Equatable {
-        let bytes: [UInt8]
-        let records: [Range<Int>]
-        let items: [ItemRecord?]
-        /// The diagnostics' bytes (after their count).
-        let diagnosticBytes: Range<Int>
-        let diagnostics: [Diagnostic]
+        struct Parts {
+            let bytes: [UInt8]
+            let records: [Range<Int>]
+            let items: [ItemRecord?]
+            /// The diagnostics' bytes (after their count).
+            let diagnosticBytes: Range<Int>
+            let diagnostics: [Diagnostic]
+        }
+        /// nil: not read from a file.
+        var parts: Parts?
         static func == (_: ReadFrom, _: ReadFrom) -> Bool { true }
     }
 
@@ -125,7 +129,7 @@ struct BuildSnapshot: Equatable {
         var diagnosticBytes = 0..<0
         guard var snapshot = bytes.withUnsafeBytes({ decode(buffer: $0, salt: salt, records: &records, diagnostics: &diagnosticBytes) })
         else { return nil }
-        snapshot.readFrom = ReadFrom(
+        snapshot.readFrom.parts = ReadFrom.Parts(
             bytes: bytes, records: records, items: snapshot.items, diagnosticBytes: diagnosticBytes, diagnostics: snapshot.diagnostics)
         return snapshot
     }

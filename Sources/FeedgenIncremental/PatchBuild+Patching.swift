@@ -41,6 +41,13 @@ extension PatchBuild {
         // A patch rewrites only what changed: a cache file replaced by something else, or a
         // killed build's temporary file, waits for the usual build, which replaces them.
         guard BuildCache.isHealthy(cacheFolder: folder) else { return .failure(NotApplicable(reason: "build cache damaged")) }
+        // An item file changed since the snapshot was written: the patch will render it, and
+        // the output's session starts opening now, while the snapshot is read.
+        if let written = FileStamp.of(folder + "/" + BuildSnapshot.fileName),
+            listing.hasItemFile(changedSince: written.mtime - BuildSnapshot.racyMargin)
+        {
+            opening.startIfIdle()
+        }
         guard let old = BuildSnapshot.read(cacheFolder: folder) else {
             let exists = CacheFile.exists(folder + "/" + BuildSnapshot.fileName)
             return .failure(NotApplicable(reason: exists ? "snapshot unreadable" : "no snapshot"))
