@@ -76,7 +76,11 @@ public final class BuildRun {
     /// and the output's session made ready to open (``Pipeline/SessionOpening/startIfIdle()``:
     /// a patch that writes nothing needs none). The load then reads the site from the same listing.
     /// - Returns: the listing, and the output and its session when they were opened.
-    public func listFirst() -> (listing: ContentListing, output: String?, session: Pipeline.SessionOpening?)? {
+    /// - Parameter alongside: called on another thread with the output folder while the
+    ///   content is listed (a patch build reads the output's snapshot then).
+    public func listFirst(
+        alongside: (@Sendable (String) -> Void)? = nil
+    ) -> (listing: ContentListing, output: String?, session: Pipeline.SessionOpening?)? {
         guard FileManager.default.fileExists(atPath: root + "/content") else { return nil }
         let (options, root, itemCache) = (self.options, self.root, self.itemCache)
         let configured = SiteLoader.configuration(siteRoot: root)
@@ -86,6 +90,7 @@ public final class BuildRun {
         let opened = Opened()
         let output = Pipeline.outputPath(options, configured: configured.config.output, root: root)
         let opening = DispatchGroup()
+        if let alongside, options.useCache { DispatchQueue.global().async(group: opening) { alongside(output) } }
         DispatchQueue.global().async(group: opening) {
             guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
             // One listing of the output: no stray file, and whether a patch that writes nothing

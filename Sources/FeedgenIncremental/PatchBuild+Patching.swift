@@ -30,11 +30,12 @@ extension PatchBuild {
 
     /// Patches the output of `options` from `listing` when the snapshot allows it.
     ///
+    /// - Parameter early: the snapshot read while the content was listed, if it was.
     /// - Returns: the build's report (its output written), or ``NotApplicable`` with nothing
     ///   written: the caller builds the usual way.
     static func attempt(
         _ options: BuildOptions, listing: ContentListing, output: String, opening: Pipeline.SessionOpening, start: Int64,
-        timing: inout StageTiming
+        early: EarlySnapshot? = nil, timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         let folder = BuildCache.folder(forOutput: output)
         guard !listing.hasErrors else { return .failure(NotApplicable(reason: "configuration")) }
@@ -48,7 +49,7 @@ extension PatchBuild {
         {
             opening.startIfIdle()
         }
-        guard let old = BuildSnapshot.read(cacheFolder: folder) else {
+        guard let old = early?.snapshot(cacheFolder: folder) ?? BuildSnapshot.read(cacheFolder: folder) else {
             let exists = CacheFile.exists(folder + "/" + BuildSnapshot.fileName)
             return .failure(NotApplicable(reason: exists ? "snapshot unreadable" : "no snapshot"))
         }
