@@ -148,20 +148,28 @@ struct CacheState {
     /// tree's manifest or order must drop its lines.
     var lines: [UInt64: ArraySlice<UInt8>] = [:]
 
-    static func read(_ path: String, salt: UInt64) -> CacheState {
-        // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
-        guard let bytes = CacheFile.read(path) else { return CacheState() }
+    /// The state file's bytes and where its trees' lines are (between its header and its `end`
+    /// line), nil when it is not one of this salt with its checksum right.
+    static func verified(_ path: String, salt: UInt64) -> (bytes: [UInt8], body: Range<Int>)? {
+        guard let bytes = CacheFile.read(path) else { return nil }
         // The last line is `end <checksum of everything before it>`.
-        guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return CacheState() }
+        guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return nil }
         let bodyEnd = lastNewline + 1
         let last = String(decoding: bytes[bodyEnd...], as: UTF8.self).trimmingCharacters(in: .newlines)
         let checksum = bytes.withUnsafeBytes { StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: $0[..<bodyEnd])) }
-        guard last == "end \(checksum)" else { return CacheState() }
+        guard last == "end \(checksum)" else { return nil }
         let header = Array("feedgen-cache-state \(salt)\n".utf8)
-        guard bytes[..<bodyEnd].starts(with: header) else { return CacheState() }
+        guard bytes[..<bodyEnd].starts(with: header) else { return nil }
+        return (bytes, header.count..<bodyEnd)
+    }
+
+    static func read(_ path: String, salt: UInt64) -> CacheState {
+        // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
+        guard let (bytes, body) = verified(path, salt: salt) else { return CacheState() }
+        let bodyEnd = body.upperBound
         var state = CacheState()
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            var p = header.count
+            var p = body.lowerBound
             let end = bodyEnd
             func number() -> UInt64? {
                 var value: UInt64 = 0
@@ -206,9 +214,14 @@ struct CacheState {
                     continue
                 }
                 // hash key size mtime inode path
-                guard let tree, let hash = number(), let key = number(), let size = number(), let mtime = number(),
-                    let inode = number()
-                else { return false }
+                guard let tree else { return false }
+                var numbers: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+                let read = withUnsafeMutableBytes(of: &numbers) {
+                    feedgen_state_numbers(buffer.baseAddress! + p, end - p, $0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5)
+                }
+                guard read > 0 else { return false }
+                p += read
+                let (hash, key, size, mtime, inode) = numbers
                 let start = p
                 while p < end, buffer[p] != 10 { p += 1 }
                 guard p < end else { return false }
@@ -263,14 +276,17 @@ struct CacheState {
             if lines.count != manifest.count {
                 lines = manifest.sorted(by: { Self.bytewise($0.key, $1.key) })
             }
-            for (file, e) in lines {
-                append(e.hash)
-                append(e.key)
-                append(UInt64(clamping: e.size))
-                append(UInt64(bitPattern: e.mtime))
-                append(e.inode)
-                append(file)
-                out.append(10)
+            // The numbers of a line formatted in C (five per line, 10,000 lines a tree).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 21) { scratch in
+                for (file, e) in lines {
+                    var numbers = (e.hash, e.key, UInt64(clamping: e.size), UInt64(bitPattern: e.mtime), e.inode)
+                    let count = withUnsafeBytes(of: &numbers) {
+                        feedgen_format_numbers($0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5, scratch.baseAddress!)
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
+                    append(file)
+                    out.append(10)
+                }
             }
         }
         append("end \(StableHasher.hash(out))\n")
@@ -326,7 +342,17 @@ struct CacheState {
     /// Whether the tree at `root` is exactly what `manifest` describes: the same regular files
     /// with the same sizes, modification times and inodes, and no other files or folders.
     /// `ignoringUserEntries`: the user's root entries (``OutputWriter/isUserName(_:)``) do not count.
-    static func matches(_ root: String, _ manifest: [String: ManifestEntry], ignoringUserEntries: Bool = false) -> Bool {
+    /// `lines`: the manifest's state lines, if known (``lines``): compared first, as bytes.
+    static func matches(
+        _ root: String, _ manifest: [String: ManifestEntry], lines: ArraySlice<UInt8>? = nil, ignoringUserEntries: Bool = false
+    ) -> Bool {
+        if let lines, !lines.isEmpty,
+            lines.withUnsafeBufferPointer({
+                feedgen_tree_matches_state(root, $0.baseAddress, $0.count, 0, 0, ignoringUserEntries ? 1 : 0, OutputWriter.markerName)
+            }) == 1
+        {
+            return true
+        }
         var entries: UnsafeMutablePointer<feedgen_tree_entry>?
         var count = 0
         var names: UnsafeMutablePointer<CChar>?

@@ -72,43 +72,55 @@ public final class BuildRun {
     }
 
     /// Stage 1, for a build that may be patched: the content is listed first (every item file
-    /// stamped) and, when the output may be written, the cache's lock is taken and the output's
-    /// session opened on another thread (without reading the card cache, which a patch does not
-    /// need). The load then reads the site from the same listing.
+    /// stamped) and, when the output may be written, the cache's lock is taken on another thread
+    /// and the output's session made ready to open (``Pipeline/SessionOpening/startIfIdle()``:
+    /// a patch that writes nothing needs none). The load then reads the site from the same listing.
     /// - Returns: the listing, and the output and its session when they were opened.
-    public func listFirst() -> (listing: ContentListing, output: String?, session: Pipeline.SessionOpening?)? {
+    /// - Parameter alongside: called on another thread with the output folder while the
+    ///   content is listed (a patch build reads the output's snapshot then).
+    public func listFirst(
+        alongside: (@Sendable (String) -> Void)? = nil
+    ) -> (listing: ContentListing, output: String?, session: Pipeline.SessionOpening?)? {
         guard FileManager.default.fileExists(atPath: root + "/content") else { return nil }
         let (options, root, itemCache) = (self.options, self.root, self.itemCache)
-        var opened: String?
         let configured = SiteLoader.configuration(siteRoot: root)
-        // The lock and the output's session first (they depend on the configured output only),
-        // then the listing, while the session opens.
-        func openSession(_ config: SiteConfig) {
-            let output = Pipeline.outputPath(options, configured: config.output, root: root)
+        // The lock and the output's session (they depend on the configured output only) on
+        // another thread, while the content is listed on this one.
+        final class Opened: @unchecked Sendable { var output: String? }
+        let opened = Opened()
+        let output = Pipeline.outputPath(options, configured: configured.config.output, root: root)
+        let opening = DispatchGroup()
+        if let alongside, options.useCache { DispatchQueue.global().async(group: opening) { alongside(output) } }
+        DispatchQueue.global().async(group: opening) {
             guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
             // One listing of the output: no stray file, and whether a patch that writes nothing
             // leaves it right.
             let examined = OutputWriter.examine(output: output)
             guard examined.stray == nil else { return }
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
-            let opening = Pipeline.SessionOpening(output: output, memo: itemCache.memo, cutCardsLog: options.testCutLog == "cards.log")
-            opening.outputAsWritten = examined.asWritten
-            opening.start(useCache: true, readCards: false)
-            itemCache.opening = opening
-            opened = output
+            let session = Pipeline.SessionOpening(output: output, memo: itemCache.memo, cutCardsLog: options.testCutLog == "cards.log")
+            session.outputAsWritten = examined.asWritten
+            itemCache.opening = session
+            opened.output = output
         }
-        openSession(configured.config)
         let listed = SiteLoader.list(configured, stampFiles: true)
+        opening.wait()
         listing = listed
         timing.mark("listing")
-        return (listed, opened, opened == nil ? nil : itemCache.opening)
+        return (listed, opened.output, opened.output == nil ? nil : itemCache.opening)
     }
 
     /// After a patch that did not apply: the session it used is not reused (`sessionUsed`), else
-    /// the card cache the full build needs starts being read.
+    /// the session (unless the patch started it) and the card cache the full build needs start
+    /// being opened.
     public func patchDidNotApply(sessionUsed: Bool) {
         guard let opening = itemCache.opening else { return }
-        if sessionUsed { itemCache.opening = nil } else { opening.readCards(useCache: true) }
+        if sessionUsed {
+            itemCache.opening = nil
+        } else {
+            opening.startIfIdle()
+            opening.readCards(useCache: true)
+        }
     }
 
     /// Stages 2–3: ``Pipeline/prepare(_:report:itemCache:listing:)``.

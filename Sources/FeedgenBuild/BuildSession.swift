@@ -84,6 +84,7 @@ extension Pipeline {
         /// is loaded, rather than on the build's critical path. `readCards: false` (a patch
         /// build, which needs no card cache): only ``readCards(useCache:)`` reads it.
         func start(useCache: Bool, readCards: Bool = true) {
+            started = true
             if readCards {
                 readingCards = true
                 cardsRead.enter()
@@ -93,6 +94,16 @@ extension Pipeline {
                 guard readCards else { return }
                 DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
             }
+        }
+
+        /// Whether ``start(useCache:readCards:)`` was called (on the build's thread only).
+        private var started = false
+
+        /// Starts opening the session with the cache (``start(useCache:readCards:)``, without the
+        /// card cache) unless it was started already: a patch build opens it only when it has
+        /// something to write.
+        package func startIfIdle() {
+            if !started { start(useCache: true, readCards: false) }
         }
 
         /// Starts reading the card cache on another thread, when ``start(useCache:readCards:)``

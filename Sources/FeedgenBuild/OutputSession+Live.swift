@@ -18,7 +18,7 @@ extension OutputWriter.Session {
     /// manifest is unknown. A build that would write nothing checks it, so that a page
     /// deleted or edited by hand is written again (content-format §build cache).
     public func outputIsAsWritten() -> Bool {
-        !live.isEmpty && CacheState.matches(output, live, ignoringUserEntries: true)
+        !live.isEmpty && CacheState.matches(output, live, lines: liveLines, ignoringUserEntries: true)
     }
 
     /// The output's file at `path`, mapped, when it is as the output's manifest records it

@@ -45,7 +45,7 @@ extension OutputWriter {
         let liveOrder: [String]
         /// The output's state lines as read: the output is not changed by a build (it becomes
         /// the next back buffer as it is), so its lines are written back as they were.
-        private let liveLines: ArraySlice<UInt8>?
+        let liveLines: ArraySlice<UInt8>?
         let lock = NSLock()
         /// Files written (the others were already right in the back buffer).
         public internal(set) var writes = 0
@@ -106,12 +106,14 @@ extension OutputWriter {
             self.ownedByLive = knownLive.map { OutputWriter.rootNames(of: $0.keys) }
             var back: [String: ManifestEntry]?
             var start = "new"
-            if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest) {
+            if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest, lines: state.lines[ino]) {
                 back = manifest
                 start = "kept"
             } else {
                 _ = feedgen_remove_tree(backPath)
-                if !liveManifest.isEmpty, CacheState.matches(self.output, liveManifest, ignoringUserEntries: true) {
+                if !liveManifest.isEmpty,
+                    CacheState.matches(self.output, liveManifest, lines: liveInode.flatMap { state.lines[$0] }, ignoringUserEntries: true)
+                {
                     if feedgen_link_tree(self.output, backPath) == 0 {
                         // Links of the user's entries are not the build's: they stay in the output only.
                         for name in OutputWriter.userEntries(in: backPath, owned: ownedByLive ?? []) {

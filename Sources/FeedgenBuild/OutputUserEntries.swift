@@ -12,7 +12,30 @@ extension OutputWriter {
 
     /// The root names a manifest's paths use (files and first folders).
     static func rootNames<S: Sequence<String>>(of paths: S) -> Set<String> {
-        Set(paths.map { String($0.prefix { $0 != "/" }) })
+        var names = Set<String>()
+        // Most paths share their root name with the one before (`docs/…`): inserted once per run.
+        var last: [UInt8]?
+        for path in paths {
+            var path = path
+            let inserted = path.withUTF8 { bytes -> Bool in
+                // The bytes before the first `/`, when they and the byte after it are ASCII: then
+                // that `/` is a Character of its own (nothing combines with it), where `prefix`
+                // stops. Other paths are cut by Character.
+                let slash = bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+                guard bytes[..<min(slash + 2, bytes.count)].allSatisfy({ $0 < 0x80 }) else { return false }
+                let name = UnsafeBufferPointer(rebasing: bytes[..<slash])
+                if last.map({ !name.elementsEqual($0) }) ?? true {
+                    last = Array(name)
+                    names.insert(String(decoding: name, as: UTF8.self))
+                }
+                return true
+            }
+            if !inserted {
+                names.insert(String(path.prefix { $0 != "/" }))
+                last = nil
+            }
+        }
+        return names
     }
 
     /// The user's root entries of the tree at `root`, whose manifest's root names are `owned`.
@@ -45,7 +68,17 @@ extension OutputWriter {
     public static func examine(output: String) -> (stray: String?, asWritten: Bool) {
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
         guard let ino = Session.inode(out) else { return (nil, false) }
-        let state = CacheState.read(BuildCache.folder(forOutput: out) + "/state", salt: BuildCache.salt)
+        let statePath = BuildCache.folder(forOutput: out) + "/state"
+        // The usual case, the output as written, is told from the state's bytes; any other
+        // answer is found the exact way below.
+        if let (bytes, body) = CacheState.verified(statePath, salt: BuildCache.salt),
+            bytes[body].withUnsafeBufferPointer({
+                feedgen_tree_matches_state(out, $0.baseAddress, $0.count, 1, ino, 1, markerName)
+            }) == 1
+        {
+            return (nil, true)
+        }
+        let state = CacheState.read(statePath, salt: BuildCache.salt)
         guard let manifest = state.trees[ino], !manifest.isEmpty else { return (nil, false) }
         var entries: UnsafeMutablePointer<feedgen_tree_entry>?
         var count = 0

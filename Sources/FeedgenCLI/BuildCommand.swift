@@ -109,6 +109,8 @@ enum BuildCommand {
         options.exitsAfterBuild = true
         options.progress = BuildProgress.forBuild(on: terminal)
         let report = SiteBuilder.build(options)
+        // Its diagnostics (tens of thousands on a large site) are left for the exit to free.
+        ExitReclaimed.keep(report)
         terminal.print(report.diagnostics, strict: options.strict)
         if !terminal.quiet {
             terminal.err(summary(report, write: write, strict: options.strict) + "\n")

@@ -100,16 +100,21 @@ public struct Terminal: Sendable {
         // one is made once, on every core. Messages and kinds are told apart by their bytes (a
         // String key hashes non-ASCII text through Unicode normalization: most of this sum once),
         // and keyed by a digest of them (``Message``).
-        var slotOf: [Message: Int] = [:]
+        // Found by digest alone (a UInt64 key hashes cheaply), then compared; a message whose
+        // digest another one has is found by itself in `others`.
+        var slotOf: [UInt64: Int] = [:]
         slotOf.reserveCapacity(diagnostics.count / 2)
+        var others: [Message: Int] = [:]
         var distinct: [Message] = []
         var counts: [Int] = []
         for d in diagnostics {
             let message = Message(severity: strict && d.severity == .warning ? .error : d.severity, text: d.message)
-            if let slot = slotOf[message] {
+            if let slot = slotOf[message.digest], distinct[slot] == message {
+                counts[slot] += 1
+            } else if let slot = others[message] {
                 counts[slot] += 1
             } else {
-                slotOf[message] = distinct.count
+                if slotOf[message.digest] == nil { slotOf[message.digest] = distinct.count } else { others[message] = distinct.count }
                 distinct.append(message)
                 counts.append(1)
             }
@@ -145,7 +150,7 @@ public struct Terminal: Sendable {
     private struct Message: Hashable {
         let severity: Severity
         let text: String
-        private let digest: UInt64
+        let digest: UInt64
 
         init(severity: Severity, text: String) {
             self.severity = severity
@@ -160,7 +165,9 @@ public struct Terminal: Sendable {
         static func == (a: Message, b: Message) -> Bool {
             guard a.digest == b.digest, a.severity == b.severity, a.text.utf8.count == b.text.utf8.count else { return false }
             var (x, y) = (a.text, b.text)
-            return x.withUTF8 { p in y.withUTF8 { q in p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
+            return x.withUTF8 { p in
+                y.withUTF8 { q in p.isEmpty || p.baseAddress == q.baseAddress || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 }
+            }
         }
     }
 

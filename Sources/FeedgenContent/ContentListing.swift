@@ -34,6 +34,20 @@ public struct ContentListing: Sendable {
         return files
     }
 
+    /// Whether an item file was modified or had its status changed at `time` (ns since 1970)
+    /// or later, or could not be stamped.
+    public func hasItemFile(changedSince time: Int64) -> Bool {
+        for feed in plan?.feeds ?? [] {
+            for section in feed.sections {
+                guard section.itemStamps.count >= section.itemFiles.count else { return true }
+                for stamp in section.itemStamps[..<section.itemFiles.count] {
+                    guard let stamp, stamp.mtime < time, stamp.ctime < time else { return true }
+                }
+            }
+        }
+        return false
+    }
+
     /// The feed and section files (`_feed.md`, `_section.md`; site-relative), in plan order.
     public var settingsFiles: [String] {
         var files: [String] = []

@@ -218,13 +218,13 @@ struct ContentScanner {
     }
 
     /// Counts one more Markdown file; false (with an error at the first) past the limit.
-    private mutating func countContentFile(_ path: String) -> Bool {
+    private mutating func countContentFile(_ path: @autoclosure () -> String) -> Bool {
         contentFiles += 1
         guard contentFiles > Limits.maxContentFiles else { return true }
         if contentFiles == Limits.maxContentFiles + 1 {
             plan.diagnostics.append(
                 .error(
-                    SourceLocation(path: path),
+                    SourceLocation(path: path()),
                     "the site has more than \(Limits.maxContentFiles) Markdown files, the limit; this and later files are not read"))
         }
         return false

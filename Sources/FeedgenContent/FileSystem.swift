@@ -82,7 +82,10 @@ enum FileSystem {
             default:
                 entry = Entry(name: name, isDirectory: false, isLink: isLink, stamp: e.has_stamp != 0 ? FileStamp(e.stamp) : nil)
             }
-            entry.hasInvalidName = !name.utf8.elementsEqual(bytes)
+            var decoded = name
+            entry.hasInvalidName = decoded.withUTF8 {
+                $0.count != bytes.count || ($0.count > 0 && memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) != 0)
+            }
             entries.append(entry)
         }
         return (entries, NodeID(device: UInt64(folder.device), inode: UInt64(folder.inode)))

@@ -1,8 +1,9 @@
 /// The bytes of a ``BuildSnapshot`` (its file format is described on the type): the item records
 /// and the diagnostics, most of a large site's snapshot, are written in pieces on every core and
-/// joined in order.
+/// joined in order; those still as they were read are copied from the file read.
 import FeedgenDiagnostics
 import FeedgenStorage
+import Foundation
 
 extension BuildSnapshot {
     /// Records (item records, diagnostics) per piece written on one core.
@@ -10,7 +11,12 @@ extension BuildSnapshot {
 
     func encoded(salt: UInt64) -> [UInt8] {
         let itemPieces = (items.count + Self.encodingPiece - 1) / Self.encodingPiece
-        let diagnosticPieces = (diagnostics.count + Self.encodingPiece - 1) / Self.encodingPiece
+        // The read snapshot's diagnostics, when they are these, are copied as they were.
+        let diagnosticsRead = readFrom.parts.flatMap { read in
+            let shared = read.diagnostics.withUnsafeBufferPointer { p in diagnostics.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+            return read.diagnostics.count == diagnostics.count && (shared || PatchBuild.sameBytes(read.diagnostics, diagnostics)) ? read : nil
+        }
+        let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnostics.count + Self.encodingPiece - 1) / Self.encodingPiece
         // In file order: the head, the item records, the rest up to the diagnostics' count,
         // the diagnostics, the counts.
         let parts = parallelMap(3 + itemPieces + diagnosticPieces) { p -> [UInt8] in
@@ -24,9 +30,18 @@ extension BuildSnapshot {
                 w.sources(itemFiles)
             } else if p <= itemPieces {
                 let start = (p - 1) * Self.encodingPiece
-                for record in items[start..<min(items.count, start + Self.encodingPiece)] { w.record(record) }
+                for k in start..<min(items.count, start + Self.encodingPiece) {
+                    // A record equal to the one read is copied from the file it was read from.
+                    if let read = readFrom.parts, k < read.items.count, Self.unchanged(read.items[k], items[k]) {
+                        w.bytes += read.bytes[read.records[k]]
+                    } else {
+                        w.record(items[k])
+                    }
+                }
             } else if p == itemPieces + 1 {
                 encodeMiddle(&w)
+            } else if let read = diagnosticsRead, p == itemPieces + 2 {
+                w.bytes += read.bytes[read.diagnosticBytes]
             } else if p <= itemPieces + 1 + diagnosticPieces {
                 let start = (p - itemPieces - 2) * Self.encodingPiece
                 for d in diagnostics[start..<min(diagnostics.count, start + Self.encodingPiece)] { w.diagnostic(d) }
@@ -41,7 +56,32 @@ extension BuildSnapshot {
         w.bytes.reserveCapacity(parts.reduce(8) { $0 + $1.count })
         for part in parts { w.bytes += part }
         w.u64(StableHasher.hash(w.bytes))
+        #if DEBUG
+            // Copied parts must be what encoding them again makes.
+            if readFrom.parts != nil {
+                var fresh = self
+                fresh.readFrom = ReadFrom()
+                assert(fresh.encoded(salt: salt) == w.bytes, "a snapshot's copied parts differ from their encoding")
+            }
+        #endif
         return w.bytes
+    }
+
+    /// Whether `b` is the record `a` as read, untouched: equal numbers, and its lists the same
+    /// storage (a record changed since was given new lists), so the same bytes.
+    private static func unchanged(_ a: ItemRecord?, _ b: ItemRecord?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        func same<T>(_ x: [T], _ y: [T]) -> Bool {
+            x.count == y.count && x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+        }
+        guard a.feed == b.feed, a.section == b.section, a.item == b.item, a.fingerprint == b.fingerprint, a.whole == b.whole,
+            same(a.links, b.links)
+        else { return false }
+        switch (a.elsewhere, b.elsewhere) {
+        case (nil, nil): return true
+        case (let x?, let y?): return same(x.cards, y.cards) && same(x.entries, y.entries)
+        default: return false
+        }
     }
 
     /// The sources of settings, `static/` and images, the absent files, the feeds, their

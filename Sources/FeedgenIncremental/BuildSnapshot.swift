@@ -91,6 +91,27 @@ struct BuildSnapshot: Equatable {
     var pages: Int
     var feedCount: Int
     var cards: Int
+    /// The file this snapshot was read from, where its parts lie in it (``ReadFrom``).
+    var readFrom = ReadFrom()
+
+    /// A read snapshot's bytes, with where each item record and the diagnostics lie in them, and
+    /// the values read there: an encoding of a snapshot made from it copies the bytes of the
+    /// parts still equal to those values instead of encoding them again (a patch changes a
+    /// few records of 10,000, and seldom the diagnostics). Not part of a snapshot's value: any
+    /// two are equal.
+    struct ReadFrom: Equatable {
+        struct Parts {
+            let bytes: [UInt8]
+            let records: [Range<Int>]
+            let items: [ItemRecord?]
+            /// The diagnostics' bytes (after their count).
+            let diagnosticBytes: Range<Int>
+            let diagnostics: [Diagnostic]
+        }
+        /// nil: not read from a file.
+        var parts: Parts?
+        static func == (_: ReadFrom, _: ReadFrom) -> Bool { true }
+    }
 
     /// Whether `stamp` vouches for the file: recorded, and older than the recording build by
     /// more than ``racyMargin``.
@@ -104,10 +125,18 @@ struct BuildSnapshot: Equatable {
 
     /// The snapshot in `bytes`, nil when they are not one of this format, salt and checksum.
     static func decode(_ bytes: [UInt8], salt: UInt64) -> BuildSnapshot? {
-        bytes.withUnsafeBytes { decode(buffer: $0, salt: salt) }
+        var records: [Range<Int>] = []
+        var diagnosticBytes = 0..<0
+        guard var snapshot = bytes.withUnsafeBytes({ decode(buffer: $0, salt: salt, records: &records, diagnostics: &diagnosticBytes) })
+        else { return nil }
+        snapshot.readFrom.parts = ReadFrom.Parts(
+            bytes: bytes, records: records, items: snapshot.items, diagnosticBytes: diagnosticBytes, diagnostics: snapshot.diagnostics)
+        return snapshot
     }
 
-    private static func decode(buffer bytes: UnsafeRawBufferPointer, salt: UInt64) -> BuildSnapshot? {
+    private static func decode(
+        buffer bytes: UnsafeRawBufferPointer, salt: UInt64, records: inout [Range<Int>], diagnostics diagnosticBytes: inout Range<Int>
+    ) -> BuildSnapshot? {
         guard bytes.count >= 24, Array(bytes[0..<4]) == magic else { return nil }
         let body = bytes.count - 8
         var r = ByteReader(bytes: bytes, offset: 4, end: body)
@@ -118,7 +147,10 @@ struct BuildSnapshot: Equatable {
         guard let recorded = r.int64(), let inputs = r.u64(), let itemFiles = r.sources() else { return nil }
         var items: [ItemRecord?] = []
         items.reserveCapacity(itemFiles.count)
+        records.reserveCapacity(itemFiles.count)
         for _ in itemFiles {
+            let recordStart = r.offset
+            defer { records.append(recordStart..<r.offset) }
             guard let present = r.byte() else { return nil }
             if present == 0 {
                 items.append(nil)
@@ -128,6 +160,7 @@ struct BuildSnapshot: Equatable {
                 let count = r.count()
             else { return nil }
             var links: [Link] = []
+            links.reserveCapacity(count)
             for _ in 0..<count {
                 guard let target = r.string(), let page = r.string() else { return nil }
                 links.append(Link(target: target, page: page))
@@ -209,17 +242,10 @@ struct BuildSnapshot: Equatable {
             }
             feeds[f].syndication = SyndicationRecord(atomPath: atomPath, atomHash: atomHash, jsonPath: jsonPath, jsonHash: jsonHash, map: map)
         }
-        guard let diagnosticCount = r.count() else { return nil }
-        var diagnostics: [Diagnostic] = []
-        for _ in 0..<diagnosticCount {
-            guard let severity = r.byte(), severity <= 2, let path = r.string(), let line = r.int(), let column = r.int(),
-                let message = r.string()
-            else { return nil }
-            diagnostics.append(
-                Diagnostic(
-                    severity == 2 ? .error : severity == 1 ? .warning : .note, SourceLocation(path: path, line: line, column: column),
-                    message))
-        }
+        // The diagnostics' bytes follow their count (8 bytes).
+        let diagnosticStart = r.offset + 8
+        guard let diagnostics = r.sharedDiagnostics() else { return nil }
+        diagnosticBytes = diagnosticStart..<r.offset
         guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
         return BuildSnapshot(
             recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,
@@ -250,6 +276,47 @@ struct BuildSnapshot: Equatable {
 }
 
 extension ByteReader {
+    /// The diagnostics (a count, then each one's severity, path, line, column and message). A
+    /// path or message that repeats (a file's warnings are together; a missing page is linked
+    /// from many) is made once and shared: tens of thousands of Strings fewer to make and free.
+    fileprivate mutating func sharedDiagnostics() -> [Diagnostic]? {
+        guard let count = count() else { return nil }
+        var list: [Diagnostic] = []
+        list.reserveCapacity(count)
+        let base = bytes.baseAddress
+        func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+            a.count == b.count && (a.isEmpty || memcmp(base! + a.lowerBound, base! + b.lowerBound, a.count) == 0)
+        }
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        var lastPath: (range: Range<Int>, text: String)?
+        var messages: [UInt64: (range: Range<Int>, text: String)] = [:]
+        for _ in 0..<count {
+            guard let severity = byte(), severity <= 2, let pathRange = stringRange(), let line = int(), let column = int(),
+                let messageRange = stringRange()
+            else { return nil }
+            let path: String
+            if let last = lastPath, same(last.range, pathRange) {
+                path = last.text
+            } else {
+                path = text(pathRange)
+                lastPath = (pathRange, path)
+            }
+            let digest = StableHasher.digest(UnsafeRawBufferPointer(rebasing: bytes[messageRange]))
+            let message: String
+            if let known = messages[digest], same(known.range, messageRange) {
+                message = known.text
+            } else {
+                message = text(messageRange)
+                if messages[digest] == nil { messages[digest] = (messageRange, message) }
+            }
+            list.append(
+                Diagnostic(
+                    severity == 2 ? .error : severity == 1 ? .warning : .note, SourceLocation(path: path, line: line, column: column),
+                    message))
+        }
+        return list
+    }
+
     /// A column width in CSS px: finite and in 1...100,000 (an estimate converts heights
     /// made with it to `Int`, which traps on NaN or infinity).
     fileprivate mutating func width() -> Double? {

@@ -4,6 +4,7 @@
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenResolve
+import Foundation
 
 extension PatchBuild {
     /// `old` (the last build's diagnostics, in ``Diagnostics/sorted`` order) with the
@@ -36,11 +37,48 @@ extension PatchBuild {
         if strict, let warning = found.first(where: { $0.severity == .warning }) {
             return .failure(NotApplicable(reason: "a warning in \(warning.location.path) with --strict"))
         }
+        // One file read again, with the diagnostics it had (the usual body edit): the last
+        // build's list as it is (not copied and sorted again).
+        if paths.count == 1, let path = paths.first, sameBytes(found, old[run(of: path, in: old)]) { return .success(old) }
         var all = Diagnostics()
-        all.append(contentsOf: old.filter { !paths.contains($0.location.path) })
+        // (No file read again: the last build's, without a look-up per diagnostic.)
+        all.append(contentsOf: paths.isEmpty ? old : old.filter { !paths.contains($0.location.path) })
         all.append(contentsOf: found)
         all.sort()
         return .success(all.items)
+    }
+
+    /// Where the diagnostics at `path` are in `list` (sorted by path first): found by halving.
+    static func run(of path: String, in list: [Diagnostic]) -> Range<Int> {
+        func first(_ isPast: (String) -> Bool) -> Int {
+            var (low, high) = (0, list.count)
+            while low < high {
+                let mid = (low + high) / 2
+                if isPast(list[mid].location.path) { high = mid } else { low = mid + 1 }
+            }
+            return low
+        }
+        let start = first { !($0 < path) }
+        let end = first { path < $0 }
+        return start..<max(start, end)
+    }
+
+    /// Whether the two lists hold the same diagnostics, byte for byte (Strings' `==` takes
+    /// canonically equivalent texts for equal), in the same order.
+    static func sameBytes<A: Collection<Diagnostic>, B: Collection<Diagnostic>>(_ a: A, _ b: B) -> Bool {
+        func same(_ x: String, _ y: String) -> Bool {
+            var (x, y) = (x, y)
+            return x.withUTF8 { p in
+                y.withUTF8 { q in
+                    p.count == q.count && (p.baseAddress == q.baseAddress || p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0)
+                }
+            }
+        }
+        return a.count == b.count
+            && zip(a, b).allSatisfy { x, y in
+                x.severity == y.severity && x.location.line == y.location.line && x.location.column == y.location.column
+                    && same(x.location.path, y.location.path) && same(x.message, y.message)
+            }
     }
 
     /// Whether `item`'s body paths that name nothing are written as the last build wrote them.

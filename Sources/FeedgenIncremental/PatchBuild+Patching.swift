@@ -30,21 +30,30 @@ extension PatchBuild {
 
     /// Patches the output of `options` from `listing` when the snapshot allows it.
     ///
+    /// - Parameter early: the snapshot read while the content was listed, if it was.
     /// - Returns: the build's report (its output written), or ``NotApplicable`` with nothing
     ///   written: the caller builds the usual way.
     static func attempt(
         _ options: BuildOptions, listing: ContentListing, output: String, opening: Pipeline.SessionOpening, start: Int64,
-        timing: inout StageTiming
+        early: EarlySnapshot? = nil, timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         let folder = BuildCache.folder(forOutput: output)
         guard !listing.hasErrors else { return .failure(NotApplicable(reason: "configuration")) }
         // A patch rewrites only what changed: a cache file replaced by something else, or a
         // killed build's temporary file, waits for the usual build, which replaces them.
         guard BuildCache.isHealthy(cacheFolder: folder) else { return .failure(NotApplicable(reason: "build cache damaged")) }
-        guard let old = BuildSnapshot.read(cacheFolder: folder) else {
+        // An item file changed since the snapshot was written: the patch will render it, and
+        // the output's session starts opening now, while the snapshot is read.
+        if let written = FileStamp.of(folder + "/" + BuildSnapshot.fileName),
+            listing.hasItemFile(changedSince: written.mtime - BuildSnapshot.racyMargin)
+        {
+            opening.startIfIdle()
+        }
+        guard let old = early?.snapshot(cacheFolder: folder) ?? BuildSnapshot.read(cacheFolder: folder) else {
             let exists = CacheFile.exists(folder + "/" + BuildSnapshot.fileName)
             return .failure(NotApplicable(reason: exists ? "snapshot unreadable" : "no snapshot"))
         }
+        if options.exitsAfterBuild { ExitReclaimed.keep(old) }
         // A usual build after this attempt reuses what the snapshot knows.
         return patch(options, listing: listing, output: output, opening: opening, start: start, old: old, timing: &timing)
             .mapError { failure in
@@ -91,6 +100,9 @@ extension PatchBuild {
             }
             changes.append(Change(file: k, record: record, feed: -1, section: -1, item: -1))
         }
+        // The output's session opens on another thread while the changed items are rendered;
+        // with none, nothing is written and no session is needed.
+        if !changes.isEmpty { opening.startIfIdle() }
 
         // The templates and the options.
         let templates: TemplateSet
@@ -217,7 +229,18 @@ extension PatchBuild {
         }
         timing.mark("patch: rendered")
 
-        // The session: the previous output's files, its changed pages replaced.
+        // The session: the previous output's files, its changed pages replaced. Without a
+        // changed item shown there is nothing to render: the output stays as it is if it is as
+        // written, which listing it told (it has a manifest then).
+        if changes.isEmpty, let asWritten = opening.outputAsWritten {
+            guard asWritten else {
+                return .failure(NotApplicable(reason: "an output file was changed, added or removed by hand", sessionUsed: false))
+            }
+            if !changed.isEmpty { old.restamped(files, diagnostics: reported, recorded: start).write(cacheFolder: folder) }
+            timing.mark("patch: committed")
+            return .success(report(old, diagnostics: reported, output: output, items: files.count, changed: 0, pages: 0, written: 0))
+        }
+        opening.startIfIdle()
         let session: OutputWriter.Session
         do {
             guard let opened = try opening.session() else { return no("session") }
@@ -282,7 +305,6 @@ extension PatchBuild {
         }
         timing.mark("patch: feed pages spliced")
 
-        var report = BuildReport()
         // Nothing to write (a file saved unchanged, a draft edited): the output stays as it is.
         let pageHashes = pages.map { page -> UInt64? in
             guard case .text(let text) = page.file.contents else { return nil }
@@ -298,9 +320,7 @@ extension PatchBuild {
             // The new snapshot: the item files' stamps as this build saw them (the other
             // sources' were checked equal to the old ones above), the changed items' links
             // (their cards' ranges and the files' hashes are set while writing).
-            snapshot.recorded = start
-            snapshot.diagnostics = reported
-            for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
+            snapshot = snapshot.restamped(files, diagnostics: reported, recorded: start)
             for change in changes {
                 let item = feeds[change.feed].sections[change.section].section.items[change.item]
                 let targets = Dictionary(change.record.links.map { ($0.target, $0.page) }, uniquingKeysWith: { a, _ in a })
@@ -338,17 +358,41 @@ extension PatchBuild {
         }
         timing.mark("patch: committed")
 
-        report.diagnostics.append(contentsOf: reported)
+        return .success(
+            report(
+                old, diagnostics: reported, output: output, items: files.count, changed: changes.count, pages: pages.count,
+                written: unchanged ? 0 : session.writes))
+    }
+
+    /// A patch's report: the last build's counts, `diagnostics`, and what the patch did.
+    static func report(
+        _ old: BuildSnapshot, diagnostics: [Diagnostic], output: String, items: Int, changed: Int, pages: Int, written: Int
+    ) -> BuildReport {
+        var report = BuildReport()
+        report.diagnostics.append(contentsOf: diagnostics)
         report.pages = old.pages
         report.feeds = old.feedCount
         report.cards = old.cards
         report.outputPath = output
         report.patched = true
-        report.cachedItems = files.count - changes.count
-        report.unreadItems = files.count - changes.count
-        report.filesWritten = unchanged ? 0 : session.writes
-        report.pagesRendered = pages.count
-        report.cardsRendered = changes.count
-        return .success(report)
+        report.cachedItems = items - changed
+        report.unreadItems = items - changed
+        report.filesWritten = written
+        report.pagesRendered = pages
+        report.cardsRendered = changed
+        return report
+    }
+}
+
+extension BuildSnapshot {
+    /// The snapshot after a patch, recorded at `recorded`: the item files' stamps as the patch
+    /// saw them (`files`, in the same order; the other sources' were checked equal), and its
+    /// `diagnostics`.
+    func restamped(_ files: [(path: String, stamp: FileStamp?)], diagnostics: [Diagnostic], recorded: Int64) -> BuildSnapshot {
+        var snapshot = self
+        snapshot.recorded = recorded
+        snapshot.diagnostics = diagnostics
+        for (k, file) in files.enumerated() { snapshot.itemFiles[k].stamp = file.stamp }
+        return snapshot
     }
 }

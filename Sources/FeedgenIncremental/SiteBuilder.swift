@@ -26,8 +26,13 @@ public enum SiteBuilder {
         options.progress?.begin("reading content")
         // 1. List the site; a build whose only changes are item bodies is a patch.
         var lastSnapshot: BuildSnapshot?
-        if PatchBuild.isEligible(options), let listed = build.listFirst(), let output = listed.output, let session = listed.session {
-            switch PatchBuild.attempt(options, listing: listed.listing, output: output, opening: session, start: build.started, timing: &build.timing) {
+        let early = PatchBuild.EarlySnapshot()
+        if PatchBuild.isEligible(options), let listed = build.listFirst(alongside: { early.read(output: $0) }), let output = listed.output,
+            let session = listed.session
+        {
+            switch PatchBuild.attempt(
+                options, listing: listed.listing, output: output, opening: session, start: build.started, early: early, timing: &build.timing)
+            {
             case .success(var patched):
                 if listed.listing.config.baseURL == nil { patched.diagnostics.append(Pipeline.noBaseURLNote(listed.listing.config)) }
                 return build.finish(patched: &patched)

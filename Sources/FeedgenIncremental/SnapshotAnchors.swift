@@ -21,6 +21,7 @@ enum SnapshotAnchors {
     /// The first of `paths` that an item of the `old` snapshot, a `_feed.md` intro or a
     /// `_section.md` text of `feeds` links to with a fragment, or nil.
     static func linkedWithFragment(_ paths: Set<String>, old: BuildSnapshot, feeds: [PreparedFeed]) -> String? {
+        guard !paths.isEmpty else { return nil }
         for record in old.items {
             for link in record?.links ?? [] where link.target.hasPrefix("#") && paths.contains(String(link.target.dropFirst())) {
                 return String(link.target.dropFirst())

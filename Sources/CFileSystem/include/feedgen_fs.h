@@ -74,6 +74,28 @@ struct feedgen_tree_entry {
 /// `*names` (free both with free()). Returns 0, or -1 with errno set (nothing to free then).
 int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names);
 
+/// Reads `count` decimal numbers from the `length` bytes at `p`, each ended by a space or a line
+/// feed (the build cache's state lines): into `values`. Returns the bytes read (the last
+/// number's end included), or 0 when there are not `count` such numbers or one is 2^64 or more.
+size_t feedgen_state_numbers(const unsigned char *p, size_t length, unsigned long long *values, size_t count);
+
+/// Writes `count` numbers in decimal, each followed by a space, to `out` (room for 21 bytes a
+/// number). Returns the bytes written.
+size_t feedgen_format_numbers(const unsigned long long *values, size_t count, unsigned char *out);
+
+/// Whether the tree at `root` is exactly what a manifest in the build cache's state describes:
+/// the same regular files with the same sizes, modification times and inodes, and no other files
+/// or folders (with `ignore_user_entries`, a root entry named as the user's — a dot-name other
+/// than `marker`, or `CNAME` — that the manifest has no path under is passed over). `body`
+/// (`length` bytes) holds the manifest's lines (`hash key size mtime inode path`, each ending in
+/// a line feed), or with `whole` the state's lines between its header and its `end` line (every
+/// tree, each after its `tree <inode>` line), of which the tree `tree` is compared. Returns 1
+/// when it is; 0 when it is not or the lines are beyond this check (a line not strictly in that
+/// form, a path twice, a non-ASCII path: compare them as Strings instead); -1 with errno set
+/// when the tree cannot be listed.
+int feedgen_tree_matches_state(const char *root, const unsigned char *body, size_t length, int whole, unsigned long long tree,
+                               int ignore_user_entries, const char *marker);
+
 /// What a file's `stat` says of it: a changed file has a different one (git's index rule).
 struct feedgen_file_stamp {
     long long size;
