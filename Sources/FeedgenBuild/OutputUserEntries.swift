@@ -76,8 +76,16 @@ extension OutputWriter {
                 feedgen_tree_matches_state(out, $0.baseAddress, $0.count, 1, ino, 1, markerName)
             }) == 1
         {
+            // Debug builds (the tests) check the byte comparison's yes against the exact one.
+            assert(examineExactly(out, inode: ino, statePath: statePath) == (nil, true), "feedgen_tree_matches_state: \(out)")
             return (nil, true)
         }
+        return examineExactly(out, inode: ino, statePath: statePath)
+    }
+
+    /// ``examine(output:)`` with the manifest read into a dictionary and every listed path
+    /// looked up in it (`out`: standardized; `inode`: its inode; `statePath`: the state file).
+    private static func examineExactly(_ out: String, inode ino: UInt64, statePath: String) -> (stray: String?, asWritten: Bool) {
         let state = CacheState.read(statePath, salt: BuildCache.salt)
         guard let manifest = state.trees[ino], !manifest.isEmpty else { return (nil, false) }
         var entries: UnsafeMutablePointer<feedgen_tree_entry>?
