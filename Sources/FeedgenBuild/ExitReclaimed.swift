@@ -6,12 +6,12 @@ import Foundation
 /// fragments): releasing them one by one took 30–50 ms of a 10,000-item incremental build, about a
 /// tenth of it. Only for one-shot builds (``BuildOptions/exitsAfterBuild``): `--watch` builds
 /// again and again in one process, so it must free.
-enum ExitReclaimed {
+package enum ExitReclaimed {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var values: [Any] = []
 
     /// Keeps `value` alive until the process exits.
-    static func keep(_ value: Any) {
+    package static func keep(_ value: Any) {
         lock.withLock { values.append(value) }
     }
 }

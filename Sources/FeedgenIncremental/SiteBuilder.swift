@@ -74,7 +74,10 @@ public enum SiteBuilder {
                 report: build.report, start: build.started, records: records.made)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
+            if options.exitsAfterBuild { ExitReclaimed.keep(snapshot) }
         }
+        // The last snapshot and the records are as many small objects as the site's items.
+        if options.exitsAfterBuild { ExitReclaimed.keep([lastSnapshot as Any, records]) }
         saved.wait()
         build.timing.mark("snapshot+caches")
         build.settle(site)
