@@ -155,6 +155,10 @@ public struct Item: Sendable, Hashable {
         }
     }
 
+    /// False when the front matter certainly has no key or value `text` (then a front matter
+    /// left encoded by the store of parsed items is not decoded to look for it).
+    package func frontMatterMayHold(_ text: String) -> Bool { box.fields.frontMatter.mayHold(text) }
+
     /// Sets the front matter to a node that a store of parsed items holds (decoded when first read).
     package mutating func setFrontMatter(_ node: ItemYAML) { unique().fields.frontMatter = node }
     /// Links in the body to other content files, rewritten to `feedgen-md:` destinations in

@@ -5,7 +5,11 @@ import FeedgenDiagnostics
 
 extension Item {
     /// The `build` mapping of the front matter (`_build` when there is no `build`).
-    var buildOptions: YAMLNode? { frontMatter["build"] ?? frontMatter["_build"] }
+    var buildOptions: YAMLNode? {
+        // Most items have neither key: one left encoded is then not decoded (`build` is part of `_build`).
+        guard frontMatterMayHold("build") else { return nil }
+        return frontMatter["build"] ?? frontMatter["_build"]
+    }
 
     /// Whether the item is a card of its sections, tag pages and syndication feeds: false for
     /// `build: {list: never}` (or `list: false`), Hugo's unlisted page. Its detail page is still

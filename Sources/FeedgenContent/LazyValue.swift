@@ -1,5 +1,6 @@
 /// `LazyValue`: a value of an item (its rendered body, its front matter) made by the parser, or
 /// left encoded in a mapped file (``EncodedValue``) and decoded the first time it is read.
+import CFileSystem
 import FeedgenStorage
 import Synchronization
 
@@ -27,6 +28,14 @@ package enum LazyValue<Value: Hashable & Sendable>: Sendable, Hashable {
     }
 
     package func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+    /// False when the value is still encoded and its encoding lacks `text`'s UTF-8 bytes: then
+    /// no string in it is `text` (an encoding holds its strings' bytes as they are), and it
+    /// need not be decoded to look for one. True otherwise.
+    package func mayHold(_ text: String) -> Bool {
+        guard case .encoded(let encoded) = self else { return true }
+        return encoded.encodingContains(text)
+    }
 }
 
 /// An item's rendered body.
@@ -55,6 +64,18 @@ package final class EncodedValue<Value: Sendable>: Sendable {
             let value = decode(UnsafeRawBufferPointer(rebasing: file.bytes[range]))
             decoded = value
             return value
+        }
+    }
+}
+
+extension EncodedValue {
+    /// Whether `text`'s UTF-8 bytes occur in the encoding.
+    func encodingContains(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { needle in
+            let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[range])
+            guard let base = bytes.baseAddress, !needle.isEmpty else { return needle.isEmpty }
+            return feedgen_find(base, bytes.count, needle.baseAddress, needle.count) != nil
         }
     }
 }

@@ -72,6 +72,11 @@ public struct MarkdownLink: Sendable, Hashable {
         self.location = SourceLocation(path: "")
     }
 
+    /// A link as resolved before (read back from the build cache).
+    package init(target: String, fragment: String?, location: SourceLocation, destination: String) {
+        (self.target, self.fragment, self.location, self.destination) = (target, fragment, location, destination)
+    }
+
     /// The same link found at `location` (for links written in front matter).
     public func at(_ location: SourceLocation) -> MarkdownLink {
         var copy = self

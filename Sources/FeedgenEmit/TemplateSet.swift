@@ -155,9 +155,15 @@ public struct TemplateSet: Sendable, PartialProvider {
         let types = compiled.keys.filter { $0.hasPrefix("cards/") }.map { String($0.dropFirst(6).dropLast(9)) }
         var seen: Set<SourceLocation> = []
         var diagnostics: [Diagnostic] = []
+        // Whether each type has a card template, asked once per type (a site has a few types).
+        var drawn: [String: Bool] = [:]
         for feed in site.feeds {
             for section in feed.sections {
-                for item in section.items where card(type: item.type) == nil {
+                for item in section.items {
+                    let type = item.type
+                    let found = drawn[type] ?? (card(type: type) != nil)
+                    drawn[type] = found
+                    guard !found else { continue }
                     let node = item.frontMatter["type"]
                     let location = node.map { SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column) }
                         ?? item.location

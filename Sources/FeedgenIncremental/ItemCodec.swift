@@ -224,15 +224,12 @@ extension ByteReader {
             let fileName = string(), let frontMatter = frontMatter(), let linkCount = int(), linkCount >= 0, linkCount <= end - offset
         else { return nil }
         var links: [MarkdownLink] = []
+        links.reserveCapacity(linkCount)
         for _ in 0..<linkCount {
             guard let target = string(), let fragment = optional({ $0.string() }), let linkLocation = location(),
-                let destination = string(), var link = MarkdownLink(destination: "x.md", directory: "")
+                let destination = string()
             else { return nil }
-            link.target = target
-            link.fragment = fragment
-            link.location = linkLocation
-            link.destination = destination
-            links.append(link)
+            links.append(MarkdownLink(target: target, fragment: fragment, location: linkLocation, destination: destination))
         }
         var item = Item(
             id: id, sourcePath: sourcePath, location: itemLocation, title: title, description: description, date: date,

@@ -104,28 +104,64 @@ enum PatchBuild {
     /// be patched (see the type's note).
     ///
     /// - Parameters:
-    ///   - previous: the output's last snapshot, if it was read: an item equal to its record
-    ///     there keeps its fingerprint outside the body (computing it for 10,000 items took
-    ///     20 ms of the build).
-    ///   - fingerprints: the items' fingerprints as the build loaded them, if known.
+    ///   - records: ``itemRecords(listing:site:links:previous:fingerprints:)`` of the build,
+    ///     made while it rendered (nil: a record is missing, no snapshot).
     static func snapshot(
-        options: BuildOptions, listing: ContentListing, site: PreparedSite, templates: TemplateSet, links: ContentLinks,
-        feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, previous: BuildSnapshot? = nil,
-        fingerprints: ItemFingerprints? = nil
+        options: BuildOptions, listing: ContentListing, site: PreparedSite, templates: TemplateSet,
+        feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, records: ItemRecords?
     ) -> BuildSnapshot? {
-        guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count else { return nil }
+        guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count, var items = records?.items,
+            let files = records?.files
+        else { return nil }
         // With a `baseURL`, every Atom and JSON document must be mapped.
         if site.site.config.baseURL != nil, zip(site.feeds, feeds).contains(where: { $0.isSyndicated && $1.syndication == nil }) {
             return nil
         }
-        // In a site with views an item may show on several pages: its record lists them, and
-        // its place is its detail page's.
+        // In a site with views an item may show on several pages: its record lists them (its
+        // place is its detail page's).
+        if SectionViews.showsItemsElsewhere(site) {
+            guard let elsewhere = Self.places(site, written: feeds) else { return nil }
+            for (k, file) in files.enumerated() where items[k] != nil {
+                items[k]!.elsewhere = elsewhere[file.path] ?? BuildSnapshot.Elsewhere(cards: [], entries: [])
+            }
+        }
+        let root = listing.root
+        return BuildSnapshot(
+            recorded: start,
+            inputs: inputs(
+                options: options,
+                pageSalt: RenderKeys.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
+                listing: listing),
+            itemFiles: files, items: items,
+            settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
+            staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
+            absent: Array(Set(shadowingImages(site) + site.bodyAbsent)).sorted(), feeds: feeds,
+            diagnostics: report.diagnostics.sorted, pages: report.pages, feedCount: report.feeds, cards: report.cards)
+    }
+
+    /// The item files of a build (as listed, with their stamps) and the record of each that
+    /// the site shows.
+    struct ItemRecords {
+        var files: [BuildSnapshot.Source]
+        var items: [BuildSnapshot.ItemRecord?]
+    }
+
+    /// The record of each item file of `listing` (in its order) that `site` shows, made from
+    /// the resolved site alone (the build makes them while it renders); nil when an item shown
+    /// has no file of the listing, or two places share a file (then no snapshot is recorded).
+    /// In a site with views, an item's place is its detail page's (its other places are added
+    /// from the written feed pages: ``snapshot(options:listing:site:templates:feeds:report:start:records:)``).
+    ///
+    /// - Parameters:
+    ///   - previous: the output's last snapshot, if it was read: an item equal to its record
+    ///     there keeps its fingerprint outside the body (computing it for 10,000 items took
+    ///     20 ms of the build).
+    ///   - fingerprints: the items' fingerprints as the build loaded them, if known.
+    static func itemRecords(
+        listing: ContentListing, site: PreparedSite, links: ContentLinks, previous: BuildSnapshot? = nil,
+        fingerprints: ItemFingerprints? = nil
+    ) -> ItemRecords? {
         let views = SectionViews.showsItemsElsewhere(site)
-        // Found on another thread while the items' indexes are made here.
-        final class Places: @unchecked Sendable { var found: [String: BuildSnapshot.Elsewhere]? }
-        let placed = Places()
-        let placing = DispatchGroup()
-        if views { DispatchQueue.global().async(group: placing) { placed.found = Self.places(site, written: feeds) } }
         let files = listing.itemFiles
         var index: [String: Int] = [:]
         index.reserveCapacity(files.count)
@@ -149,10 +185,7 @@ enum PatchBuild {
             for (k, file) in previous.itemFiles.enumerated() { byPath[file.path] = previous.items[k] }
             return files.map { byPath[$0.path] }
         }
-        placing.wait()
-        let elsewhere = views ? placed.found : nil
-        if views, elsewhere == nil { return nil }
-        let records: [BuildSnapshot.ItemRecord?] = parallelMap(places.count) { n in
+        let records: [BuildSnapshot.ItemRecord] = parallelMap(places.count) { n in
             let (k, f, s, i) = places[n]
             // Read in place (a copy of the section retains each of its fields).
             let item = views ? site.feeds[f].sections[s].pageItems[i] : site.feeds[f].sections[s].section.items[i]
@@ -170,26 +203,13 @@ enum PatchBuild {
                 } else {
                     fingerprints?.fingerprintOutsideBody(item) ?? ItemCache.fingerprintOutsideBody(item)
                 }
-            var record = BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
-            if let elsewhere { record.elsewhere = elsewhere[item.sourcePath] ?? BuildSnapshot.Elsewhere(cards: [], entries: []) }
-            return record
+            return BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
         }
         var items = [BuildSnapshot.ItemRecord?](repeating: nil, count: files.count)
         for (n, record) in records.enumerated() {
-            guard let record, items[shown[n].file] == nil else { return nil }
+            guard items[shown[n].file] == nil else { return nil }
             items[shown[n].file] = record
         }
-        let root = listing.root
-        return BuildSnapshot(
-            recorded: start,
-            inputs: inputs(
-                options: options,
-                pageSalt: RenderKeys.pageSalt(templates: templates, config: site.site.config, liveReload: options.liveReload),
-                listing: listing),
-            itemFiles: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items,
-            settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
-            staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
-            absent: Array(Set(shadowingImages(site) + site.bodyAbsent)).sorted(), feeds: feeds,
-            diagnostics: report.diagnostics.sorted, pages: report.pages, feedCount: report.feeds, cards: report.cards)
+        return ItemRecords(files: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items)
     }
 }

@@ -48,6 +48,18 @@ public enum SiteBuilder {
         guard let (resolved, templates, links) = build.loadAndResolve() else { return build.finish() }
         let site = resolved
         let output = Pipeline.outputPath(options, site: site.site, root: build.root)
+        // The snapshot's item records depend on the resolved site alone: made on another thread
+        // while the build writes (the second core is idle for part of it).
+        final class Records: @unchecked Sendable { var made: PatchBuild.ItemRecords? }
+        let records = Records()
+        let recording = DispatchGroup()
+        if PatchBuild.isEligible(options), !site.site.isScheduled, let listing = build.listing {
+            let (previous, fingerprints) = (lastSnapshot, memo.fingerprints)
+            DispatchQueue.global().async(group: recording) {
+                records.made = PatchBuild.itemRecords(listing: listing, site: site, links: links, previous: previous, fingerprints: fingerprints)
+            }
+        }
+        defer { recording.wait() }
         // 4. Image variants, into the build cache beside the output (checked first).
         guard let images = build.makeImages(site, output: output) else { return build.finish() }
         // 5–6. Render and write into the back buffer, exchanged with the output atomically.
@@ -60,13 +72,17 @@ public enum SiteBuilder {
         // The report in printing order now: the snapshot records it so, and the order is kept
         // (the few notes added later are merged in).
         build.report.diagnostics.sort()
+        recording.wait()
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
-                options: options, listing: listing, site: site, templates: templates, links: links, feeds: build.writtenFeeds,
-                report: build.report, start: build.started, previous: lastSnapshot, fingerprints: memo.fingerprints)
+                options: options, listing: listing, site: site, templates: templates, feeds: build.writtenFeeds,
+                report: build.report, start: build.started, records: records.made)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
+            if options.exitsAfterBuild { ExitReclaimed.keep(snapshot) }
         }
+        // The last snapshot and the records are as many small objects as the site's items.
+        if options.exitsAfterBuild { ExitReclaimed.keep([lastSnapshot as Any, records]) }
         saved.wait()
         build.timing.mark("snapshot+caches")
         build.settle(site)

@@ -7,8 +7,8 @@ import FeedgenDiagnostics
 /// The ids of each content file's page, gathered from the rendered Markdown it shows; computed
 /// only for the files that a link with a fragment names.
 package struct ContentAnchors: Sendable {
-    /// The HTML (and extra ids) each content file's page shows, by site-relative source path.
-    private var texts: [String: (html: [String], ids: [String])] = [:]
+    /// What each content file's page shows, by site-relative source path.
+    private var texts: [String: Text] = [:]
     private var cache: [String: Set<String>] = [:]
 
     init(feeds: [PreparedFeed]) {
@@ -21,15 +21,15 @@ package struct ContentAnchors: Sendable {
                 html.append(s.section.headerHTML)
                 if s.section.title != nil { ids.append(OutputPaths.sectionAnchor(s.section.id)) }
             }
-            let page = (html, ids)
+            let page = Text.page(html: html, ids: ids)
             texts[Self.pageKey(feed.pagePath)] = page
             if let source = feed.feed.sourcePath { texts[source] = page }
             texts["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = page
             for s in feed.sections {
                 if let source = s.section.sourcePath { texts[source] = page }
                 for item in s.section.items where item.fileName != "" {
-                    texts[item.sourcePath] = item.hasBody ? ([item.html], []) : page
-                    if item.hasBody { texts[Self.pageKey(feed.detailPath(item))] = ([item.html], []) }
+                    texts[item.sourcePath] = item.hasBody ? .item(item) : page
+                    if item.hasBody { texts[Self.pageKey(feed.detailPath(item))] = .item(item) }
                 }
             }
         }
@@ -85,15 +85,26 @@ package struct ContentAnchors: Sendable {
         link.fragment.map { !MarkdownHeadings.alwaysFound(MarkdownLink.decodePercent($0)) } ?? false
     }
 
+    /// A page's text: a feed page's HTML pieces and the ids it has besides theirs, or an item's
+    /// detail page, whose body is read only when a link needs its ids (an item taken from the
+    /// build cache decodes it then).
+    private enum Text: Sendable {
+        case page(html: [String], ids: [String])
+        case item(Item)
+    }
+
     /// The key of an output page among ``texts`` (which are otherwise keyed by source path).
     private static func pageKey(_ path: String) -> String { "\u{0}" + path }
 
     private mutating func ids(of target: String) -> Set<String> {
         if let known = cache[target] { return known }
         var ids: Set<String> = []
-        if let text = texts[target] {
-            for html in text.html { ids.formUnion(MarkdownHeadings.ids(inHTML: html)) }
-            ids.formUnion(text.ids)
+        switch texts[target] {
+        case .page(let html, let extra):
+            for html in html { ids.formUnion(MarkdownHeadings.ids(inHTML: html)) }
+            ids.formUnion(extra)
+        case .item(let item): ids = MarkdownHeadings.ids(inHTML: item.html)
+        case nil: break
         }
         cache[target] = ids
         return ids

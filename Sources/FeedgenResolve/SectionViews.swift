@@ -215,12 +215,14 @@ public enum SectionViews {
             }
             pages += tags.flatMap(\.pages)
         }
-        // The items of a page beyond the feeds show the images of their feed's items.
-        for page in pages {
+        // The items of a page beyond the feeds show the images of their feed's items (only an
+        // item with an `image` has one: ``SiteResolver/prepareFeeds(_:realRoot:diagnostics:)``).
+        for page in pages where !images.isEmpty {
             guard let origin = page.ownPage?.origin else { continue }
+            let feed = feeds[origin]
             for s in page.sections {
-                for item in s.section.items {
-                    if let asset = images[PreparedSite.imageKey(feed: feeds[origin], item: item)] {
+                for item in s.section.items where item.image != nil {
+                    if let asset = images[PreparedSite.imageKey(feed: feed, item: item)] {
                         images[PreparedSite.imageKey(feed: page, item: item)] = asset
                     }
                 }
