@@ -305,19 +305,23 @@ struct CacheState {
     /// Every folder that holds one of `paths` (relative, `/`-separated), with its ancestors
     /// (each file's folder is split only the first time it is seen: most files share one).
     static func folders<S: Sequence<String>>(of paths: S) -> Set<String> {
-        var parents = Set<Substring>()
-        var last: Substring = ""  // paths come in runs of one folder: each run is inserted once
-        for path in paths {
-            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
-            let parent = path[..<slash]
-            if parent != last {
-                parents.insert(parent)
-                last = parent
+        var parents = Set<String>()
+        // Paths come in runs of one folder: each run is inserted once. Found and compared as
+        // bytes (a String's generic `lastIndex` and `!=` cost hundreds of instructions a path).
+        var last: [UInt8] = []
+        for var path in paths {
+            path.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, let length = bytes.lastIndex(of: UInt8(ascii: "/")) else { return }
+                let same = length == last.count && last.withUnsafeBufferPointer { length == 0 || memcmp($0.baseAddress!, base, length) == 0 }
+                guard !same else { return }
+                let parent = UnsafeBufferPointer(rebasing: bytes[..<length])
+                parents.insert(String(decoding: parent, as: UTF8.self))
+                last = Array(parent)
             }
         }
         var folders = Set<String>()
         for parent in parents {
-            var folder = parent
+            var folder = Substring(parent)
             while folders.insert(String(folder)).inserted, let slash = folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
             }

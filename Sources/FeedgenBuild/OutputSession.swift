@@ -203,7 +203,7 @@ extension OutputWriter {
                 }
             }
             for folder in emptied.sorted(by: { $0.count > $1.count }) { rmdir(backPath + "/" + folder) }
-            let folders = CacheState.folders(of: paths)
+            let folders = CacheState.folders(of: order)  // in the build's order: runs of one folder
             for folder in folders.sorted(by: { $0.count < $1.count }) {
                 if mkdir(backPath + "/" + folder, 0o755) != 0, errno != EEXIST {
                     throw WriteError(path: folder, message: String(cString: strerror(errno)))
