@@ -52,14 +52,24 @@ extension OutputWriter.Session {
         var linked: [(String, ManifestEntry)] = []
         let complete = lock.withLock { () -> Bool in
             written.reserveCapacity(liveOrder.count)
-            for path in liveOrder where path != OutputWriter.markerName && !except.contains(path) {
-                guard let entry = live[path] else { return false }
+            func keep(_ path: String, _ entry: ManifestEntry) {
                 if var b = back[path], b.hash == entry.hash {
                     b.key = entry.key
                     written[path] = b
                 } else {
                     linked.append((path, entry))
                 }
+            }
+            // The order lists the manifest's paths (read from the same lines) when it has as
+            // many: the manifest is walked then, saving a look-up a file. (Which order the
+            // files are kept in changes nothing.)
+            if live.count == liveOrder.count {
+                for (path, entry) in live where path != OutputWriter.markerName && !except.contains(path) { keep(path, entry) }
+                return true
+            }
+            for path in liveOrder where path != OutputWriter.markerName && !except.contains(path) {
+                guard let entry = live[path] else { return false }
+                keep(path, entry)
             }
             return true
         }
