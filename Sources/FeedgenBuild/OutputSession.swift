@@ -31,6 +31,8 @@ extension OutputWriter {
         private let salt = BuildCache.salt
         /// What the back buffer holds now.
         var back: [String: ManifestEntry]
+        /// The order of the back buffer's state lines as it was brought up (empty when unknown).
+        private var backOrder: [String] = []
         /// The output folder's manifest (keys of the previous build), empty when unknown.
         let live: [String: ManifestEntry]
         private let liveInode: UInt64?
@@ -38,7 +40,10 @@ extension OutputWriter {
         /// user's); nil when its manifest is unknown (no cache).
         private let ownedByLive: Set<String>?
         var written: [String: ManifestEntry] = [:]
+        /// The new tree's files; left empty when they are the back buffer's (``begin(paths:)``).
         private var paths: Set<String> = []
+        /// Whether the new tree's files are the back buffer's, each once, in the same order.
+        private var backPaths = false
         /// The new tree's files in the order the build gave them (its state lines' order).
         private var order: [String] = []
         /// The output's files in the order of its state lines.
@@ -108,6 +113,7 @@ extension OutputWriter {
             var start = "new"
             if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest, lines: state.lines[ino]) {
                 back = manifest
+                backOrder = state.orders[ino] ?? []
                 start = "kept"
             } else {
                 _ = feedgen_remove_tree(backPath)
@@ -120,6 +126,7 @@ extension OutputWriter {
                             _ = feedgen_remove_tree(backPath + "/" + name)
                         }
                         back = liveManifest
+                        backOrder = liveInode.flatMap { state.orders[$0] } ?? []
                         start = "linked"
                         // Recorded at once: a build that writes nothing (a patch build with no
                         // change, a failed build) leaves it for the next build, which keeps it
@@ -151,15 +158,20 @@ extension OutputWriter {
         /// Starts changing the back buffer for a build whose output files are `paths` (relative,
         /// `/`): deletes what the build does not have and creates the folders it needs.
         public func begin(paths: [String]) throws {
-            var set = Set<String>(minimumCapacity: paths.count + 1)
-            for path in paths { set.insert(path) }
-            set.insert(markerName)
+            order = paths + [markerName]
+            // The back buffer's files in the same order (a patch build's, usually; its manifest
+            // has as many files as its order, so each is there once): nothing of the back buffer
+            // is stale, and no Set of 10,000 paths is made.
+            backPaths = back.count == backOrder.count && backOrder == order
+            if !backPaths {
+                var set = Set<String>(minimumCapacity: order.count)
+                for path in order { set.insert(path) }
+                self.paths = set
+            }
             // A file of the build (from static/) named as one of the user's root entries would
             // push that entry out of the output: refused, naming it.
-            if let owned = ownedByLive { try OutputWriter.refuseCollision(output: output, owned: owned, paths: set) }
-            self.paths = set
-            order = paths + [markerName]
-            written.reserveCapacity(set.count)
+            if let owned = ownedByLive { try OutputWriter.refuseCollision(output: output, owned: owned, paths: order) }
+            written.reserveCapacity(order.count)
             // From here until `commit` the back buffer is being changed: `dirty` names it, and a
             // build killed meanwhile leaves it untrusted.
             guard CacheFile.write(Array("\(Self.inode(backPath) ?? 0)\n".utf8), to: dirtyPath) else {
@@ -191,7 +203,7 @@ extension OutputWriter {
         /// Deletes what the new build does not have, then creates the folders it needs.
         private func removeStale() throws {
             var emptied = Set<String>()
-            for path in back.keys where !paths.contains(path) {
+            for path in back.keys where !backPaths && !paths.contains(path) {
                 if unlink(backPath + "/" + path) != 0, errno != ENOENT {
                     throw WriteError(path: path, message: String(cString: strerror(errno)))
                 }
@@ -306,8 +318,8 @@ extension OutputWriter {
         public func commit() throws {
             let marker = "This folder is written by feedgen; it is replaced on every build.\n"
             try put(OutputFile(path: markerName, contents: .text(marker)), hash: StableHasher.hash(marker), key: 0)
-            guard written.count == paths.count else {
-                let missing = paths.subtracting(written.keys).sorted().first ?? ""
+            guard written.count == (backPaths ? order.count : paths.count) else {
+                let missing = (backPaths ? Set(order) : paths).subtracting(written.keys).sorted().first ?? ""
                 throw WriteError(path: missing, message: "not written")
             }
             var state = CacheState()

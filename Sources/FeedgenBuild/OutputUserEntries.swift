@@ -127,7 +127,7 @@ extension OutputWriter {
 
     /// - Throws: ``WriteError`` naming the first user's root entry of `output` (whose build's
     ///   root names are `owned`) that a file of the new build (`paths`) has the name of or is in.
-    static func refuseCollision(output: String, owned: Set<String>, paths: Set<String>) throws {
+    static func refuseCollision(output: String, owned: Set<String>, paths: [String]) throws {
         let entries = userEntries(in: output, owned: owned)
         guard !entries.isEmpty, let name = entries.first(where: { name in
             paths.contains(name) || paths.contains { $0.hasPrefix(name + "/") }
