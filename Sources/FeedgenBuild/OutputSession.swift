@@ -264,13 +264,8 @@ extension OutputWriter {
                 try put(file, hash: hash, key: key)
                 return hash
             }
-            // Set by the hashing thread before it leaves `group`; read after `group.wait()`.
-            final class HashSlot: @unchecked Sendable { var value: UInt64 = 0 }
-            let hash = HashSlot()
-            let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) { hash.value = hashing() }
+            let hash = Background(hashing)
             let identity = Result { try write(file) }
-            group.wait()
             record(file.path, hash: hash.value, key: key, identity: try identity.get())
             return hash.value
         }

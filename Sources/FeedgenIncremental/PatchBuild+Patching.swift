@@ -337,16 +337,13 @@ extension PatchBuild {
                     snapshot: &snapshot)
                 timing.mark("patch: files put")
                 // Encoded while the output is committed; written once it is.
-                final class Encoded: @unchecked Sendable { var bytes: [UInt8] = [] }
-                let encoded = Encoded()
-                let encoding = DispatchGroup()
                 let finished = snapshot
-                DispatchQueue.global().async(group: encoding) { encoded.bytes = finished.encoded(salt: BuildCache.salt) }
+                let encoded = Background { finished.encoded(salt: BuildCache.salt) }
                 BuildSnapshot.remove(cacheFolder: folder)
                 let committed = Result { try session.commit() }
-                encoding.wait()
+                let bytes = encoded.value
                 try committed.get()
-                BuildSnapshot.write(encoded.bytes, cacheFolder: folder)
+                BuildSnapshot.write(bytes, cacheFolder: folder)
             } catch let error as NotApplicable {
                 return .failure(error)
             } catch {

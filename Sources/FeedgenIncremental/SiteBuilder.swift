@@ -5,6 +5,7 @@
 import Dispatch
 import FeedgenBuild
 import FeedgenContent
+import FeedgenStorage
 
 public enum SiteBuilder {
     /// Builds (or, with `options.write` false, checks) the site. Never throws: every problem is
@@ -50,39 +51,34 @@ public enum SiteBuilder {
         let output = Pipeline.outputPath(options, site: site.site, root: build.root)
         // The snapshot's item records depend on the resolved site alone: made on another thread
         // while the build writes (the second core is idle for part of it).
-        final class Records: @unchecked Sendable { var made: PatchBuild.ItemRecords? }
-        let records = Records()
-        let recording = DispatchGroup()
-        if PatchBuild.isEligible(options), !site.site.isScheduled, let listing = build.listing {
-            let (previous, fingerprints) = (lastSnapshot, memo.fingerprints)
-            DispatchQueue.global().async(group: recording) {
-                records.made = PatchBuild.itemRecords(listing: listing, site: site, links: links, previous: previous, fingerprints: fingerprints)
-            }
-        }
-        defer { recording.wait() }
+        let (previous, fingerprints) = (lastSnapshot, memo.fingerprints)
+        let records = PatchBuild.isEligible(options) && !site.site.isScheduled ? build.listing.map { listing in
+            Background { PatchBuild.itemRecords(listing: listing, site: site, links: links, previous: previous, fingerprints: fingerprints) }
+        } : nil
+        defer { _ = records?.value }
         // 4. Image variants, into the build cache beside the output (checked first).
         guard let images = build.makeImages(site, output: output) else { return build.finish() }
         // 5–6. Render and write into the back buffer, exchanged with the output atomically.
         guard build.renderAndWrite(site, images: images, templates: templates, links: links, output: output) else { return build.finish() }
         // What the next build starts from: the item cache, and the snapshot of this output.
-        // The caches are saved on other threads while the snapshot is made here (its records
-        // are made on every core): none reads what another writes.
+        // The caches are saved on other threads while the snapshot is made here (its item
+        // records were made beside the writing): none reads what another writes.
         let saved = DispatchGroup()
         for save in [build.itemCacheSaving()] + build.deferredSaves.take() { DispatchQueue.global().async(group: saved, execute: save) }
         // The report in printing order now: the snapshot records it so, and the order is kept
         // (the few notes added later are merged in).
         build.report.diagnostics.sort()
-        recording.wait()
+        let recorded = records?.value
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: site, templates: templates, feeds: build.writtenFeeds,
-                report: build.report, start: build.started, records: records.made)
+                report: build.report, start: build.started, records: recorded ?? nil)
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
             if options.exitsAfterBuild { ExitReclaimed.keep(snapshot) }
         }
         // The last snapshot and the records are as many small objects as the site's items.
-        if options.exitsAfterBuild { ExitReclaimed.keep([lastSnapshot as Any, records]) }
+        if options.exitsAfterBuild { ExitReclaimed.keep([lastSnapshot as Any, records as Any]) }
         saved.wait()
         build.timing.mark("snapshot+caches")
         build.settle(site)

@@ -30,3 +30,21 @@ public func parallelMap<T: Sendable>(_ count: Int, _ transform: @Sendable (Int) 
 private struct Slots<T>: @unchecked Sendable {
     let base: UnsafeMutablePointer<T>
 }
+
+/// A value made on another core while the caller goes on; ``value`` waits for it. The caller
+/// reads it before anything `make` reads may change (a build waits for it before it returns).
+public final class Background<T>: @unchecked Sendable {
+    private let group = DispatchGroup()
+    // Written before `make`'s thread leaves `group`; read only after `group.wait()`.
+    private var result: T?
+
+    public init(_ make: @escaping @Sendable () -> T) {
+        DispatchQueue.global().async(group: group) { self.result = make() }
+    }
+
+    /// The value, once made.
+    public var value: T {
+        group.wait()
+        return result!
+    }
+}
