@@ -3,6 +3,7 @@
 /// FeedgenIncremental implements; a build without a memo parses and renders everything.
 import FeedgenContent
 import FeedgenEmit
+import FeedgenResolve
 
 /// The stores of earlier builds that the pipeline opens as its stages reach them: the parsed
 /// items once the configuration (and so the build cache's folder) is known, the rendered cards
@@ -39,6 +40,9 @@ public protocol CardMemo: AnyObject, Sendable {
     var misses: Int { get }
     func fragment(_ key: UInt64) -> CardFragment?
     func store(_ key: UInt64, _ fragment: CardFragment)
+    /// The fragments of `keys` are still used, though not looked up (their feed page was not
+    /// rendered): a log rewritten with the used entries keeps them.
+    func keep(_ keys: [UInt64])
     /// Writes this build's new entries (after the output was exchanged).
     func save()
 }
@@ -50,4 +54,10 @@ public protocol RenderMemo: Sendable {
     func detailKey(_ page: DetailPageInputs, pages: [String: String]) -> UInt64
     /// `cards` as the renderer's card store, keyed by this memo.
     func cardStore(_ cards: any CardMemo) -> any CardFragmentStore
+    /// What every feed page's key holds of the site: its feeds (`outline`) and where content
+    /// links lead (`links`, which the last pass rewrites with).
+    func feedSiteKey(outline: [FeedOutline], links: ContentLinks) -> UInt64
+    /// The key of a feed page in the back buffer's manifest: its inputs and `site`
+    /// (``feedSiteKey(outline:links:)``). Equal keys, equal pages and ``FeedPageMap``s.
+    func feedKey(_ page: FeedPageInputs, site: UInt64) -> UInt64
 }

@@ -21,6 +21,9 @@ public final class BuildRun {
     public private(set) var listing: ContentListing?
     /// The feed pages as written (``renderAndWrite(_:templates:links:output:)``).
     public private(set) var writtenFeeds: [WrittenFeed] = []
+    /// The feed pages as the last build wrote them (its snapshot's), if known: a feed page whose
+    /// key and bytes are still those is not rendered again.
+    public var lastFeeds: [WrittenFeed] = []
     /// Called with the cache folder just before the new output replaces the old one.
     public var beforeCommit: (String) -> Void = { _ in }
     /// The cache saves that ``renderAndWrite(_:images:templates:links:output:)`` leaves to run
@@ -191,7 +194,7 @@ public final class BuildRun {
             try Pipeline.renderAndWrite(
                 site, images: images, templates: templates, links: links, output: options.write ? output : nil, options: options,
                 timing: &timing, report: &report, early: itemCache.opening, memo: itemCache.memo, beforeCommit: beforeCommit,
-                feedRecords: &writtenFeeds, deferred: deferredSaves)
+                feedRecords: &writtenFeeds, deferred: deferredSaves, lastFeeds: lastFeeds)
             if options.write, options.previews { report.previewsPath = output + "/" + Preview.indexPath }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)

@@ -27,7 +27,7 @@ extension Pipeline {
         _ site: PreparedSite, images: ImageVariantTable, templates: TemplateSet, links: ContentLinks, output: String?,
         options: BuildOptions, timing: inout StageTiming, report: inout BuildReport, early: SessionOpening? = nil,
         memo: (any BuildMemo)? = nil,
-        beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed], deferred: DeferredSaves? = nil
+        beforeCommit: (String) -> Void, feedRecords: inout [WrittenFeed], deferred: DeferredSaves? = nil, lastFeeds: [WrittenFeed] = []
     ) throws {
         var planner = SiteRenderer(site: site, templates: templates, contentVisibility: options.contentVisibility)
         planner.images = images
@@ -58,16 +58,36 @@ extension Pipeline {
         let feedHashes = ResultSlots<UInt64>(count: feedCount)
         // Where each feed page's cards are, for the snapshot (``BuildSnapshot``).
         let feedMaps = ResultSlots<FeedPageMap>(count: feedCount)
+        let feedKeys = ResultSlots<UInt64>(count: feedCount)
         let rendered = Counter()
         let feedsDone = DispatchGroup()
         feedsDone.enter()
+        // A feed page whose key the back buffer has, with the last build's record of those very
+        // bytes (its key and hash: where its cards are), is not rendered (only when writing).
+        let siteKey = output == nil || cardCache == nil ? nil : keys?.feedSiteKey(outline: renderer.feedOutline(), links: links)
+        let last = Dictionary(lastFeeds.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         let renderFeed = { @Sendable (f: Int) in
             feedHashes.set(f, Result {
+                var key: UInt64 = 0
+                var cardKeys: [[UInt64]]?
+                if let siteKey, let keys, let inputs = renderer.feedInputs(of: f) {
+                    key = keys.feedKey(inputs, site: siteKey)
+                    cardKeys = inputs.cardKeys
+                    if key != 0, let record = last[inputs.path], record.key == key, let session = try gate.session(),
+                        session.current([(inputs.path, key)])[0] == record.hash
+                    {
+                        for list in inputs.cardKeys { cardCache?.keep(list) }
+                        feedMaps.set(f, .success(record.map))
+                        feedKeys.set(f, .success(key))
+                        return record.hash
+                    }
+                }
                 rendered.increment()
-                let (page, rendered) = try renderer.feedPage(f)
+                let (page, rendered) = try renderer.feedPage(f, cardKeys: cardKeys)
                 let (file, map) = post.process(feedPage: page, map: rendered)
                 feedMaps.set(f, .success(map))
-                return try put(file, key: 0) { try gate.session() }
+                feedKeys.set(f, .success(key))
+                return try put(file, key: key) { try gate.session() }
             })
         }
         let feedThread = Thread {
@@ -208,6 +228,7 @@ extension Pipeline {
         for f in 0..<feedCount {
             guard case .success(let hash) = feedHashes.values[f], case .success(let map) = feedMaps.values[f] else { continue }
             var record = WrittenFeed(path: site.feeds[f].pagePath, hash: hash, map: map)
+            if case .success(let key) = feedKeys.values[f] { record.key = key }
             // A tag's later pages name its first page's documents (``PreparedFeed/syndicationFolder``),
             // which they do not write.
             if f < syndicationMaps.count, site.feeds[f].isSyndicated {

@@ -8,6 +8,10 @@ public struct WrittenFeed: Equatable, Sendable {
     /// ``StableHasher`` hash of its bytes.
     public var hash: UInt64
     public var map: FeedPageMap
+    /// The key of its inputs it was written with (``RenderMemo/feedKey(_:site:)``; 0: none, as
+    /// for a page a patch build changed): a later build that makes the same key and finds these
+    /// bytes in the back buffer keeps them, with this ``map``.
+    public var key: UInt64 = 0
     /// The feed's Atom and JSON Feed documents (a site with a `baseURL`), else nil.
     public var syndication: WrittenSyndication?
 

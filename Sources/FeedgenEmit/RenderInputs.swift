@@ -72,3 +72,67 @@ extension SiteRenderer {
             bodyImages: images.bodies.isEmpty ? [:] : bodyImages(of: item))
     }
 }
+
+/// Everything a feed page's bytes depend on besides the templates, the site configuration, the
+/// site's feeds (``SiteRenderer/feedOutline()``) and where content links lead: the page as
+/// prepared (its sections' settings, layouts, links and own-page place), its items by their ids
+/// and their cards' keys (each card's inputs, ``CardFragmentStore/key(of:)``: its fragment and
+/// height estimate), its intro as shown, and whether long sections defer cards. Equal inputs
+/// (with equal templates, configuration, feeds and link table) render equal pages with equal
+/// ``FeedPageMap``s.
+public struct FeedPageInputs: Sendable {
+    public var path: String
+    /// The page's ``PreparedFeed`` without its sections' items (``itemIDs`` and ``cardKeys`` stand
+    /// for them), the items of detail pages only (no card on this page) and the ids drawn from
+    /// other sections (``cellIDs``).
+    public var feed: PreparedFeed
+    /// Per section, the ids of its items and of their cells, in item order.
+    public var itemIDs: [[String]]
+    public var cellIDs: [[String]]
+    /// Per section, its cards' keys, in item order.
+    public var cardKeys: [[UInt64]]
+    /// The feed's intro as the page shows it (its body images' variants,
+    /// ``SiteRenderer/responsiveBody(_:page:)``).
+    public var introHTML: String
+    /// ``SiteRenderer/contentVisibility``.
+    public var contentVisibility: Bool
+}
+
+/// What a feed page shows of another feed (its subfeeds' and parent's links): its path, title,
+/// page, and whether it is a feed folder's page (not a section's or tag's own page).
+public struct FeedOutline: Sendable {
+    public var path: String
+    public var title: String
+    public var page: String
+    public var isFolder: Bool
+}
+
+extension SiteRenderer {
+    /// The inputs of feed page `f`; nil without a card store (its cards have no keys).
+    public func feedInputs(of f: Int) -> FeedPageInputs? {
+        guard cardStore != nil else { return nil }
+        let feed = site.feeds[f]
+        // As ``feedContext(_:groups:cardKeys:)`` renders the cards.
+        let estimated = contentVisibility && DeferredCards.defersAny(feed)
+        var keys: [[UInt64]] = []
+        for (s, before) in zip(feed.sections, imagesBefore(feed)) {
+            guard let list = cardKeys(s, feed: feed, page: feed.pagePath, imagesBefore: before, estimated: estimated) else { return nil }
+            keys.append(list)
+        }
+        var stripped = feed
+        for s in stripped.sections.indices {
+            stripped.sections[s].section.items = []
+            stripped.sections[s].detailItems = nil
+            stripped.sections[s].drawnIDs = []
+        }
+        for s in stripped.feed.sections.indices { stripped.feed.sections[s].items = [] }
+        return FeedPageInputs(
+            path: feed.pagePath, feed: stripped, itemIDs: feed.sections.map { $0.section.items.map(\.id) }, cellIDs: feed.sections.map(\.cellIDs),
+            cardKeys: keys, introHTML: responsiveBody(feed.feed.introHTML, page: feed.pagePath), contentVisibility: contentVisibility)
+    }
+
+    /// Every feed of the site as feed pages show other feeds, in site order.
+    public func feedOutline() -> [FeedOutline] {
+        site.feeds.map { FeedOutline(path: $0.feed.path, title: $0.feed.title, page: $0.pagePath, isFolder: $0.ownPage == nil) }
+    }
+}

@@ -25,36 +25,66 @@ extension SiteRenderer {
     /// Sections with at least this many cards render their cards in parallel.
     static let parallelCardThreshold = 512
 
+    /// Each card's image of section `s` and whether it loads eagerly and with high priority: in
+    /// order, as they depend on the page order (`imagesBefore`: the page's images before it).
+    func placedImages(_ s: PreparedSection, feed: PreparedFeed, imagesBefore: Int) -> [(image: ImageAsset?, eager: Bool, priority: Bool)] {
+        var images: [(image: ImageAsset?, eager: Bool, priority: Bool)] = []
+        images.reserveCapacity(s.section.items.count)
+        var imageIndex = imagesBefore  // this card's image's place among the page's images
+        for item in s.section.items {
+            let image = site.image(feed: feed, item: item)
+            images.append((image, imageIndex < Self.eagerImageCount, image != nil && imageIndex == 0))
+            if image != nil { imageIndex += 1 }
+        }
+        return images
+    }
+
+    /// The card type item `item` of section `s` is drawn with: items of a chips section
+    /// without a type of their own are drawn as chips.
+    static func cardType(_ item: Item, in s: PreparedSection) -> String {
+        s.preset == .chips && item.type == "card" ? "chip" : item.type
+    }
+
+    /// The inputs of the card of item `i` of section `s` on `page` (its key's: ``CardFragmentStore/key(of:)``).
+    func cardInputs(
+        _ s: PreparedSection, item i: Int, feed: PreparedFeed, page: String, placed: (image: ImageAsset?, eager: Bool, priority: Bool),
+        estimated: Bool
+    ) -> CardInputs {
+        let item = s.section.items[i]
+        let image = placed.image
+        return CardInputs(
+            item: item, page: page, detailPath: feed.detailPath(item), feedLang: feed.feed.lang, image: image,
+            variants: image == nil ? nil : images.card(feed: feed, item: item), eager: placed.eager, priority: placed.priority,
+            type: Self.cardType(item, in: s), estimatePreset: estimated ? s.preset.rawValue : nil)
+    }
+
+    /// The card store's keys of section `s`'s cards, in item order, as ``renderCards(_:feed:page:imagesBefore:estimated:keys:)``
+    /// makes them; nil without a card store.
+    func cardKeys(_ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int, estimated: Bool) -> [UInt64]? {
+        guard let store = cardStore else { return nil }
+        let placed = placedImages(s, feed: feed, imagesBefore: imagesBefore)
+        return s.section.items.indices.map { store.key(of: cardInputs(s, item: $0, feed: feed, page: page, placed: placed[$0], estimated: estimated)) }
+    }
+
+    /// `keys`: the cards' keys when already made (``cardKeys(_:feed:page:imagesBefore:estimated:)``).
     func renderCards(
-        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0, estimated: Bool = false
+        _ s: PreparedSection, feed: PreparedFeed, page: String, imagesBefore: Int = 0, estimated: Bool = false, keys: [UInt64]? = nil
     ) throws(TemplateErrors) -> RenderedCards {
         // Image priorities first, in order (they depend on the page order), then the cards: a
         // long section's cards render on every core (a 100,000-card feed page was the build's
         // serial tail). A card found in the card store (same key) is not rendered at all.
         let items = s.section.items
-        var images: [(image: ImageAsset?, eager: Bool, priority: Bool)] = []
-        images.reserveCapacity(items.count)
-        var imageIndex = imagesBefore  // this card's image's place among the page's images
-        for item in items {
-            let image = site.image(feed: feed, item: item)
-            images.append((image, imageIndex < Self.eagerImageCount, image != nil && imageIndex == 0))
-            if image != nil { imageIndex += 1 }
-        }
-        let placed = images
-        // Items of a chips section without a type of their own are drawn as chips.
-        let chips = s.preset == .chips
+        let placed = placedImages(s, feed: feed, imagesBefore: imagesBefore)
         let preset = s.preset.rawValue
         let store = cardStore
+        let known = keys?.count == items.count ? keys : nil
         let renderCard = { @Sendable (i: Int) throws -> CardFragment in
             let item = items[i]
-            let type = chips && item.type == "card" ? "chip" : item.type
+            let type = Self.cardType(item, in: s)
             let (image, eager, priority) = placed[i]
             var key: UInt64 = 0
             if let store {
-                key = store.key(
-                    of: CardInputs(
-                        item: item, page: page, detailPath: feed.detailPath(item), feedLang: feed.feed.lang, image: image,
-                        variants: image == nil ? nil : self.images.card(feed: feed, item: item), eager: eager, priority: priority, type: type, estimatePreset: estimated ? preset : nil))
+                key = known?[i] ?? store.key(of: self.cardInputs(s, item: i, feed: feed, page: page, placed: placed[i], estimated: estimated))
                 if let fragment = store.fragment(key) { return fragment }
             }
             let html = try self.cardHTML(item, type: type, feed: feed, page: page, image: image, eager: eager, priority: priority)

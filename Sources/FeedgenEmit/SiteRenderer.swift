@@ -238,14 +238,15 @@ public struct SiteRenderer: Sendable {
         try feedPageAndMap(feed).file
     }
 
-    /// Feed page `f` (``renderPage(_:)`` of ``Page/feed(_:)``) and where its cards are in it.
-    public func feedPage(_ f: Int) throws(TemplateErrors) -> (file: OutputFile, map: FeedPageMap) {
-        try feedPageAndMap(site.feeds[f])
+    /// Feed page `f` (``renderPage(_:)`` of ``Page/feed(_:)``) and where its cards are in it;
+    /// `cardKeys`: its cards' keys when already made (``FeedPageInputs/cardKeys``).
+    public func feedPage(_ f: Int, cardKeys: [[UInt64]]? = nil) throws(TemplateErrors) -> (file: OutputFile, map: FeedPageMap) {
+        try feedPageAndMap(site.feeds[f], cardKeys: cardKeys)
     }
 
-    func feedPageAndMap(_ feed: PreparedFeed) throws(TemplateErrors) -> (file: OutputFile, map: FeedPageMap) {
+    func feedPageAndMap(_ feed: PreparedFeed, cardKeys: [[UInt64]]? = nil) throws(TemplateErrors) -> (file: OutputFile, map: FeedPageMap) {
         let groups = FeedGroups()
-        let skeleton = try render("feed.mustache", try feedContext(feed, groups: groups))
+        let skeleton = try render("feed.mustache", try feedContext(feed, groups: groups, cardKeys: cardKeys))
         let file = OutputFile(path: feed.pagePath, contents: .chunks(groups.splice(into: skeleton)))
         var map = groups.map
         map.estimated = contentVisibility && DeferredCards.defersAny(feed)
@@ -255,15 +256,16 @@ public struct SiteRenderer: Sendable {
 
     /// The context of `feed.mustache` (``TemplateContext/Kind/feed``), its sections rendered;
     /// with `groups`, each section's `groupsHTML` is a placeholder kept there.
-    func feedContext(_ feed: PreparedFeed, groups: FeedGroups? = nil) throws(TemplateErrors) -> MustacheValue {
+    func feedContext(_ feed: PreparedFeed, groups: FeedGroups? = nil, cardKeys: [[UInt64]]? = nil) throws(TemplateErrors) -> MustacheValue {
         let feed = try titled(feed)
         let page = feed.pagePath
         // Cards are estimated when any section of the page may defer them (the estimates of
         // every section place the sections after it).
         let estimated = contentVisibility && DeferredCards.defersAny(feed)
         var rendered: [RenderedCards] = []
-        for (s, before) in zip(feed.sections, imagesBefore(feed)) {
-            rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before, estimated: estimated))
+        let keys = cardKeys?.count == feed.sections.count ? cardKeys : nil
+        for (k, (s, before)) in zip(feed.sections, imagesBefore(feed)).enumerated() {
+            rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before, estimated: estimated, keys: keys?[k]))
         }
         // Which cards render lazily: decided over the whole page (the first screen).
         let (deferred, columns) =

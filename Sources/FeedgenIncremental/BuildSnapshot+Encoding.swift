@@ -96,6 +96,7 @@ extension BuildSnapshot {
         for feed in feeds {
             w.string(feed.path)
             w.u64(feed.hash)
+            w.u64(feed.key)
             w.bytes.append(feed.map.estimated ? 1 : 0)
             w.bytes.append(feed.map.isExact ? 1 : 0)
             w.int(feed.map.cards.count)

@@ -25,7 +25,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 6
+    static let formatVersion: UInt32 = 7
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -196,7 +196,8 @@ struct BuildSnapshot: Equatable {
         guard let feedCount = r.count() else { return nil }
         var feeds: [FeedRecord] = []
         for _ in 0..<feedCount {
-            guard let path = r.string(), let hash = r.u64(), let estimated = r.byte(), let exact = r.byte(), let sections = r.count()
+            guard let path = r.string(), let hash = r.u64(), let key = r.u64(), let estimated = r.byte(), let exact = r.byte(),
+                let sections = r.count()
             else { return nil }
             var map = FeedPageMap(cards: [], eager: [], priority: [], estimated: estimated == 1, isExact: exact == 1)
             for _ in 0..<sections {
@@ -222,7 +223,9 @@ struct BuildSnapshot: Equatable {
                 map.eager.append(eager)
                 map.priority.append(priority)
             }
-            feeds.append(FeedRecord(path: path, hash: hash, map: map))
+            var record = FeedRecord(path: path, hash: hash, map: map)
+            record.key = key
+            feeds.append(record)
         }
         for f in feeds.indices {
             guard let present = r.byte() else { return nil }

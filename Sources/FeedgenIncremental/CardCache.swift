@@ -58,6 +58,10 @@ final class CardCache: CardMemo, @unchecked Sendable {
         return fragment
     }
 
+    public func keep(_ keys: [UInt64]) {
+        for key in keys { log.markUsed(key: key) }
+    }
+
     public func store(_ key: UInt64, _ fragment: CardFragment) {
         let bytes = fragment.encoded()
         lock.withLock { added[key] = bytes }

@@ -294,6 +294,7 @@ extension PatchBuild {
                 delta += r.bytes.count - r.region.count
             }
             snapshot.feeds[f].map = map
+            snapshot.feeds[f].key = 0
             feedFiles.append((OutputFile(path: record.path, contents: .chunks(chunks)), f))
         }
         // The Atom and JSON Feed documents of a site with a `baseURL`: each changed item's entry

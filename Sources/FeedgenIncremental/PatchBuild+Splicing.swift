@@ -42,7 +42,8 @@ extension PatchBuild {
                 continue
             }
             for f in snapshot.feeds.indices {
-                if snapshot.feeds[f].path == file.path { snapshot.feeds[f].hash = hash }
+                // Patched bytes: no key of inputs stands for them.
+                if snapshot.feeds[f].path == file.path { (snapshot.feeds[f].hash, snapshot.feeds[f].key) = (hash, 0) }
                 if snapshot.feeds[f].syndication?.atomPath == file.path { snapshot.feeds[f].syndication?.atomHash = hash }
                 if snapshot.feeds[f].syndication?.jsonPath == file.path { snapshot.feeds[f].syndication?.jsonHash = hash }
             }

@@ -1,5 +1,5 @@
 /// `RenderKeys`: the build cache's keys of rendered output (the pipeline's ``RenderMemo``), made
-/// from Emit's plain inputs: a detail page's key in the back buffer's manifest and a card's key
+/// from Emit's plain inputs: a detail or feed page's key in the back buffer's manifest and a card's key
 /// in `cards.log` (through ``KeyedCards``, the card store Emit is given).
 import FeedgenBuild
 import FeedgenContent
@@ -14,6 +14,8 @@ package struct RenderKeys: RenderMemo {
     package let salt: UInt64
     /// The fingerprints of the items the build loaded; nil: each is computed.
     package let fingerprints: ItemFingerprints?
+    /// The hashes of the section layouts the build's feed page keys met (``feedKey(_:site:)``).
+    let layouts = LayoutHashes()
 
     package init(salt: UInt64, fingerprints: ItemFingerprints?) { (self.salt, self.fingerprints) = (salt, fingerprints) }
 
@@ -72,6 +74,37 @@ package struct RenderKeys: RenderMemo {
         h.combine(card.type)
         h.combine(card.estimatePreset != nil)
         if let preset = card.estimatePreset { h.combine(preset) }
+        return h.value
+    }
+
+    /// What every feed page's key holds of the site: each feed's path, title and page and
+    /// whether it is a folder's, in order, and the whole table of where content links lead (a
+    /// sum of its entries' hashes: the table's order is not stable).
+    public func feedSiteKey(outline: [FeedOutline], links: ContentLinks) -> UInt64 {
+        var h = StableHasher(seed: salt)
+        h.combine("feed pages")
+        h.combine(outline.count)
+        for feed in outline {
+            h.combine(feed.path)
+            h.combine(feed.title)
+            h.combine(feed.page)
+            h.combine(feed.isFolder)
+        }
+        h.combine(links.isEmpty)
+        // Each entry's digest (its target's byte count, its target and its page) from one
+        // reused buffer: a table of 20,000 entries.
+        var sum: UInt64 = 0
+        var entry: [UInt8] = []
+        entry.reserveCapacity(512)
+        for (target, page) in links.pages {
+            entry.removeAll(keepingCapacity: true)
+            withUnsafeBytes(of: UInt64(target.utf8.count).littleEndian) { entry.append(contentsOf: $0) }
+            entry.append(contentsOf: target.utf8)
+            entry.append(contentsOf: page.utf8)
+            sum &+= entry.withUnsafeBytes { StableHasher.digest($0) }
+        }
+        h.combine(links.pages.count)
+        h.combine(sum)
         return h.value
     }
 

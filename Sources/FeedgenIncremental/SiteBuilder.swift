@@ -40,6 +40,7 @@ public enum SiteBuilder {
             case .failure(let why):
                 build.timing.note("patch build: not applicable (\(why.reason))")
                 lastSnapshot = why.snapshot
+                build.lastFeeds = why.snapshot?.feeds ?? []
                 build.patchDidNotApply(sessionUsed: why.sessionUsed)
             }
         }

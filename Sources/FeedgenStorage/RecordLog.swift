@@ -120,6 +120,13 @@ public final class RecordLog: @unchecked Sendable {
     /// The record at `place` was used by this build (it is kept in a rewritten log).
     public func markUsed(_ place: Int) { states[place].store(Self.used, ordering: .relaxed) }
 
+    /// The record of `key`, if any (and not found damaged), was used by this build, without
+    /// being read: kept in a rewritten log.
+    public func markUsed(key: UInt64) {
+        guard let place = index[key], states[place].load(ordering: .relaxed) != Self.damaged else { return }
+        markUsed(place)
+    }
+
     /// The record at `place` could not be decoded (it is never copied into a rewritten log).
     public func markDamaged(_ place: Int) { states[place].store(Self.damaged, ordering: .relaxed) }
 
