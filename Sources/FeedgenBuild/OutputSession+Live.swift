@@ -31,6 +31,26 @@ extension OutputWriter.Session {
         return file
     }
 
+    /// Puts the output's file at `path` (the previous build's, `entry` in its manifest) into the
+    /// new build, hard-linked into the back buffer (as ``keepLive(except:)`` does), when it is
+    /// as the manifest records it. - Returns: whether it did; else the back buffer has no file
+    /// at `path` that the build could take for the right one (it renders and writes it).
+    func adoptLive(_ path: String, _ entry: ManifestEntry) -> Bool {
+        guard Self.isFile(output + "/" + path, as: entry) else { return false }
+        let target = backPath + "/" + path
+        guard unlink(target) == 0 || errno == ENOENT else { return false }
+        guard link(output + "/" + path, target) == 0 else {
+            lock.withLock { back[path] = nil }  // unlinked: nothing there now
+            return false
+        }
+        lock.withLock {
+            back[path] = entry
+            written[path] = entry
+            writes += 1
+        }
+        return true
+    }
+
     /// Whether the file at `path` has the size, modification time and inode of `entry`.
     fileprivate static func isFile(_ path: String, as entry: ManifestEntry) -> Bool {
         var size: Int64 = 0, mtime: Int64 = 0
