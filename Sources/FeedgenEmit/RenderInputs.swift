@@ -75,20 +75,20 @@ extension SiteRenderer {
 
 /// Everything a feed page's bytes depend on besides the templates, the site configuration, the
 /// site's feeds (``SiteRenderer/feedOutline()``) and where content links lead: the page as
-/// prepared (its sections' settings, layouts, links and own-page place), its items by their ids
-/// and their cards' keys (each card's inputs, ``CardFragmentStore/key(of:)``: its fragment and
-/// height estimate), its intro as shown, and whether long sections defer cards. Equal inputs
+/// prepared (its sections' settings, layouts, links and own-page place), its items by their
+/// cards' keys (each card's inputs, ``CardFragmentStore/key(of:)``: its fragment and height
+/// estimate; its detail page's path, so its id), the ids of items drawn from other sections, its intro as shown, and whether long sections defer cards. Equal inputs
 /// (with equal templates, configuration, feeds and link table) render equal pages with equal
 /// ``FeedPageMap``s.
 public struct FeedPageInputs: Sendable {
     public var path: String
-    /// The page's ``PreparedFeed`` without its sections' items (``itemIDs`` and ``cardKeys`` stand
-    /// for them), the items of detail pages only (no card on this page) and the ids drawn from
-    /// other sections (``cellIDs``).
+    /// The page's ``PreparedFeed`` without its sections' items (``cardKeys`` stand for them), the
+    /// items of detail pages only (no card on this page) and the ids drawn from other sections
+    /// (``drawnIDs``).
     public var feed: PreparedFeed
-    /// Per section, the ids of its items and of their cells, in item order.
-    public var itemIDs: [[String]]
-    public var cellIDs: [[String]]
+    /// Per section, ``PreparedSection/drawnIDs``, sorted (its cells' ids follow from them and its
+    /// items' ids).
+    public var drawnIDs: [[String]]
     /// Per section, its cards' keys, in item order.
     public var cardKeys: [[UInt64]]
     /// The feed's intro as the page shows it (its body images' variants,
@@ -127,8 +127,8 @@ extension SiteRenderer {
         }
         for s in stripped.feed.sections.indices { stripped.feed.sections[s].items = [] }
         return FeedPageInputs(
-            path: feed.pagePath, feed: stripped, itemIDs: feed.sections.map { $0.section.items.map(\.id) }, cellIDs: feed.sections.map(\.cellIDs),
-            cardKeys: keys, introHTML: responsiveBody(feed.feed.introHTML, page: feed.pagePath), contentVisibility: contentVisibility)
+            path: feed.pagePath, feed: stripped, drawnIDs: feed.sections.map { $0.drawnIDs.sorted() }, cardKeys: keys,
+            introHTML: responsiveBody(feed.feed.introHTML, page: feed.pagePath), contentVisibility: contentVisibility)
     }
 
     /// Every feed of the site as feed pages show other feeds, in site order.

@@ -6,7 +6,6 @@ import FeedgenEmit
 import FeedgenLayout
 import FeedgenResolve
 import FeedgenStorage
-import Foundation
 
 extension RenderKeys {
     /// The key of a feed page in the back buffer's manifest: `site` (``feedSiteKey(outline:links:)``,
@@ -22,9 +21,9 @@ extension RenderKeys {
         h.combine(page.feed.sections.count)
         for s in page.feed.sections {
             Self.combine(s.section, into: &h)
-            h.combine(layouts.hash(s.layout))
+            Self.combine(s.layout, into: &h)
             h.combine(s.preset.rawValue)
-            // `detailItems` (no card on this page) and `drawnIDs` (in the cells' ids) are left out.
+            // `detailItems` (no card on this page) is left out, `drawnIDs` are the inputs' (sorted).
             h.combine(s.seeAll != nil)
             if let link = s.seeAll {
                 h.combine(link.url)
@@ -51,11 +50,9 @@ extension RenderKeys {
         }
         h.combine(page.cardKeys.count)
         for s in page.cardKeys.indices {
-            let (ids, cells, keys) = (page.itemIDs[s], page.cellIDs[s], page.cardKeys[s])
-            h.combine(ids.count)
-            for id in ids { h.combine(id) }
-            h.combine(cells.count)
-            for id in cells { h.combine(id) }
+            let (drawn, keys) = (page.drawnIDs[s], page.cardKeys[s])
+            h.combine(drawn.count)
+            for id in drawn { h.combine(id) }
             h.combine(keys.count)
             for key in keys { h.combine(key) }
         }
@@ -109,25 +106,5 @@ extension RenderKeys {
         h.combine(location.path)
         h.combine(location.line)
         h.combine(location.column)
-    }
-}
-
-/// The hash of each section layout a build's feed page keys met: its every stored field as
-/// `dump` writes them (a layout is a deep tree of values; feed pages mostly share a few), made
-/// once per distinct layout.
-final class LayoutHashes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var known: [AdaptiveSection: UInt64] = [:]
-
-    /// Under the lock: two feed pages of one layout, keyed side by side, do not both describe it.
-    func hash(_ layout: AdaptiveSection) -> UInt64 {
-        lock.withLock {
-            if let hash = known[layout] { return hash }
-            var text = ""
-            dump(layout, to: &text)
-            let hash = StableHasher.hash(text)
-            known[layout] = hash
-            return hash
-        }
     }
 }

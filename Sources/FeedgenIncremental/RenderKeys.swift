@@ -14,8 +14,6 @@ package struct RenderKeys: RenderMemo {
     package let salt: UInt64
     /// The fingerprints of the items the build loaded; nil: each is computed.
     package let fingerprints: ItemFingerprints?
-    /// The hashes of the section layouts the build's feed page keys met (``feedKey(_:site:)``).
-    let layouts = LayoutHashes()
 
     package init(salt: UInt64, fingerprints: ItemFingerprints?) { (self.salt, self.fingerprints) = (salt, fingerprints) }
 

@@ -172,7 +172,22 @@ import Testing
         let link = MarkdownLink(destination: "a.md", directory: "content")
         #expect(link.map(fields) == ["target", "fragment", "location", "destination"])
         #expect(fields(FeedPageInputs(
-            path: "", feed: PreparedFeed(feed: feed, sections: []), itemIDs: [], cellIDs: [], cardKeys: [], introHTML: "",
-            contentVisibility: true)) == ["path", "feed", "itemIDs", "cellIDs", "cardKeys", "introHTML", "contentVisibility"])
+            path: "", feed: PreparedFeed(feed: feed, sections: []), drawnIDs: [], cardKeys: [], introHTML: "",
+            contentVisibility: true)) == ["path", "feed", "drawnIDs", "cardKeys", "introHTML", "contentVisibility"])
+        // The layout's tree (``RenderKeys/combine(_:into:)-(AdaptiveSection,_)``).
+        let layout = LayoutPreset.grid.expansion
+        #expect(fields(layout) == ["base", "rules"])
+        #expect(fields(AdaptiveSection.Rule(minWidth: 1, section: layout.base)) == ["minWidth", "section"])
+        #expect(fields(layout.base) == [
+            "group", "contentInsets", "interGroupSpacing", "orthogonalScrollingBehavior", "contentInsetsReference", "header", "footer",
+            "background",
+        ])
+        #expect(fields(layout.base.group) == ["direction", "size", "content", "interItemSpacing", "contentInsets"])
+        let item = LayoutItem(size: LayoutSize(width: .absolute(1), height: .absolute(1)))
+        #expect(fields(item) == ["size", "contentInsets", "edgeSpacing"])
+        #expect(fields(item.size) == ["width", "height"])
+        #expect(fields(EdgeSpacing()) == ["leading", "top", "trailing", "bottom"])
+        #expect(fields(DirectionalEdgeInsets.zero) == ["top", "leading", "bottom", "trailing"])
+        #expect(fields(BoundarySupplementaryItem()) == ["height", "pinToVisibleBounds"])
     }
 }
