@@ -157,6 +157,9 @@ struct watched_mapping {
 
 static struct watched_mapping watched[watch_slots];
 static _Atomic int output_committed;
+/// Set by the first thread that reports a cut log: another thread faulting at once (two cores
+/// reading the mapping) waits for its exit instead of writing the message a second time.
+static _Atomic int reporting;
 static struct sigaction previous_action;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
@@ -181,6 +184,9 @@ static void on_sigbus(int signal_number, siginfo_t *info, void *context) {
         struct watched_mapping *m = &watched[k];
         if (atomic_load_explicit(&m->state, memory_order_acquire) != 2) continue;
         if (address < m->base || address - m->base >= m->length) continue;
+        if (atomic_exchange_explicit(&reporting, 1, memory_order_acq_rel) != 0) {
+            for (;;) pause();
+        }
         WRITE_LITERAL("feedgen: error: ");
         write_text(m->path, m->path_length);
         if (atomic_load_explicit(&output_committed, memory_order_acquire)) {

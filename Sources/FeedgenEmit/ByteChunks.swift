@@ -98,12 +98,24 @@ protocol HTMLByteSink {
     var count: Int { get }
     mutating func append(_ text: String)
     mutating func append(card: CardHTML)
+    /// Appends ``DeferredCards/Estimate/style`` of `estimate`.
+    mutating func append(estimate: DeferredCards.Estimate)
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer)
     /// Makes room for `cards` and their wrapping at once (a 100,000-card section is hundreds of
     /// MB, which doubling would copy again and again).
     mutating func reserveRoom(ids: [String], cards: [CardHTML])
 }
 
+extension HTMLByteSink {
+    /// Its bytes written in place: a deferred card's style was a String built per card.
+    mutating func append(estimate: DeferredCards.Estimate) {
+        estimate.withStyle { appendBytes($0) }
+    }
+}
+
 extension ByteChunks: HTMLByteSink {
+    func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(bytes) }
+
     /// Room for the wrapping and for the cards that are copied (rendered by this build).
     func reserveRoom(ids: [String], cards: [CardHTML]) {
         let copied = cards.reduce(0) { $0 + ($1.borrowedBytes == nil ? $1.utf8Count : 0) }
@@ -112,6 +124,7 @@ extension ByteChunks: HTMLByteSink {
 }
 
 extension Array: HTMLByteSink where Element == UInt8 {
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
     mutating func append(_ text: String) { self += text.utf8 }
     mutating func append(card: CardHTML) { card.withUTF8 { append(contentsOf: $0) } }
     mutating func reserveRoom(ids: [String], cards: [CardHTML]) {

@@ -34,10 +34,38 @@ public enum DeferredCards {
         public var wide: Int
 
         /// The `style` attribute value: `--cl-est:123px` (and `;--cl-est-wide:80px`).
-        public var style: String {
-            var text = "--cl-est:" + String(phone) + "px"
-            if wide != phone { text += ";--cl-est-wide:" + String(wide) + "px" }
-            return text
+        public var style: String { withStyle { String(decoding: $0, as: UTF8.self) } }
+
+        /// Calls `body` with ``style``'s bytes, written in place (decimal numbers, as
+        /// `String(Int)` writes them): no String per deferred card of a page.
+        func withStyle<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+            // "--cl-est:" 9 + 20 + "px" 2 + ";--cl-est-wide:" 15 + 20 + "px" 2 bytes at most.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 72) { buffer in
+                var at = 0
+                func put(_ text: StaticString) {
+                    text.withUTF8Buffer { for byte in $0 { buffer[at] = byte; at += 1 } }
+                }
+                func put(_ value: Int) {
+                    if value < 0 { buffer[at] = UInt8(ascii: "-"); at += 1 }
+                    var magnitude = value.magnitude
+                    let start = at
+                    repeat {
+                        buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                        at += 1
+                        magnitude /= 10
+                    } while magnitude > 0
+                    buffer[start..<at].reverse()
+                }
+                put("--cl-est:")
+                put(phone)
+                put("px")
+                if wide != phone {
+                    put(";--cl-est-wide:")
+                    put(wide)
+                    put("px")
+                }
+                return body(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<at]))
+            }
         }
     }
 

@@ -149,7 +149,7 @@ package enum SectionHTML {
             }
             if let estimate {
                 out.append(Self.estimateStyleStart)
-                out.append(estimate.style)
+                out.append(estimate: estimate)
                 out.append(Self.estimateStyleEnd)
             }
             out.append(Self.cellStart)
