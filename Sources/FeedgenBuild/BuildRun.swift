@@ -21,8 +21,9 @@ public final class BuildRun {
     public private(set) var listing: ContentListing?
     /// The feed pages as written (``renderAndWrite(_:templates:links:output:)``).
     public private(set) var writtenFeeds: [WrittenFeed] = []
-    /// The feed pages as the last build wrote them (its snapshot's), if known: a feed page whose
-    /// key and bytes are still those is not rendered again.
+    /// The feed pages as the last build wrote them and as the build before did (the last
+    /// snapshot's records of the output and of the back buffer), if known: a feed page whose
+    /// key and bytes are still one of those is not rendered again.
     public var lastFeeds: [WrittenFeed] = []
     /// Called with the cache folder just before the new output replaces the old one.
     public var beforeCommit: (String) -> Void = { _ in }

@@ -65,7 +65,7 @@ extension Pipeline {
         // A feed page whose key the back buffer has, with the last build's record of those very
         // bytes (its key and hash: where its cards are), is not rendered (only when writing).
         let siteKey = output == nil || cardCache == nil ? nil : keys?.feedSiteKey(outline: renderer.feedOutline(), links: links)
-        let last = Dictionary(lastFeeds.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let last = Dictionary(grouping: lastFeeds.filter { $0.key != 0 }, by: \.path)
         let renderFeed = { @Sendable (f: Int) in
             feedHashes.set(f, Result {
                 var key: UInt64 = 0
@@ -73,7 +73,7 @@ extension Pipeline {
                 if let siteKey, let keys, let inputs = renderer.feedInputs(of: f) {
                     key = keys.feedKey(inputs, site: siteKey)
                     cardKeys = inputs.cardKeys
-                    if key != 0, let record = last[inputs.path], record.key == key, let session = try gate.session(),
+                    if key != 0, let record = last[inputs.path]?.first(where: { $0.key == key }), let session = try gate.session(),
                         session.current([(inputs.path, key)])[0] == record.hash
                     {
                         for list in inputs.cardKeys { cardCache?.keep(list) }

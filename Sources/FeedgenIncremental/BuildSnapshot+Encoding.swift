@@ -93,29 +93,7 @@ extension BuildSnapshot {
         w.int(absent.count)
         for path in absent { w.string(path) }
         w.int(feeds.count)
-        for feed in feeds {
-            w.string(feed.path)
-            w.u64(feed.hash)
-            w.u64(feed.key)
-            w.bytes.append(feed.map.estimated ? 1 : 0)
-            w.bytes.append(feed.map.isExact ? 1 : 0)
-            w.int(feed.map.cards.count)
-            for s in feed.map.cards.indices {
-                if let column = feed.map.columns[s] {
-                    w.bytes.append(1)
-                    w.u64(column.phone.bitPattern)
-                    w.u64(column.wide.bitPattern)
-                } else {
-                    w.bytes.append(0)
-                }
-                w.int(feed.map.cards[s].count)
-                for i in feed.map.cards[s].indices {
-                    w.int(feed.map.cards[s][i].lowerBound)
-                    w.int(feed.map.cards[s][i].upperBound)
-                    w.bytes.append((feed.map.eager[s][i] ? 1 : 0) | (feed.map.priority[s][i] ? 2 : 0))
-                }
-            }
-        }
+        for feed in feeds { w.feedPage(feed) }
         for feed in feeds {
             guard let syndication = feed.syndication else {
                 w.bytes.append(0)
@@ -138,11 +116,38 @@ extension BuildSnapshot {
                 w.int(map.json[k].upperBound)
             }
         }
+        w.int(backFeeds.count)
+        for feed in backFeeds { w.feedPage(feed) }
         w.int(diagnostics.count)
     }
 }
 
 extension ByteWriter {
+    /// A feed page's record: its path, hash, key and map (not its documents).
+    fileprivate mutating func feedPage(_ feed: BuildSnapshot.FeedRecord) {
+        string(feed.path)
+        u64(feed.hash)
+        u64(feed.key)
+        bytes.append(feed.map.estimated ? 1 : 0)
+        bytes.append(feed.map.isExact ? 1 : 0)
+        int(feed.map.cards.count)
+        for s in feed.map.cards.indices {
+            if let column = feed.map.columns[s] {
+                bytes.append(1)
+                u64(column.phone.bitPattern)
+                u64(column.wide.bitPattern)
+            } else {
+                bytes.append(0)
+            }
+            int(feed.map.cards[s].count)
+            for i in feed.map.cards[s].indices {
+                int(feed.map.cards[s][i].lowerBound)
+                int(feed.map.cards[s][i].upperBound)
+                bytes.append((feed.map.eager[s][i] ? 1 : 0) | (feed.map.priority[s][i] ? 2 : 0))
+            }
+        }
+    }
+
     fileprivate mutating func sources(_ list: [BuildSnapshot.Source]) {
         int(list.count)
         for source in list {

@@ -84,6 +84,9 @@ struct BuildSnapshot: Equatable {
     /// (``SiteBuilder/resolveImage(_:item:site:realRoot:diagnostics:)``).
     var absent: [String] = []
     var feeds: [FeedRecord]
+    /// The feed pages of the build before, those with a key (``WrittenFeed/key``): the tree
+    /// that became the back buffer, whose pages a later build keeps by their keys too.
+    var backFeeds: [FeedRecord] = []
     /// The build's diagnostics, as reported (before the closing notes), in
     /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them).
     var diagnostics: [Diagnostic]
@@ -196,35 +199,7 @@ struct BuildSnapshot: Equatable {
         guard let feedCount = r.count() else { return nil }
         var feeds: [FeedRecord] = []
         for _ in 0..<feedCount {
-            guard let path = r.string(), let hash = r.u64(), let key = r.u64(), let estimated = r.byte(), let exact = r.byte(),
-                let sections = r.count()
-            else { return nil }
-            var map = FeedPageMap(cards: [], eager: [], priority: [], estimated: estimated == 1, isExact: exact == 1)
-            for _ in 0..<sections {
-                guard let hasColumn = r.byte() else { return nil }
-                if hasColumn == 1 {
-                    guard let phone = r.width(), let wide = r.width() else { return nil }
-                    map.columns.append(DeferredCards.Column(phone: phone, wide: wide))
-                } else {
-                    map.columns.append(nil)
-                }
-                guard let count = r.count() else { return nil }
-                var ranges: [Range<Int>] = []
-                var eager: [Bool] = []
-                var priority: [Bool] = []
-                ranges.reserveCapacity(count)
-                for _ in 0..<count {
-                    guard let lower = r.index(), let upper = r.index(), lower <= upper, let flags = r.byte() else { return nil }
-                    ranges.append(lower..<upper)
-                    eager.append(flags & 1 != 0)
-                    priority.append(flags & 2 != 0)
-                }
-                map.cards.append(ranges)
-                map.eager.append(eager)
-                map.priority.append(priority)
-            }
-            var record = FeedRecord(path: path, hash: hash, map: map)
-            record.key = key
+            guard let record = Self.feedPage(&r) else { return nil }
             feeds.append(record)
         }
         for f in feeds.indices {
@@ -245,6 +220,12 @@ struct BuildSnapshot: Equatable {
             }
             feeds[f].syndication = SyndicationRecord(atomPath: atomPath, atomHash: atomHash, jsonPath: jsonPath, jsonHash: jsonHash, map: map)
         }
+        guard let backCount = r.count() else { return nil }
+        var backFeeds: [FeedRecord] = []
+        for _ in 0..<backCount {
+            guard let record = Self.feedPage(&r) else { return nil }
+            backFeeds.append(record)
+        }
         // The diagnostics' bytes follow their count (8 bytes).
         let diagnosticStart = r.offset + 8
         guard let diagnostics = r.sharedDiagnostics() else { return nil }
@@ -252,8 +233,42 @@ struct BuildSnapshot: Equatable {
         guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
         return BuildSnapshot(
             recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,
-            staticFiles: staticFiles, images: images, absent: absent, feeds: feeds, diagnostics: diagnostics, pages: pages, feedCount: feedTotal,
-            cards: cards)
+            staticFiles: staticFiles, images: images, absent: absent, feeds: feeds, backFeeds: backFeeds, diagnostics: diagnostics,
+            pages: pages, feedCount: feedTotal, cards: cards)
+    }
+
+    /// A feed page's record (``ByteWriter/feedPage(_:)``); nil when it does not read.
+    private static func feedPage(_ r: inout ByteReader) -> FeedRecord? {
+        guard let path = r.string(), let hash = r.u64(), let key = r.u64(), let estimated = r.byte(), let exact = r.byte(),
+            let sections = r.count()
+        else { return nil }
+        var map = FeedPageMap(cards: [], eager: [], priority: [], estimated: estimated == 1, isExact: exact == 1)
+        for _ in 0..<sections {
+            guard let hasColumn = r.byte() else { return nil }
+            if hasColumn == 1 {
+                guard let phone = r.width(), let wide = r.width() else { return nil }
+                map.columns.append(DeferredCards.Column(phone: phone, wide: wide))
+            } else {
+                map.columns.append(nil)
+            }
+            guard let count = r.count() else { return nil }
+            var ranges: [Range<Int>] = []
+            var eager: [Bool] = []
+            var priority: [Bool] = []
+            ranges.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let lower = r.index(), let upper = r.index(), lower <= upper, let flags = r.byte() else { return nil }
+                ranges.append(lower..<upper)
+                eager.append(flags & 1 != 0)
+                priority.append(flags & 2 != 0)
+            }
+            map.cards.append(ranges)
+            map.eager.append(eager)
+            map.priority.append(priority)
+        }
+        var record = FeedRecord(path: path, hash: hash, map: map)
+        record.key = key
+        return record
     }
 
     /// The snapshot of the cache folder `folder`, if it has a valid one.

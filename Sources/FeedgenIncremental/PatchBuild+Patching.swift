@@ -252,6 +252,8 @@ extension PatchBuild {
         guard !livePaths.isEmpty else { return no("no manifest of the output") }
         guard pages.allSatisfy({ session.liveHash($0.file.path) != nil }) else { return no("a page not in the output's manifest: \(pages.map(\.file.path))") }
         var snapshot = old
+        // The output becomes the back buffer: its pages' records, for the build after.
+        snapshot.backFeeds = old.feeds.filter { $0.key != 0 }
         var feedFiles: [(file: OutputFile, feed: Int)] = []
         for (f, list) in cards.sorted(by: { $0.key < $1.key }) {
             let record = old.feeds[f]

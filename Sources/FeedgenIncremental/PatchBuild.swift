@@ -108,7 +108,8 @@ enum PatchBuild {
     ///     made while it rendered (nil: a record is missing, no snapshot).
     static func snapshot(
         options: BuildOptions, listing: ContentListing, site: PreparedSite, templates: TemplateSet,
-        feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, records: ItemRecords?
+        feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, records: ItemRecords?,
+        backFeeds: [BuildSnapshot.FeedRecord] = []
     ) -> BuildSnapshot? {
         guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count, var items = records?.items,
             let files = records?.files
@@ -136,7 +137,7 @@ enum PatchBuild {
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
             staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
             absent: Array(Set(shadowingImages(site) + site.bodyAbsent)).sorted(), feeds: feeds,
-            diagnostics: report.diagnostics.sorted, pages: report.pages, feedCount: report.feeds, cards: report.cards)
+            backFeeds: backFeeds.filter { $0.key != 0 }, diagnostics: report.diagnostics.sorted, pages: report.pages, feedCount: report.feeds, cards: report.cards)
     }
 
     /// The item files of a build (as listed, with their stamps) and the record of each that

@@ -40,7 +40,7 @@ public enum SiteBuilder {
             case .failure(let why):
                 build.timing.note("patch build: not applicable (\(why.reason))")
                 lastSnapshot = why.snapshot
-                build.lastFeeds = why.snapshot?.feeds ?? []
+                build.lastFeeds = (why.snapshot?.feeds ?? []) + (why.snapshot?.backFeeds ?? [])
                 build.patchDidNotApply(sessionUsed: why.sessionUsed)
             }
         }
@@ -73,7 +73,7 @@ public enum SiteBuilder {
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
                 options: options, listing: listing, site: site, templates: templates, feeds: build.writtenFeeds,
-                report: build.report, start: build.started, records: recorded ?? nil)
+                report: build.report, start: build.started, records: recorded ?? nil, backFeeds: lastSnapshot?.feeds ?? [])
         {
             snapshot.write(cacheFolder: BuildCache.folder(forOutput: output))
             if options.exitsAfterBuild { ExitReclaimed.keep(snapshot) }
