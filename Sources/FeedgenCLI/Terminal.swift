@@ -155,19 +155,14 @@ public struct Terminal: Sendable {
         init(severity: Severity, text: String) {
             self.severity = severity
             self.text = text
-            var bytes = text
-            digest = bytes.withUTF8 { StableHasher.digest(UnsafeRawBufferPointer($0)) }
+            digest = StableHasher.digest(text)
         }
 
         // The severity is left to `==` (it hashes as its raw value, a String).
         func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 
         static func == (a: Message, b: Message) -> Bool {
-            guard a.digest == b.digest, a.severity == b.severity, a.text.utf8.count == b.text.utf8.count else { return false }
-            var (x, y) = (a.text, b.text)
-            return x.withUTF8 { p in
-                y.withUTF8 { q in p.isEmpty || p.baseAddress == q.baseAddress || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 }
-            }
+            a.digest == b.digest && a.severity == b.severity && a.text.sameBytes(as: b.text)
         }
     }
 
