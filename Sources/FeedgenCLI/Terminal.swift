@@ -100,26 +100,23 @@ public struct Terminal: Sendable {
         // one is made once, on every core. Messages and kinds are told apart by their bytes (a
         // String key hashes non-ASCII text through Unicode normalization: most of this sum once),
         // and keyed by a digest of them (``Message``).
-        // Found by digest alone (a UInt64 key hashes cheaply), then compared; a message whose
-        // digest another one has is found by itself in `others`.
-        var slotOf: [UInt64: Int] = [:]
-        slotOf.reserveCapacity(diagnostics.count / 2)
-        var others: [Message: Int] = [:]
-        var distinct: [Message] = []
-        var counts: [Int] = []
-        for d in diagnostics {
-            let message = Message(severity: strict && d.severity == .warning ? .error : d.severity, text: d.message)
-            if let slot = slotOf[message.digest], distinct[slot] == message {
-                counts[slot] += 1
-            } else if let slot = others[message] {
-                counts[slot] += 1
-            } else {
-                if slotOf[message.digest] == nil { slotOf[message.digest] = distinct.count } else { others[message] = distinct.count }
-                distinct.append(message)
-                counts.append(1)
+        // Counted in two halves on two cores for a long list, the second half's then added to
+        // the first's: the distinct messages stay in the order they first appear.
+        let halves = diagnostics.count < 4096 ? 1 : 2
+        let counted = parallelMap(halves) { h in
+            let half = (diagnostics.count + 1) / 2
+            let part = halves == 1 ? diagnostics[...] : h == 0 ? diagnostics[..<half] : diagnostics[half...]
+            var counted = Counted(capacity: part.count / 2)
+            for d in part {
+                counted.add(Message(severity: strict && d.severity == .warning ? .error : d.severity, text: d.message), 1)
             }
+            return counted
         }
-        let messages = distinct
+        var all = counted[0]
+        for half in counted.dropFirst() {
+            for (k, message) in half.distinct.enumerated() { all.add(message, half.counts[k]) }
+        }
+        let (messages, counts) = (all.distinct, all.counts)
         let kindsOfDistinct = parallelMap(messages.count) { k in
             Message(severity: messages[k].severity, text: Diagnostic(messages[k].severity, SourceLocation(path: ""), messages[k].text).kind)
         }
@@ -142,6 +139,30 @@ public struct Terminal: Sendable {
         var text = "feedgen: problems by kind (\(count(kinds.count, "kind"))):\n"
         for (kind, n) in kinds { text += "feedgen: \(n) × \(kind)\n" }
         return text
+    }
+
+    /// Distinct messages and how many times each was added, in the order they first were.
+    private struct Counted: Sendable {
+        // Found by digest alone (a UInt64 key hashes cheaply), then compared; a message whose
+        // digest another one has is found by itself in `others`.
+        private var slotOf: [UInt64: Int] = [:]
+        private var others: [Message: Int] = [:]
+        private(set) var distinct: [Message] = []
+        private(set) var counts: [Int] = []
+
+        init(capacity: Int) { slotOf.reserveCapacity(capacity) }
+
+        mutating func add(_ message: Message, _ count: Int) {
+            if let slot = slotOf[message.digest], distinct[slot] == message {
+                counts[slot] += count
+            } else if let slot = others[message] {
+                counts[slot] += count
+            } else {
+                if slotOf[message.digest] == nil { slotOf[message.digest] = distinct.count } else { others[message] = distinct.count }
+                distinct.append(message)
+                counts.append(count)
+            }
+        }
     }
 
     /// A severity and a text, equal when their bytes are. It hashes as a digest of the bytes,
