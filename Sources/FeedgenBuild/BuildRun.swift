@@ -32,6 +32,8 @@ public final class BuildRun {
     public let deferredSaves = Pipeline.DeferredSaves()
     /// The stage timing is reported when the build ends (set once the content is loaded).
     private var reportsTiming = false
+    /// The report's diagnostics as stage 3 left them, being sorted (``sortReport()``).
+    private var sortedEarly: Background<[Diagnostic]>?
     /// Whether ``itemCacheSaving()`` ran: a build that stopped before it (an error in the content)
     /// discards the item cache's new log when it ends, so that no `items.log.tmp-<pid>` is left.
     private var itemCacheFinished = false
@@ -141,7 +143,19 @@ public final class BuildRun {
         reportsTiming = true
         let blocking = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
         guard !blocking, report.exitStatus == 0, let prepared, let templates, let links else { return nil }
+        // Most of the report is known now: it is put in order on another core while the site
+        // is written (``sortReport()``).
+        let found = report.diagnostics
+        sortedEarly = Background { found.sorted }
         return (prepared, templates, links)
+    }
+
+    /// Puts the report in printing order (``Diagnostics/sort()``), from the part sorted while the
+    /// site was written.
+    public func sortReport() {
+        guard let early = sortedEarly?.value else { return report.diagnostics.sort() }
+        sortedEarly = nil
+        report.diagnostics.sort(sortedPrefix: early)
     }
 
     /// Stage 4: the output folder is checked (`check` validates it as `build` would, writing

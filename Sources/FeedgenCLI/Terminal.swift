@@ -100,26 +100,23 @@ public struct Terminal: Sendable {
         // one is made once, on every core. Messages and kinds are told apart by their bytes (a
         // String key hashes non-ASCII text through Unicode normalization: most of this sum once),
         // and keyed by a digest of them (``Message``).
-        // Found by digest alone (a UInt64 key hashes cheaply), then compared; a message whose
-        // digest another one has is found by itself in `others`.
-        var slotOf: [UInt64: Int] = [:]
-        slotOf.reserveCapacity(diagnostics.count / 2)
-        var others: [Message: Int] = [:]
-        var distinct: [Message] = []
-        var counts: [Int] = []
-        for d in diagnostics {
-            let message = Message(severity: strict && d.severity == .warning ? .error : d.severity, text: d.message)
-            if let slot = slotOf[message.digest], distinct[slot] == message {
-                counts[slot] += 1
-            } else if let slot = others[message] {
-                counts[slot] += 1
-            } else {
-                if slotOf[message.digest] == nil { slotOf[message.digest] = distinct.count } else { others[message] = distinct.count }
-                distinct.append(message)
-                counts.append(1)
+        // Counted in two halves on two cores for a long list, the second half's then added to
+        // the first's: the distinct messages stay in the order they first appear.
+        let halves = diagnostics.count < 4096 ? 1 : 2
+        let counted = parallelMap(halves) { h in
+            let half = (diagnostics.count + 1) / 2
+            let part = halves == 1 ? diagnostics[...] : h == 0 ? diagnostics[..<half] : diagnostics[half...]
+            var counted = Counted(capacity: part.count / 2)
+            for d in part {
+                counted.add(Message(severity: strict && d.severity == .warning ? .error : d.severity, text: d.message), 1)
             }
+            return counted
         }
-        let messages = distinct
+        var all = counted[0]
+        for half in counted.dropFirst() {
+            for (k, message) in half.distinct.enumerated() { all.add(message, half.counts[k]) }
+        }
+        let (messages, counts) = (all.distinct, all.counts)
         let kindsOfDistinct = parallelMap(messages.count) { k in
             Message(severity: messages[k].severity, text: Diagnostic(messages[k].severity, SourceLocation(path: ""), messages[k].text).kind)
         }
@@ -144,6 +141,30 @@ public struct Terminal: Sendable {
         return text
     }
 
+    /// Distinct messages and how many times each was added, in the order they first were.
+    private struct Counted: Sendable {
+        // Found by digest alone (a UInt64 key hashes cheaply), then compared; a message whose
+        // digest another one has is found by itself in `others`.
+        private var slotOf: [UInt64: Int] = [:]
+        private var others: [Message: Int] = [:]
+        private(set) var distinct: [Message] = []
+        private(set) var counts: [Int] = []
+
+        init(capacity: Int) { slotOf.reserveCapacity(capacity) }
+
+        mutating func add(_ message: Message, _ count: Int) {
+            if let slot = slotOf[message.digest], distinct[slot] == message {
+                counts[slot] += count
+            } else if let slot = others[message] {
+                counts[slot] += count
+            } else {
+                if slotOf[message.digest] == nil { slotOf[message.digest] = distinct.count } else { others[message] = distinct.count }
+                distinct.append(message)
+                counts.append(count)
+            }
+        }
+    }
+
     /// A severity and a text, equal when their bytes are. It hashes as a digest of the bytes,
     /// made once (``StableHasher/digest(_:)``): `Hasher` takes several instructions a byte, and
     /// a dictionary hashes a key at each look-up.
@@ -155,19 +176,14 @@ public struct Terminal: Sendable {
         init(severity: Severity, text: String) {
             self.severity = severity
             self.text = text
-            var bytes = text
-            digest = bytes.withUTF8 { StableHasher.digest(UnsafeRawBufferPointer($0)) }
+            digest = StableHasher.digest(text)
         }
 
         // The severity is left to `==` (it hashes as its raw value, a String).
         func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 
         static func == (a: Message, b: Message) -> Bool {
-            guard a.digest == b.digest, a.severity == b.severity, a.text.utf8.count == b.text.utf8.count else { return false }
-            var (x, y) = (a.text, b.text)
-            return x.withUTF8 { p in
-                y.withUTF8 { q in p.isEmpty || p.baseAddress == q.baseAddress || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 }
-            }
+            a.digest == b.digest && a.severity == b.severity && a.text.sameBytes(as: b.text)
         }
     }
 

@@ -97,9 +97,18 @@ public struct MarkdownLink: Sendable, Hashable {
     /// the name a link may use for it when no `x.md` exists (Jekyll's `{% post_url %}` names a
     /// post without its extension); nil for a `.md` file or a path without such an extension.
     public static func mdAlias(of source: String) -> String? {
-        let n = ItemName.extensionLength(source.utf8)
-        guard n > 0, !source.utf8.suffix(n).elementsEqual(".md".utf8) else { return nil }
-        return String(decoding: source.utf8.dropLast(n), as: UTF8.self) + ".md"
+        let utf8 = source.utf8
+        let n = ItemName.extensionLength(utf8)
+        guard n > 0 else { return nil }
+        // Only a 3-byte extension can be `.md` (called for every content file: read in place).
+        if n == 3 {
+            let md =
+                utf8.withContiguousStorageIfAvailable { b in
+                    b[b.count - 3] == UInt8(ascii: ".") && b[b.count - 2] == UInt8(ascii: "m") && b[b.count - 1] == UInt8(ascii: "d")
+                } ?? utf8.suffix(3).elementsEqual(".md".utf8)
+            if md { return nil }
+        }
+        return String(decoding: utf8.dropLast(n), as: UTF8.self) + ".md"
     }
 
     /// The ``mdAlias(of:)`` of each of `sources` that has one, in byte order of the sources (so

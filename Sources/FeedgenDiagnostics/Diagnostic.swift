@@ -146,4 +146,13 @@ public struct Diagnostics: Sendable {
         items = sorted
         sortedPrefix = items.count
     }
+
+    /// ``sort()``, given the first `prefix.count` items already in ``sorted`` order (sorted on
+    /// another thread while more were appended): those after them are sorted and merged in.
+    public mutating func sort(sortedPrefix prefix: [Diagnostic]) {
+        precondition(prefix.count <= items.count, "a sorted prefix longer than the list")
+        if prefix.count == items.count { items = prefix } else { items.replaceSubrange(0..<prefix.count, with: prefix) }
+        sortedPrefix = prefix.count
+        sort()
+    }
 }

@@ -4,6 +4,7 @@
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenResolve
+import FeedgenStorage
 import Foundation
 
 extension PatchBuild {
@@ -66,18 +67,10 @@ extension PatchBuild {
     /// Whether the two lists hold the same diagnostics, byte for byte (Strings' `==` takes
     /// canonically equivalent texts for equal), in the same order.
     static func sameBytes<A: Collection<Diagnostic>, B: Collection<Diagnostic>>(_ a: A, _ b: B) -> Bool {
-        func same(_ x: String, _ y: String) -> Bool {
-            var (x, y) = (x, y)
-            return x.withUTF8 { p in
-                y.withUTF8 { q in
-                    p.count == q.count && (p.baseAddress == q.baseAddress || p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0)
-                }
-            }
-        }
-        return a.count == b.count
+        a.count == b.count
             && zip(a, b).allSatisfy { x, y in
                 x.severity == y.severity && x.location.line == y.location.line && x.location.column == y.location.column
-                    && same(x.location.path, y.location.path) && same(x.message, y.message)
+                    && x.location.path.sameBytes(as: y.location.path) && x.message.sameBytes(as: y.message)
             }
     }
 

@@ -39,9 +39,20 @@ extension BuildSnapshot {
 }
 
 extension PatchBuild {
-    /// Every card and Atom/JSON entry of each item file of `site` (a site with views), by source
-    /// path; nil when a page's written documents do not hold the entries the site gives it.
-    static func places(_ site: PreparedSite, written: [BuildSnapshot.FeedRecord]) -> [String: BuildSnapshot.Elsewhere]? {
+    /// Every card and Atom/JSON entry of each item file of a site with views, by source path,
+    /// and how many entries each syndicated page's documents hold (``match(_:written:)``).
+    struct Places {
+        var byPath: [String: BuildSnapshot.Elsewhere]
+        var entryCounts: [(feed: Int, count: Int)] = []
+
+        /// Whether the written documents hold the entries the site gives each page (`counts`).
+        static func match(_ counts: [(feed: Int, count: Int)], written: [BuildSnapshot.FeedRecord]) -> Bool {
+            counts.allSatisfy { written[$0.feed].syndication?.map.atom.count == $0.count }
+        }
+    }
+
+    /// The ``Places`` of `site` (a site with views), made from the site alone.
+    static func places(_ site: PreparedSite) -> Places {
         // Room for every item at once (a large site's tables grew by copies).
         let itemCount = site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
         var places: [String: BuildSnapshot.Elsewhere] = [:]
@@ -76,16 +87,16 @@ extension PatchBuild {
                 }
             }
         }
-        guard let syndication = Syndication(site: site) else { return places }
+        guard let syndication = Syndication(site: site) else { return Places(byPath: places) }
+        var counts: [(feed: Int, count: Int)] = []
         for (f, feed) in site.feeds.enumerated() where feed.isSyndicated {
-            guard let record = written[f].syndication else { return nil }
             let entries = syndication.entries(feed)
-            guard entries.count == record.map.atom.count else { return nil }
+            counts.append((f, entries.count))
             for (e, entry) in entries.enumerated() where entry.item.fileName != "" {
                 places[entry.item.sourcePath, default: BuildSnapshot.Elsewhere(cards: [], entries: [])].entries.append((f, e))
             }
         }
-        return places
+        return Places(byPath: places, entryCounts: counts)
     }
 
     /// The cards of `change` (its item loaded alone into the renderer's site) on every page that

@@ -111,7 +111,7 @@ enum PatchBuild {
         feeds: [BuildSnapshot.FeedRecord], report: BuildReport, start: Int64, records: ItemRecords?,
         backFeeds: [BuildSnapshot.FeedRecord] = []
     ) -> BuildSnapshot? {
-        guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count, var items = records?.items,
+        guard isEligible(options), !site.site.isScheduled, feeds.count == site.feeds.count, let items = records?.items,
             let files = records?.files
         else { return nil }
         // With a `baseURL`, every Atom and JSON document must be mapped.
@@ -119,15 +119,11 @@ enum PatchBuild {
             return nil
         }
         // In a site with views an item may show on several pages: its record lists them (its
-        // place is its detail page's).
-        if SectionViews.showsItemsElsewhere(site) {
-            guard let elsewhere = Self.places(site, written: feeds) else { return nil }
-            for (k, file) in files.enumerated() where items[k] != nil {
-                items[k]!.elsewhere = elsewhere[file.path] ?? BuildSnapshot.Elsewhere(cards: [], entries: [])
-            }
-        }
+        // place is its detail page's), as the site gives them; the written documents must hold
+        // the entries listed.
+        if let counts = records?.entryCounts, !Places.match(counts, written: feeds) { return nil }
         let root = listing.root
-        return BuildSnapshot(
+        var snapshot = BuildSnapshot(
             recorded: start,
             inputs: inputs(
                 options: options,
@@ -137,7 +133,20 @@ enum PatchBuild {
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
             staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
             absent: Array(Set(shadowingImages(site) + site.bodyAbsent)).sorted(), feeds: feeds,
-            backFeeds: backFeeds.filter { $0.key != 0 }, diagnostics: report.diagnostics.sorted, pages: report.pages, feedCount: report.feeds, cards: report.cards)
+            backFeeds: backFeeds.filter { $0.key != 0 }, diagnostics: report.diagnostics.sorted, pages: report.pages,
+            feedCount: report.feeds, cards: report.cards)
+        snapshot.readFrom = records?.readFrom ?? BuildSnapshot.ReadFrom()
+        return snapshot
+    }
+
+    /// Whether the two lists of card places are the same bytes.
+    static func sameCards(_ a: [BuildSnapshot.CardPlace], _ b: [BuildSnapshot.CardPlace]) -> Bool {
+        a.count == b.count
+            && zip(a, b).allSatisfy { x, y in
+                x.feed == y.feed && x.section == y.section && x.item == y.item && x.sameLayout == y.sameLayout
+                    && x.preset.sameBytes(as: y.preset) && x.cellID.sameBytes(as: y.cellID)
+                    && (x.lang == nil ? y.lang == nil : y.lang.map { x.lang!.sameBytes(as: $0) } ?? false)
+            }
     }
 
     /// The item files of a build (as listed, with their stamps) and the record of each that
@@ -145,13 +154,20 @@ enum PatchBuild {
     struct ItemRecords {
         var files: [BuildSnapshot.Source]
         var items: [BuildSnapshot.ItemRecord?]
+        /// In a site with views, the entries each syndicated page's documents must hold (the
+        /// records list every card and entry of their item: ``places(_:)``).
+        var entryCounts: [(feed: Int, count: Int)]? = nil
+        /// Where the last snapshot's parts lie: those equal to this build's are copied into its
+        /// snapshot.
+        var readFrom = BuildSnapshot.ReadFrom()
     }
 
     /// The record of each item file of `listing` (in its order) that `site` shows, made from
     /// the resolved site alone (the build makes them while it renders); nil when an item shown
     /// has no file of the listing, or two places share a file (then no snapshot is recorded).
-    /// In a site with views, an item's place is its detail page's (its other places are added
-    /// from the written feed pages: ``snapshot(options:listing:site:templates:feeds:report:start:records:)``).
+    /// In a site with views, an item's place is its detail page's, and the record lists every
+    /// card and entry of the item (``places(_:)``; the written documents are checked against
+    /// them in ``snapshot(options:listing:site:templates:feeds:report:start:records:)``).
     ///
     /// - Parameters:
     ///   - previous: the output's last snapshot, if it was read: an item equal to its record
@@ -198,12 +214,16 @@ enum PatchBuild {
             }
             linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
             let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
+            let old = before?[k] ?? nil
             let outside =
-                if let old = before?[k] ?? nil, old.whole == whole {
+                if let old, old.whole == whole {
                     old.fingerprint
                 } else {
                     fingerprints?.fingerprintOutsideBody(item) ?? ItemCache.fingerprintOutsideBody(item)
                 }
+            // Links as the last record's take its list: the snapshot's encoding then copies the
+            // record's bytes from the file read (``BuildSnapshot/encoded(salt:)``).
+            if let old, sameLinks(old.links, linked) { linked = old.links }
             return BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
         }
         var items = [BuildSnapshot.ItemRecord?](repeating: nil, count: files.count)
@@ -211,6 +231,27 @@ enum PatchBuild {
             guard items[shown[n].file] == nil else { return nil }
             items[shown[n].file] = record
         }
-        return ItemRecords(files: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items)
+        var entryCounts: [(feed: Int, count: Int)]?
+        if views {
+            let elsewhere = Self.places(site)
+            for (k, file) in files.enumerated() where items[k] != nil {
+                var places = elsewhere.byPath[file.path] ?? BuildSnapshot.Elsewhere(cards: [], entries: [])
+                // As with its links: the last record's lists when they are the same.
+                if let old = (before?[k] ?? nil)?.elsewhere {
+                    if sameCards(old.cards, places.cards) { places.cards = old.cards }
+                    if old.entries.elementsEqual(places.entries, by: { $0.feed == $1.feed && $0.entry == $1.entry }) { places.entries = old.entries }
+                }
+                items[k]!.elsewhere = places
+            }
+            entryCounts = elsewhere.entryCounts
+        }
+        return ItemRecords(
+            files: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items, entryCounts: entryCounts,
+            readFrom: previous?.readFrom ?? BuildSnapshot.ReadFrom())
+    }
+
+    /// Whether the two lists of links are the same bytes.
+    static func sameLinks(_ a: [BuildSnapshot.Link], _ b: [BuildSnapshot.Link]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.target.sameBytes(as: $1.target) && $0.page.sameBytes(as: $1.page) }
     }
 }

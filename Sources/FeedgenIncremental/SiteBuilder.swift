@@ -68,7 +68,7 @@ public enum SiteBuilder {
         for save in [build.itemCacheSaving()] + build.deferredSaves.take() { DispatchQueue.global().async(group: saved, execute: save) }
         // The report in printing order now: the snapshot records it so, and the order is kept
         // (the few notes added later are merged in).
-        build.report.diagnostics.sort()
+        build.sortReport()
         let recorded = records?.value
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(

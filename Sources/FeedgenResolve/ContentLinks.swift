@@ -105,8 +105,9 @@ public struct ContentLinks: Sendable {
         for feed in feeds {
             for s in feed.sections {
                 for item in s.section.items {
-                    for link in item.markdownLinks where pages[link.target] == nil {
-                        guard let path = hugoRefPath(link.destination) else { continue }
+                    // The tag's shape first: it is cheaper to test than a look-up of the target.
+                    for link in item.markdownLinks where link.destination.utf8.first == UInt8(ascii: "{") {
+                        guard let path = hugoRefPath(link.destination), pages[link.target] == nil else { continue }
                         if path.contains("/") {
                             if let page = pages["content/" + path] { pages[link.target] = page }
                             continue

@@ -11,6 +11,16 @@ enum OutputCollisions {
     /// The key under which two output paths count as the same file.
     static func key(_ path: String) -> String {
         let utf8 = path.utf8
+        // Most paths are ASCII without capitals: their own key (no copy made).
+        let plain = utf8.withContiguousStorageIfAvailable { bytes in
+            var (ascii, capitals) = (true, false)
+            for byte in bytes {
+                ascii = ascii && byte < 0x80
+                capitals = capitals || (byte >= 65 && byte <= 90)
+            }
+            return ascii && !capitals
+        }
+        if plain == true { return path }
         if utf8.allSatisfy({ $0 < 0x80 }) {
             // ASCII: normalisation is the identity; lower-case the bytes directly.
             return String(unsafeUninitializedCapacity: utf8.count) { buffer in
@@ -27,14 +37,78 @@ enum OutputCollisions {
 
     /// The first `/`-separated name of `path` longer than ``maxNameBytes``, if any.
     static func longName(_ path: String) -> Substring? {
+        let utf8 = path.utf8
+        guard utf8.count > maxNameBytes else { return nil }
         var length = 0
-        for byte in path.utf8 {
+        for byte in utf8 {
             length = byte == 0x2F ? 0 : length + 1
             if length > maxNameBytes {
                 return path.split(separator: "/").first { $0.utf8.count > maxNameBytes }
             }
         }
         return nil
+    }
+
+    /// The output files feedgen generates itself, claimed first (so that a static file or page
+    /// shadowing one is named).
+    static func generatedClaims(_ site: PreparedSite) -> [(path: String, source: SourceLocation)] {
+        let generated = SourceLocation(path: "feedgen itself")
+        // Written by watch builds only, claimed by every build (so `--watch` never breaks one,
+        // and never replaces a static file without a word).
+        let watch = SourceLocation(path: "feedgen's watch mode")
+        var files: [(path: String, source: SourceLocation)] = [
+            (OutputPaths.layoutStylesheet, generated), (OutputPaths.themeStylesheet, generated),
+            (OutputPaths.liveReloadScript, watch), (OutputPaths.buildID, watch),
+        ]
+        if site.site.config.baseURL != nil {
+            files.append((OutputPaths.sitemap, generated))
+            for feed in site.feeds where feed.isSyndicated {
+                files.append((OutputPaths.atom(feed), generated))
+                files.append((OutputPaths.json(feed), generated))
+            }
+        }
+        return files
+    }
+
+    /// The image files, body files and static files copied to the output, claimed after the pages.
+    static func copiedClaims(_ site: PreparedSite) -> [(path: String, source: SourceLocation)] {
+        var files: [(path: String, source: SourceLocation)] = []
+        var copied: Set<String> = []
+        for image in site.imageFiles {
+            if image.outputPath.hasPrefix("assets/") {
+                copied.insert(image.outputPath)
+                files.append((image.outputPath, SourceLocation(path: String(image.source.dropFirst(site.site.root.count + 1)))))
+            }
+        }
+        for (path, source) in site.bodyFiles.sorted(by: { $0.key < $1.key }) where !copied.contains(path) {
+            files.append((path, SourceLocation(path: String(source.dropFirst(site.site.root.count + 1)))))
+        }
+        for file in site.site.staticFiles {
+            files.append((file, SourceLocation(path: "static/" + file)))
+        }
+        return files
+    }
+
+    /// Whether one of `folders` (of the claimed keys), or a folder above it, is a claimed key.
+    static func fileIsFolder(_ folders: Set<Substring>, claimed: (String) -> Bool) -> Bool {
+        folders.contains { folder in
+            claimed(String(folder)) || folder.utf8.indices.contains { folder.utf8[$0] == UInt8(ascii: "/") && claimed(String(folder[..<$0])) }
+        }
+    }
+
+    /// The index of the last `/` in `k`, if any.
+    static func lastSlash(_ k: String) -> String.Index? {
+        let utf8 = k.utf8
+        let found = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var i = bytes.count
+            while i > 0 {
+                i -= 1
+                if bytes[i] == UInt8(ascii: "/") { return i }
+            }
+            return nil
+        }
+        guard let found else { return utf8.lastIndex(of: UInt8(ascii: "/")) }
+        return found.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     /// "page 2 of the section 'posts'", "the page of the tag 'soup'".
@@ -52,9 +126,12 @@ enum OutputCollisions {
             16 + 2 * site.feeds.count + site.images.count + site.site.staticFiles.count
                 + site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
         let reserved = key(OutputPaths.previews)
+        let reservedFolder = reserved + "/"
+        var folders: Set<Substring> = []
+        var lastFolder: Substring?
         func claim(_ path: String, by source: SourceLocation, page: OwnPage? = nil) { claim(path, key: key(path), by: source, page: page) }
         func claim(_ path: String, key k: String, by source: SourceLocation, page: OwnPage? = nil) {
-            if k == reserved || k.hasPrefix(reserved + "/") {
+            if k == reserved || k.hasPrefix(reservedFolder) {
                 // Reserved whether or not --previews is given, so adding it never breaks a build.
                 diagnostics.error(source, "this would write the output file '\(path)', but '\(OutputPaths.previews)/' is reserved for the section previews of 'feedgen build --previews'; rename or move it")
                 return
@@ -85,24 +162,18 @@ enum OutputCollisions {
                 diagnostics.error(source, "this would write the output file \(same), which \(first.source) writes too; rename one of them")
             } else {
                 claimed[k] = (path, source)
+                // The folders of the keys, for the check of files that are folders below.
+                // Consecutive paths are mostly in one folder: it is inserted once for them.
+                if let slash = lastSlash(k) {
+                    let folder = k[..<slash]
+                    if folder != lastFolder {
+                        folders.insert(folder)
+                        lastFolder = folder
+                    }
+                }
             }
         }
-        // Files feedgen generates itself come first, so a static file or page shadowing one is named.
-        let generated = SourceLocation(path: "feedgen itself")
-        claim(OutputPaths.layoutStylesheet, by: generated)
-        claim(OutputPaths.themeStylesheet, by: generated)
-        // Written by watch builds only, claimed by every build (so `--watch` never breaks one,
-        // and never replaces a static file without a word).
-        let watch = SourceLocation(path: "feedgen's watch mode")
-        claim(OutputPaths.liveReloadScript, by: watch)
-        claim(OutputPaths.buildID, by: watch)
-        if site.site.config.baseURL != nil {
-            claim(OutputPaths.sitemap, by: generated)
-            for feed in site.feeds where feed.isSyndicated {
-                claim(OutputPaths.atom(feed), by: generated)
-                claim(OutputPaths.json(feed), by: generated)
-            }
-        }
+        for file in generatedClaims(site) { claim(file.path, by: file.source) }
         for feed in site.feeds {
             claim(
                 feed.pagePath, by: feed.ownPage?.source ?? SourceLocation(path: feed.feed.sourcePath ?? "content/" + feed.feed.folder),
@@ -122,33 +193,12 @@ enum OutputCollisions {
                 }
             }
         }
-        var copied: Set<String> = []
-        for image in site.imageFiles {
-            if image.outputPath.hasPrefix("assets/") {
-                copied.insert(image.outputPath)
-                claim(image.outputPath, by: SourceLocation(path: String(image.source.dropFirst(site.site.root.count + 1))))
-            }
-        }
-        for (path, source) in site.bodyFiles.sorted(by: { $0.key < $1.key }) where !copied.contains(path) {
-            claim(path, by: SourceLocation(path: String(source.dropFirst(site.site.root.count + 1))))
-        }
-        for file in site.site.staticFiles {
-            claim(file, by: SourceLocation(path: "static/" + file))
-        }
+        for file in copiedClaims(site) { claim(file.path, by: file.source) }
         // A file cannot also be a folder: `feed.xml/q.html` beside the feed's `feed.xml` (else
         // the write fails with ENOTDIR, which blames the output folder, exit 2). The folders are
         // few: each is looked up once, and the keys are sorted (for the errors' order) only when
         // one of them is a file.
-        var folders: Set<Substring> = []
-        for k in claimed.keys {
-            guard let slash = k.utf8.lastIndex(of: UInt8(ascii: "/")) else { continue }
-            folders.insert(k[..<slash])
-        }
-        let fileIsFolder = folders.contains { folder in
-            claimed[String(folder)] != nil
-                || folder.utf8.indices.contains { folder.utf8[$0] == UInt8(ascii: "/") && claimed[String(folder[..<$0])] != nil }
-        }
-        guard fileIsFolder else { return }
+        guard fileIsFolder(folders, claimed: { claimed[$0] != nil }) else { return }
         for (k, entry) in claimed.sorted(by: { $0.key < $1.key }) {
             for i in k.utf8.indices where k.utf8[i] == UInt8(ascii: "/") {
                 guard let file = claimed[String(k[..<i])] else { continue }

@@ -21,6 +21,8 @@ public enum SiteResolver {
         // A site with views has more pages, known after them (``SectionViews``).
         let views = SectionViews.needed(site)
         let early = views ? nil : CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
+        // With views, the detail pages (most of the files) are claimed meanwhile, the rest after.
+        let detailKeys = views ? OutputCollisions.DetailKeys(feeds) : nil
         // The two tables of page names are made side by side, and the ids of the pages that
         // links with a fragment may need.
         let frozen = feeds
@@ -53,7 +55,11 @@ public enum SiteResolver {
         var prepared = PreparedSite(site: site, feeds: feeds, images: images)
         prepared.contentPages = contentLinks.pages
         (prepared.bodyFiles, prepared.bodyAbsent) = (paths.files, paths.absent)
-        diagnostics.append(contentsOf: (early ?? CollisionCheck(prepared)).diagnostics())
+        if let early {
+            diagnostics.append(contentsOf: early.diagnostics())
+        } else if detailKeys?.isClean(prepared) != true {
+            OutputCollisions.check(prepared, into: &diagnostics)
+        }
         return (prepared, contentLinks)
     }
 

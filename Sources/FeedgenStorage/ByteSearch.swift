@@ -9,6 +9,21 @@ import CFileSystem
 #endif
 
 extension String {
+    /// Whether the two texts are the same bytes (Swift's `==` also takes canonically
+    /// equivalent texts for equal). Read in place: a copy to take the bytes would retain and
+    /// release each text.
+    @inline(__always)
+    public func sameBytes(as other: String) -> Bool {
+        let (a, b) = (utf8, other.utf8)
+        guard a.count == b.count else { return false }
+        let same = a.withContiguousStorageIfAvailable { p in
+            b.withContiguousStorageIfAvailable { q in
+                p.baseAddress == q.baseAddress || p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0
+            }
+        }
+        return same.flatMap { $0 } ?? a.elementsEqual(b)
+    }
+
     /// Whether `needle` occurs in this string, compared byte for byte in UTF-8 (no Unicode
     /// equivalence, no locale: the markers searched for are fixed markup). Foundation's
     /// `contains(_:)` goes through NSString and UTF-16 on Linux, ~30× slower on a page of HTML.

@@ -12,13 +12,22 @@ import CXXHash
 /// input). A copy of a hasher is independent of the original (the state is copied on write).
 public struct StableHasher: Sendable {
     private let seed: UInt64
-    /// The bytes gathered so far: the first ``pendingCount`` of a buffer of ``pendingLimit``
-    /// bytes, made at the first append (a copy into it in place, where an append to an array
-    /// takes the array's generic path for every value combined).
+    /// The first ``inlineLimit`` bytes gathered are kept in the value itself (most keys are
+    /// that short, and a buffer on the heap per hasher cost more than hashing their bytes).
+    private var inline: Inline = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// Past them, the bytes gathered so far: the first ``pendingCount`` of a buffer of
+    /// ``pendingLimit`` bytes (a copy into it in place, where an append to an array takes the
+    /// array's generic path for every value combined). Empty while they fit ``inline``.
     private var pending: [UInt8] = []
     private var pendingCount = 0
     private var stream: Stream?
 
+    private typealias Inline = (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+    )
+    /// Bytes gathered in the value itself.
+    static let inlineLimit = 256
     /// Bytes gathered before the streaming state is made.
     static let pendingLimit = 1024
 
@@ -39,6 +48,9 @@ public struct StableHasher: Sendable {
     public mutating func combine(_ bytes: [UInt8]) { bytes.withUnsafeBytes { combine(bytes: $0) } }
 
     public mutating func combine(_ text: String) {
+        // In place when the text is contiguous (a copy to take its bytes retains and releases it).
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { combine(bytes: UnsafeRawBufferPointer($0)) }
+        guard done == nil else { return }
         var text = text
         text.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
     }
@@ -51,13 +63,31 @@ public struct StableHasher: Sendable {
     public var value: UInt64 {
         if let stream { return XXH3_64bits_digest(stream.state) }
         let count = pendingCount
+        if pending.isEmpty {
+            var inline = inline
+            return withUnsafeBytes(of: &inline) { XXH3_64bits_withSeed($0.baseAddress, count, seed) }
+        }
         return pending.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, count, seed) }
     }
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if stream == nil, pending.isEmpty, pendingCount + bytes.count <= Self.inlineLimit {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            let at = pendingCount
+            withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: bytes.count) }
+            pendingCount += bytes.count
+            return
+        }
         if stream == nil, pendingCount + bytes.count <= Self.pendingLimit {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-            if pending.isEmpty { pending = [UInt8](repeating: 0, count: Self.pendingLimit) }
+            if pending.isEmpty {
+                pending = [UInt8](repeating: 0, count: Self.pendingLimit)
+                let count = pendingCount
+                var inline = inline
+                withUnsafeBytes(of: &inline) { from in
+                    pending.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: from.baseAddress!, byteCount: count) }
+                }
+            }
             let at = pendingCount
             pending.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: bytes.count) }
             pendingCount += bytes.count
@@ -66,7 +96,12 @@ public struct StableHasher: Sendable {
         if stream == nil {
             let made = Stream(seed: seed)
             let count = pendingCount
-            pending.withUnsafeBytes { _ = XXH3_64bits_update(made.state, $0.baseAddress, count) }
+            if pending.isEmpty {
+                var inline = inline
+                withUnsafeBytes(of: &inline) { _ = XXH3_64bits_update(made.state, $0.baseAddress, count) }
+            } else {
+                pending.withUnsafeBytes { _ = XXH3_64bits_update(made.state, $0.baseAddress, count) }
+            }
             pending = []
             pendingCount = 0
             stream = made
@@ -106,6 +141,13 @@ public struct StableHasher: Sendable {
     /// XXH3-64 of `bytes` alone (no byte count first, seed 0), in one call: a digest for
     /// in-memory tables, not equal to ``hash(bytes:)``.
     public static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 { XXH3_64bits(bytes.baseAddress, bytes.count) }
+
+    /// ``digest(_:)`` of a text's UTF-8 (read in place when it is contiguous).
+    public static func digest(_ text: String) -> UInt64 {
+        if let digest = text.utf8.withContiguousStorageIfAvailable({ digest(UnsafeRawBufferPointer($0)) }) { return digest }
+        var text = text
+        return text.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
+    }
 
     public static func hash(bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h = StableHasher()
