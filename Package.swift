@@ -60,6 +60,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("tomlplusplus")]),
         // Replaces cmark-gfm's special-character management with a thread-safe one (see its file).
         .target(name: "CCmarkSpecialChars", linkerSettings: [.linkedLibrary("dl")]),
+        // A per-thread arena for cmark-gfm's nodes and buffers (see its file).
+        .target(name: "CCmarkArena"),
 
         // Diagnostics shared by every stage: `path:line:column: severity: message`.
         .target(name: "FeedgenDiagnostics"),
@@ -74,7 +76,7 @@ let package = Package(
         // Content: front matter, YAML (libyaml), TOML (toml++), Markdown (cmark-gfm), the site model.
         .target(
             name: "FeedgenContent",
-            dependencies: ["CCmark", "CCmarkSpecialChars", "CYaml", "CToml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),
+            dependencies: ["CCmark", "CCmarkSpecialChars", "CCmarkArena", "CYaml", "CToml", "CFileSystem", "FeedgenStorage", "FeedgenDiagnostics"]),
         // Resolve: a loaded site → one resolved site (layouts decoded, images found and
         // measured, links checked, output paths and collisions), read by every later stage.
         .target(

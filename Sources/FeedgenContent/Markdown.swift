@@ -1,4 +1,5 @@
 import CCmark
+import CCmarkArena
 import FeedgenDiagnostics
 import FeedgenStorage
 
@@ -111,13 +112,12 @@ public enum Markdown {
                 MarkdownFigures.convert(found, options: options, extensions: extensions, smart: smart, gfm: gfm)
             }
             var html = ""
-            if let rendered = cmark_render_html(document, options, extensions) {
+            if let rendered = cmark_render_html_with_mem(document, options, extensions, feedgen_cmark_arena()) {
                 // cmark's buffer is read in place: the attributes are written while it is copied.
                 let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(rendered).assumingMemoryBound(to: UInt8.self), count: strlen(rendered))
                 let written = inPage
                     ? MarkdownAttributes.write(into: bytes, headingIDs: ids, codeBlocks: walk.codeBlocks.count)
-                    : String(validUTF8: bytes)
-                free(rendered)
+                    : String(validUTF8: bytes)  // the arena takes `rendered` back with the document
                 guard let written else { return nil }
                 html = written
             } else if inPage, !ids.isEmpty || !walk.codeBlocks.isEmpty {
@@ -388,8 +388,14 @@ public enum Markdown {
         var round = 0
         while true {
             round += 1
-            guard let parser = cmark_parser_new(options) else { fatalError("cmark_parser_new returned NULL (out of memory)") }
-            defer { cmark_parser_free(parser) }
+            // The parser, the document and every node made for it (`cmark_node_new_with_mem`
+            // with the arena: cmark-gfm links only nodes of one allocator) come from the
+            // thread's arena, given back at once here: the tree is not freed node by node.
+            feedgen_cmark_arena_enter()
+            defer { feedgen_cmark_arena_leave() }
+            guard let parser = cmark_parser_new_with_mem(options, feedgen_cmark_arena()) else {
+                fatalError("cmark_parser_new returned NULL (out of memory)")
+            }
             if gfm { for e in gfmExtensions { _ = cmark_parser_attach_syntax_extension(parser, e) } }
             var source = definitions.isEmpty ? markdown : MarkdownDefinitionLists.marking(markdown, items: definitions, empty: emptied)
             source.withUTF8 { bytes in
@@ -398,11 +404,8 @@ public enum Markdown {
                 }
             }
             guard let document = cmark_parser_finish(parser) else { fatalError("cmark_parser_finish returned NULL (out of memory)") }
-            defer { cmark_node_free(document) }
-            var retired: [OpaquePointer] = []
-            defer { for node in retired { cmark_node_free(node) } }
             if !definitions.isEmpty {
-                let rejected = MarkdownDefinitionLists.convert(document, items: definitions, retired: &retired)
+                let rejected = MarkdownDefinitionLists.convert(document, items: definitions)
                 if !rejected.isEmpty {
                     let rejected = Set(rejected)
                     definitions = round >= 2 ? [] : definitions.filter { !rejected.contains($0.line) }

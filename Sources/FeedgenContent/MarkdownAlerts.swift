@@ -3,6 +3,7 @@
 /// and formatting syntax", Alerts), which Hugo renders too (its blockquote render hook's `alert`
 /// type, with the Obsidian extensions: any type word, a fold sign and a title after the marker).
 import CCmark
+import CCmarkArena
 
 #if canImport(Glibc)
     import Glibc
@@ -43,8 +44,9 @@ enum MarkdownAlerts {
         guard let marker = parseMarker(texts.map(\.literal).joined()) else { return }
         // The title is rendered as a paragraph of its own document (cmark's renderer reads a
         // paragraph's parent).
-        guard let alert = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK), let titleDocument = cmark_node_new(CMARK_NODE_DOCUMENT),
-            let title = cmark_node_new(CMARK_NODE_PARAGRAPH)
+        guard let alert = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, feedgen_cmark_arena()),
+            let titleDocument = cmark_node_new_with_mem(CMARK_NODE_DOCUMENT, feedgen_cmark_arena()),
+            let title = cmark_node_new_with_mem(CMARK_NODE_PARAGRAPH, feedgen_cmark_arena())
         else { return }
         defer { cmark_node_free(titleDocument) }
         _ = cmark_node_append_child(titleDocument, title)
@@ -69,7 +71,7 @@ enum MarkdownAlerts {
             _ = cmark_node_append_child(title, node)
         }
         var html = ""
-        if let rendered = cmark_render_html(titleDocument, options, extensions) {
+        if let rendered = cmark_render_html_with_mem(titleDocument, options, extensions, cmark_get_default_mem_allocator()) {
             html = String(cString: rendered)  // `<p>…</p>\n`
             free(rendered)
         }

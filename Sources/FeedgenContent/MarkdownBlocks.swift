@@ -4,6 +4,7 @@
 /// 60 MB of empty cells in 8 s and 1.4 GB; Debian 12's 0.29.0.gfm.6 has no limit, cmark-gfm
 /// 0.29.0.gfm.10 added one).
 import CCmark
+import CCmarkArena
 import FeedgenDiagnostics
 
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ enum MarkdownBlocks {
     /// same).
     static func wrap(tables: [OpaquePointer]) {
         for table in tables {
-            guard let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { continue }
+            guard let block = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, feedgen_cmark_arena()) else { continue }
             _ = cmark_node_set_on_enter(block, "<div class=\"table-scroll\" tabindex=\"0\">")
             _ = cmark_node_set_on_exit(block, "</div>")
             _ = cmark_node_insert_before(table, block)
@@ -46,7 +47,8 @@ enum MarkdownBlocks {
     static func label(tasks: [OpaquePointer]) {
         for item in tasks {
             guard let paragraph = cmark_node_first_child(item), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH,
-                let open = cmark_node_new(CMARK_NODE_CUSTOM_INLINE), let close = cmark_node_new(CMARK_NODE_CUSTOM_INLINE)
+                let open = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, feedgen_cmark_arena()),
+                let close = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, feedgen_cmark_arena())
             else { continue }
             let checked = cmark_gfm_extensions_get_tasklist_item_checked(item)
             _ = cmark_node_set_on_enter(open, "<label><input type=\"checkbox\"\(checked ? " checked=\"\"" : "") disabled=\"\" /> ")
@@ -64,10 +66,10 @@ enum MarkdownBlocks {
     static func replace(
         _ node: OpaquePointer, options: Int32, extensions: UnsafeMutablePointer<cmark_llist>?, _ edit: (inout String) -> Void?
     ) {
-        guard let rendered = cmark_render_html(node, options, extensions) else { return }
+        guard let rendered = cmark_render_html_with_mem(node, options, extensions, cmark_get_default_mem_allocator()) else { return }
         var html = String(cString: rendered)
         free(rendered)
-        guard edit(&html) != nil, let block = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { return }
+        guard edit(&html) != nil, let block = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, feedgen_cmark_arena()) else { return }
         // The custom block's own line breaks stand for the trailing one.
         _ = cmark_node_set_on_enter(block, html.utf8.last == 0x0A ? String(decoding: html.utf8.dropLast(), as: UTF8.self) : html)
         _ = cmark_node_set_on_exit(block, "")

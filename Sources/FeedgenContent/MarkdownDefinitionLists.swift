@@ -5,6 +5,7 @@
 /// (the same width: the definition's continuation lines, indented under it, stay inside it as
 /// they do in Goldmark), and the parsed tree is rebuilt.
 import CCmark
+import CCmarkArena
 
 #if canImport(Glibc)
     import Glibc
@@ -96,10 +97,10 @@ enum MarkdownDefinitionLists {
     /// the candidate lines that start no such item (inside a code or HTML block, a list item of
     /// another list, or after no paragraph), leaving the tree unchanged, so that the caller
     /// parses again with those lines as written. Blank lines are those of the text as written
-    /// (an emptied definition is no blank line). The paragraphs whose inlines moved are unlinked
-    /// into `retired`, for the caller to free after rendering: cmark's text nodes point into
-    /// their paragraph's buffer.
-    static func convert(_ document: OpaquePointer, items: [Candidate], retired: inout [OpaquePointer]) -> [Int] {
+    /// (an emptied definition is no blank line). The paragraphs whose inlines moved are unlinked,
+    /// not freed: cmark's text nodes point into their paragraph's buffer, and the document's
+    /// arena (``Markdown``) takes every node back after rendering.
+    static func convert(_ document: OpaquePointer, items: [Candidate]) -> [Int] {
         let lines = items.map(\.line)
         // Phase 1: which lists are definitions, in the document and in every block quote and
         // list item (Goldmark reads definition lists in any container).
@@ -124,7 +125,6 @@ enum MarkdownDefinitionLists {
             if let terms {
                 for line in termLines(terms) { _ = cmark_node_append_child(dl, textBlock("<dt>", "</dt>", line)) }
                 cmark_node_unlink(terms)
-                retired.append(terms)
             }
             var item = cmark_node_first_child(list)
             while let it = item {
@@ -141,7 +141,6 @@ enum MarkdownDefinitionLists {
                         inlines.append(inline)
                     }
                     cmark_node_unlink(only)
-                    retired.append(only)
                     _ = cmark_node_append_child(dl, textBlock("<dd>", "</dd>", inlines))
                     continue
                 }
@@ -152,7 +151,6 @@ enum MarkdownDefinitionLists {
                 _ = cmark_node_append_child(dl, dd)
             }
             cmark_node_unlink(list)
-            retired.append(list)
             lastList = dl
         }
         return []
@@ -216,7 +214,7 @@ enum MarkdownDefinitionLists {
 
     /// A custom block that cmark renders as `enter`, its children, then `exit`.
     private static func block(_ enter: StaticString?, _ exit: StaticString?) -> OpaquePointer {
-        guard let node = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK) else { fatalError("cmark_node_new returned NULL (out of memory)") }
+        guard let node = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, feedgen_cmark_arena()) else { fatalError("cmark_node_new returned NULL (out of memory)") }
         setMarkup(node, enter, exit)
         return node
     }
@@ -232,7 +230,7 @@ enum MarkdownDefinitionLists {
     /// a custom block's markup on lines of its own, a custom inline's in the text.
     private static func textBlock(_ enter: StaticString, _ exit: StaticString, _ inlines: [OpaquePointer]) -> OpaquePointer {
         let line = block(nil, nil)
-        guard let wrapper = cmark_node_new(CMARK_NODE_CUSTOM_INLINE) else { fatalError("cmark_node_new returned NULL (out of memory)") }
+        guard let wrapper = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, feedgen_cmark_arena()) else { fatalError("cmark_node_new returned NULL (out of memory)") }
         setMarkup(wrapper, enter, exit)
         for inline in inlines { _ = cmark_node_append_child(wrapper, inline) }
         _ = cmark_node_append_child(line, wrapper)
