@@ -50,8 +50,8 @@ public protocol CardMemo: AnyObject, Sendable {
 /// The keys of one build's rendered output.
 public protocol RenderMemo: Sendable {
     /// The key of a detail page in the back buffer's manifest: equal keys, equal pages.
-    /// `pages`: where content links lead (``ContentLinks/pages``).
-    func detailKey(_ page: DetailPageInputs, pages: [String: String]) -> UInt64
+    /// `linkPages`: where each of its item's content links leads (``ContentLinks/pages``), in order.
+    func detailKey(_ page: DetailPageInputs, linkPages: [String?]) -> UInt64
     /// `cards` as the renderer's card store, keyed by this memo.
     func cardStore(_ cards: any CardMemo) -> any CardFragmentStore
     /// What every feed page's key holds of the site: its feeds (`outline`) and where content

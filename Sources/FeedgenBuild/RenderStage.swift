@@ -142,8 +142,9 @@ extension Pipeline {
         let detailPages = pages.indices.filter { if case .feed = pages[$0].1 { false } else { true } }
         // A page's key (0: none, always rendered).
         let pageKey = { @Sendable (index: Int) -> UInt64 in
-            guard session != nil, let keys, let inputs = renderer.detailInputs(of: pages[index].1) else { return 0 }
-            return keys.detailKey(inputs, pages: links.pages)
+            guard session != nil, let keys, case .detail(let f, let s, let i) = pages[index].1, let inputs = renderer.detailInputs(of: pages[index].1)
+            else { return 0 }
+            return keys.detailKey(inputs, linkPages: links.pages(of: inputs.item.markdownLinks, feed: f, section: s, item: i))
         }
         let renderOne = { @Sendable (index: Int, key: UInt64) in
             hashes.set(index, Result {

@@ -17,6 +17,8 @@ extension PatchBuild {
         var sessionUsed = false
         /// The output's snapshot, when it was read (``snapshot(options:listing:site:templates:links:feeds:report:start:previous:)``).
         var snapshot: BuildSnapshot?
+        /// The listing's item files, when they were listed (the build's records list them too).
+        var itemFiles: [(path: String, stamp: FileStamp?)]?
     }
 
     /// One changed item: where it is in the snapshot and in the partial site.
@@ -54,26 +56,28 @@ extension PatchBuild {
             return .failure(NotApplicable(reason: exists ? "snapshot unreadable" : "no snapshot"))
         }
         if options.exitsAfterBuild { ExitReclaimed.keep(old) }
-        // A usual build after this attempt reuses what the snapshot knows.
-        return patch(options, listing: listing, output: output, opening: opening, start: start, old: old, timing: &timing)
+        // A usual build after this attempt reuses what the snapshot knows, and the item files.
+        let files = listing.itemFiles
+        return patch(options, listing: listing, files: files, output: output, opening: opening, start: start, old: old, timing: &timing)
             .mapError { failure in
                 var failure = failure
                 failure.snapshot = old
+                failure.itemFiles = files
                 return failure
             }
     }
 
-    /// ``attempt(_:listing:output:opening:start:timing:)`` with the output's snapshot `old`.
+    /// ``attempt(_:listing:output:opening:start:timing:)`` with the output's snapshot `old`;
+    /// `files`: the listing's item files.
     static func patch(
-        _ options: BuildOptions, listing: ContentListing, output: String, opening: Pipeline.SessionOpening, start: Int64,
-        old: BuildSnapshot, timing: inout StageTiming
+        _ options: BuildOptions, listing: ContentListing, files: [(path: String, stamp: FileStamp?)], output: String,
+        opening: Pipeline.SessionOpening, start: Int64, old: BuildSnapshot, timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         func no(_ reason: String) -> Result<BuildReport, NotApplicable> { .failure(NotApplicable(reason: reason)) }
         let root = listing.root
         let folder = BuildCache.folder(forOutput: output)
 
         // What changed: item files by their stamps; everything else must not have.
-        let files = listing.itemFiles
         guard files.count == old.itemFiles.count else { return no("item files added or removed") }
         var changed: [Int] = []
         for (k, file) in files.enumerated() {
@@ -198,7 +202,7 @@ extension PatchBuild {
                         return no("\(files[change.file].path): a content-link marker of another file")
                     }
                     let file = PagePostProcessor(links: links, liveReload: false).process(rendered)
-                    let key = renderer.detailInputs(of: page).map { RenderKeys(salt: salt, fingerprints: nil).detailKey($0, pages: targets) } ?? 0
+                    let key = renderer.detailInputs(of: page).map { RenderKeys(salt: salt, fingerprints: nil).detailKey($0, linkPages: $0.item.markdownLinks.map { targets[$0.target] }) } ?? 0
                     pages.append((file, key))
                 }
                 // In a site with views: a card on every page that shows the item.

@@ -174,12 +174,13 @@ enum PatchBuild {
     ///     there keeps its fingerprint outside the body (computing it for 10,000 items took
     ///     20 ms of the build).
     ///   - fingerprints: the items' fingerprints as the build loaded them, if known.
+    ///   - listed: `listing`'s item files, if listed already.
     static func itemRecords(
         listing: ContentListing, site: PreparedSite, links: ContentLinks, previous: BuildSnapshot? = nil,
-        fingerprints: ItemFingerprints? = nil
+        fingerprints: ItemFingerprints? = nil, listed: [(path: String, stamp: FileStamp?)]? = nil
     ) -> ItemRecords? {
         let views = SectionViews.showsItemsElsewhere(site)
-        let files = listing.itemFiles
+        let files = listed ?? listing.itemFiles
         var index: [String: Int] = [:]
         index.reserveCapacity(files.count)
         for (k, file) in files.enumerated() { index[file.path] = k }
@@ -209,9 +210,9 @@ enum PatchBuild {
             var linked: [BuildSnapshot.Link] = []
             // A link to no page (a folder without a feed page: a warning) records "", as a patch
             // records it (its warning is among the stored diagnostics).
-            for link in item.markdownLinks {
-                linked.append(BuildSnapshot.Link(target: link.target, page: links.pages[link.target] ?? ""))
-            }
+            let pages = links.pages(of: item.markdownLinks, feed: f, section: s, item: i)
+            linked.reserveCapacity(item.markdownLinks.count)
+            for (n, link) in item.markdownLinks.enumerated() { linked.append(BuildSnapshot.Link(target: link.target, page: pages[n] ?? "")) }
             linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
             let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
             let old = before?[k] ?? nil

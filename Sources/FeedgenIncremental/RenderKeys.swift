@@ -36,8 +36,8 @@ package struct RenderKeys: RenderMemo {
     private func fingerprint(_ item: Item) -> UInt64 { fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item) }
 
     /// The key of a detail page in the back buffer's manifest: its inputs, seeded with ``salt``,
-    /// and the pages its content links lead to (`pages`: ``ContentLinks/pages``).
-    public func detailKey(_ page: DetailPageInputs, pages: [String: String]) -> UInt64 {
+    /// and the pages its content links lead to (`linkPages`: ``ContentLinks/pages`` of each, in order).
+    public func detailKey(_ page: DetailPageInputs, linkPages: [String?]) -> UInt64 {
         var inputs = StableHasher()
         inputs.combine(page.path)
         inputs.combine(fingerprint(page.item))
@@ -51,9 +51,9 @@ package struct RenderKeys: RenderMemo {
         }
         var h = StableHasher(seed: salt)
         h.combine(inputs.value)
-        for link in page.item.markdownLinks {
+        for (k, link) in page.item.markdownLinks.enumerated() {
             h.combine(link.target)
-            h.combine(pages[link.target])
+            h.combine(k < linkPages.count ? linkPages[k] : nil)
         }
         return h.value
     }

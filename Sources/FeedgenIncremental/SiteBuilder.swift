@@ -27,6 +27,7 @@ public enum SiteBuilder {
         options.progress?.begin("reading content")
         // 1. List the site; a build whose only changes are item bodies is a patch.
         var lastSnapshot: BuildSnapshot?
+        var itemFiles: [(path: String, stamp: FileStamp?)]?
         let early = PatchBuild.EarlySnapshot()
         if PatchBuild.isEligible(options), let listed = build.listFirst(alongside: { early.read(output: $0) }), let output = listed.output,
             let session = listed.session
@@ -40,6 +41,7 @@ public enum SiteBuilder {
             case .failure(let why):
                 build.timing.note("patch build: not applicable (\(why.reason))")
                 lastSnapshot = why.snapshot
+                itemFiles = why.itemFiles
                 build.lastFeeds = (why.snapshot?.feeds ?? []) + (why.snapshot?.backFeeds ?? [])
                 build.patchDidNotApply(sessionUsed: why.sessionUsed)
             }
@@ -52,9 +54,11 @@ public enum SiteBuilder {
         let output = Pipeline.outputPath(options, site: site.site, root: build.root)
         // The snapshot's item records depend on the resolved site alone: made on another thread
         // while the build writes (the second core is idle for part of it).
-        let (previous, fingerprints) = (lastSnapshot, memo.fingerprints)
+        let (previous, fingerprints, listed) = (lastSnapshot, memo.fingerprints, itemFiles)
         let records = PatchBuild.isEligible(options) && !site.site.isScheduled ? build.listing.map { listing in
-            Background { PatchBuild.itemRecords(listing: listing, site: site, links: links, previous: previous, fingerprints: fingerprints) }
+            Background {
+                PatchBuild.itemRecords(listing: listing, site: site, links: links, previous: previous, fingerprints: fingerprints, listed: listed)
+            }
         } : nil
         defer { _ = records?.value }
         // 4. Image variants, into the build cache beside the output (checked first).

@@ -11,6 +11,16 @@ public struct ContentLinks: Sendable {
     public let pages: [String: String]
     /// ``pages`` by the bytes of a marker's path, for rewriting.
     private let table = LazyPageTable()
+    /// Each item's links as ``check(_:anchors:into:)`` looked them up, by feed, section and
+    /// item: the detail pages' keys and the build snapshot's records read them
+    /// (``pages(of:feed:section:item:)``) instead of looking each link up again.
+    private var resolved: [[[ResolvedLinks]]] = []
+
+    /// An item's links and the page of each (``pages`` of its target).
+    struct ResolvedLinks: Sendable {
+        let links: [MarkdownLink]
+        let pages: [String?]
+    }
 
     public init(feeds: [PreparedFeed]) {
         var pages: [String: String] = [:]
@@ -60,7 +70,8 @@ public struct ContentLinks: Sendable {
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
     /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:)``).
-    package func check(_ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, into diagnostics: inout Diagnostics) {
+    /// The pages of the items' links are kept (``pages(of:feed:section:item:)``).
+    package mutating func check(_ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, into diagnostics: inout Diagnostics) {
         // The items' links are looked up on every core (a table lookup per link, ~20,000 on a
         // site of 10,000 items); their problems are then added in page order.
         var items: [(feed: Int, section: Int, item: Int)] = []
@@ -70,30 +81,57 @@ public struct ContentLinks: Sendable {
             }
         }
         let refs = items
-        let itemProblems = parallelMap(refs.count) { k -> [Diagnostic] in
+        let pages = self.pages
+        let itemProblems = parallelMap(refs.count) { k -> (problems: [Diagnostic], links: ResolvedLinks) in
             var found: [Diagnostic] = []
+            let links = feeds[refs[k].feed].sections[refs[k].section].section.items[refs[k].item].markdownLinks
+            var resolved: [String?] = []
+            resolved.reserveCapacity(links.count)
             // A folder link may be a permalink written for another generator, and a Jekyll
             // `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which may not have
             // been copied, as may a Hugo `ref` / `relref`'s: warnings.
-            for link in feeds[refs[k].feed].sections[refs[k].section].section.items[refs[k].item].markdownLinks
-            where pages[link.target] == nil {
-                if let problem = Self.problem(link) { found.append(problem) }
+            for link in links {
+                let page = pages[link.target]
+                resolved.append(page)
+                if page == nil, let problem = Self.problem(link) { found.append(problem) }
             }
-            return found
+            return (found, ResolvedLinks(links: links, pages: resolved))
         }
         var k = 0
+        var resolved: [[[ResolvedLinks]]] = []
+        resolved.reserveCapacity(feeds.count)
         for feed in feeds {
             // Body paths (images, files, root-relative pages) are reported by ``BodyPaths``.
             for link in feed.feed.introLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
+            var sections: [[ResolvedLinks]] = []
             for s in feed.sections {
                 for link in s.section.headerLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
+                var items: [ResolvedLinks] = []
+                items.reserveCapacity(s.section.items.count)
                 for _ in s.section.items.indices {
-                    diagnostics.append(contentsOf: itemProblems[k])
+                    diagnostics.append(contentsOf: itemProblems[k].problems)
+                    items.append(itemProblems[k].links)
                     k += 1
                 }
+                sections.append(items)
             }
+            resolved.append(sections)
         }
+        self.resolved = resolved
         ContentAnchors.check(feeds, pages: pages, anchors: anchors, into: &diagnostics)
+    }
+
+    /// ``pages`` of each of `links` (an item's, in order), the item being the one at `feed`,
+    /// `section` and `item` when the links were checked: their look-ups then, when these are
+    /// still its links (the same storage), else looked up now.
+    public func pages(of links: [MarkdownLink], feed f: Int, section s: Int, item i: Int) -> [String?] {
+        if f < resolved.count, s < resolved[f].count, i < resolved[f][s].count {
+            let checked = resolved[f][s][i]
+            let same = checked.links.count == links.count
+                && checked.links.withUnsafeBufferPointer { a in links.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }
+            if same { return checked.pages }
+        }
+        return links.map { pages[$0.target] }
     }
 
     /// Hugo reads a `ref` / `relref` path that is no file beside the linking one from the

@@ -37,7 +37,7 @@ public enum SiteResolver {
         // Body paths (images, files, root-relative pages, permalink folders): content-format §5.4.
         let paths = BodyPaths.resolve(
             feeds: feeds, contentPages: files.pages, names: tables[1].1!, site: site, realRoot: realRoot, diagnostics: &diagnostics)
-        let contentLinks = files.adding(paths: paths.pages)
+        var contentLinks = files.adding(paths: paths.pages)
         contentLinks.check(feeds, anchors: tables.count > 2 ? tables[2].2 : nil, into: &diagnostics)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
