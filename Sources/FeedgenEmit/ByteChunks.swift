@@ -21,7 +21,12 @@ public final class ByteChunks: @unchecked Sendable, Hashable {
     // Not checked for exclusive access at run time: a value is built by one thread, and a
     // feed page's assembly makes about ten appends per card (each access to a checked class
     // property costs a thread-local look-up).
-    @exclusivity(unchecked) fileprivate var own: [UInt8] = []
+    /// The copied bytes: `ownCount` of `ownCapacity` bytes, grown by doubling. Plain memory,
+    /// not an array: an append of a few bytes (most of a card's wrapping) is then a copy, not
+    /// the array's generic append.
+    @exclusivity(unchecked) private var own: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var ownCount = 0
+    @exclusivity(unchecked) private var ownCapacity = 0
     @exclusivity(unchecked) private var pieces: [Piece] = []
     @exclusivity(unchecked) private var owners: [any AnyObject & Sendable] = []
     /// The number of bytes.
@@ -29,19 +34,30 @@ public final class ByteChunks: @unchecked Sendable, Hashable {
 
     public init() {}
 
+    deinit { own?.deallocate() }
+
+    /// Makes room for `minimum` copied bytes in all (at least double the room there was).
+    fileprivate func reserveOwn(_ minimum: Int) {
+        guard minimum > ownCapacity else { return }
+        let capacity = max(minimum, 2 * ownCapacity, 256)
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        if let own, ownCount > 0 { grown.copyMemory(from: own, byteCount: ownCount) }
+        own?.deallocate()
+        own = grown
+        ownCapacity = capacity
+    }
+
     /// The pieces in order, for the duration of `body` (empty pieces left out).
     public func withPieces<R>(_ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
-        try own.withUnsafeBytes { base in
-            var list: [UnsafeRawBufferPointer] = []
-            list.reserveCapacity(pieces.count)
-            for piece in pieces {
-                switch piece {
-                case .own(let range): list.append(UnsafeRawBufferPointer(rebasing: base[range]))
-                case .borrowed(let bytes): list.append(bytes)
-                }
+        var list: [UnsafeRawBufferPointer] = []
+        list.reserveCapacity(pieces.count)
+        for piece in pieces {
+            switch piece {
+            case .own(let range): list.append(UnsafeRawBufferPointer(start: own! + range.lowerBound, count: range.count))
+            case .borrowed(let bytes): list.append(bytes)
             }
-            return try withExtendedLifetime(owners) { try body(list) }
         }
+        return try withExtendedLifetime(owners) { try body(list) }
     }
 
     /// The bytes joined (a copy).
@@ -58,12 +74,14 @@ public final class ByteChunks: @unchecked Sendable, Hashable {
     /// Appends a copy of `bytes`.
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
-        let start = own.count
-        own.append(contentsOf: bytes)
+        let start = ownCount
+        if ownCapacity - start < bytes.count { reserveOwn(start + bytes.count) }
+        (own! + start).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        ownCount = start + bytes.count
         if case .own(let last)? = pieces.last, last.upperBound == start {
-            pieces[pieces.count - 1] = .own(last.lowerBound..<own.count)
+            pieces[pieces.count - 1] = .own(last.lowerBound..<ownCount)
         } else {
-            pieces.append(.own(start..<own.count))
+            pieces.append(.own(start..<ownCount))
         }
         count += bytes.count
     }
@@ -119,7 +137,7 @@ extension ByteChunks: HTMLByteSink {
     /// Room for the wrapping and for the cards that are copied (rendered by this build).
     func reserveRoom(ids: [String], cards: [CardHTML]) {
         let copied = cards.reduce(0) { $0 + ($1.borrowedBytes == nil ? $1.utf8Count : 0) }
-        own.reserveCapacity(own.count + copied + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
+        reserveOwn(ownCount + copied + ids.reduce(0) { $0 + $1.utf8.count + 192 } + 1024)
     }
 }
 
