@@ -13,12 +13,12 @@ extension BuildSnapshot {
         let itemPieces = (items.count + Self.encodingPiece - 1) / Self.encodingPiece
         // The read snapshot's diagnostics, when they are these, are copied as they were.
         let diagnosticsRead = readFrom.parts.flatMap { read in
-            let shared = read.diagnostics.withUnsafeBufferPointer { p in diagnostics.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
-            return read.diagnostics.count == diagnostics.count && (shared || PatchBuild.sameBytes(read.diagnostics, diagnostics)) ? read : nil
+            diagnostics.packedOnly === read.diagnostics || read.diagnostics.matches(diagnostics.items) ? read : nil
         }
-        let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnostics.count + Self.encodingPiece - 1) / Self.encodingPiece
+        let diagnosticList = diagnosticsRead != nil ? [] : diagnostics.items
+        let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnosticList.count + Self.encodingPiece - 1) / Self.encodingPiece
         // In file order: the head, the item records, the rest up to the diagnostics' count,
-        // the diagnostics, the counts.
+        // the diagnostics, the counts and the tally of kinds.
         let parts = parallelMap(3 + itemPieces + diagnosticPieces) { p -> [UInt8] in
             var w = ByteWriter()
             if p == 0 {
@@ -44,11 +44,12 @@ extension BuildSnapshot {
                 w.bytes += read.bytes[read.diagnosticBytes]
             } else if p <= itemPieces + 1 + diagnosticPieces {
                 let start = (p - itemPieces - 2) * Self.encodingPiece
-                for d in diagnostics[start..<min(diagnostics.count, start + Self.encodingPiece)] { w.diagnostic(d) }
+                for d in diagnosticList[start..<min(diagnosticList.count, start + Self.encodingPiece)] { w.diagnostic(d) }
             } else {
                 w.int(pages)
                 w.int(feedCount)
                 w.int(cards)
+                w.kindTally(diagnostics.kinds)
             }
             return w.bytes
         }

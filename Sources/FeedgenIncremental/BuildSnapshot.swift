@@ -25,7 +25,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 7
+    static let formatVersion: UInt32 = 8
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -88,8 +88,10 @@ struct BuildSnapshot: Equatable {
     /// that became the back buffer, whose pages a later build keeps by their keys too.
     var backFeeds: [FeedRecord] = []
     /// The build's diagnostics, as reported (before the closing notes), in
-    /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them).
-    var diagnostics: [Diagnostic]
+    /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them), with the
+    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 8).
+    /// Read ones stay packed (``SnapshotDiagnostics``).
+    var diagnostics: Diagnostics
     /// The build's counts (``BuildReport``).
     var pages: Int
     var feedCount: Int
@@ -109,7 +111,7 @@ struct BuildSnapshot: Equatable {
             let items: [ItemRecord?]
             /// The diagnostics' bytes (after their count).
             let diagnosticBytes: Range<Int>
-            let diagnostics: [Diagnostic]
+            let diagnostics: SnapshotDiagnostics
         }
         /// nil: not read from a file.
         var parts: Parts?
@@ -129,16 +131,18 @@ struct BuildSnapshot: Equatable {
     /// The snapshot in `bytes`, nil when they are not one of this format, salt and checksum.
     static func decode(_ bytes: [UInt8], salt: UInt64) -> BuildSnapshot? {
         var records: [Range<Int>] = []
-        var diagnosticBytes = 0..<0
-        guard var snapshot = bytes.withUnsafeBytes({ decode(buffer: $0, salt: salt, records: &records, diagnostics: &diagnosticBytes) })
+        var diagnostics: (bytes: Range<Int>, list: SnapshotDiagnostics)?
+        guard var snapshot = bytes.withUnsafeBytes({ decode(buffer: $0, salt: salt, records: &records, diagnostics: &diagnostics, array: bytes) }),
+            let diagnostics
         else { return nil }
         snapshot.readFrom.parts = ReadFrom.Parts(
-            bytes: bytes, records: records, items: snapshot.items, diagnosticBytes: diagnosticBytes, diagnostics: snapshot.diagnostics)
+            bytes: bytes, records: records, items: snapshot.items, diagnosticBytes: diagnostics.bytes, diagnostics: diagnostics.list)
         return snapshot
     }
 
     private static func decode(
-        buffer bytes: UnsafeRawBufferPointer, salt: UInt64, records: inout [Range<Int>], diagnostics diagnosticBytes: inout Range<Int>
+        buffer bytes: UnsafeRawBufferPointer, salt: UInt64, records: inout [Range<Int>],
+        diagnostics read: inout (bytes: Range<Int>, list: SnapshotDiagnostics)?, array: [UInt8]
     ) -> BuildSnapshot? {
         guard bytes.count >= 24, Array(bytes[0..<4]) == magic else { return nil }
         let body = bytes.count - 8
@@ -226,11 +230,12 @@ struct BuildSnapshot: Equatable {
             guard let record = Self.feedPage(&r) else { return nil }
             backFeeds.append(record)
         }
-        // The diagnostics' bytes follow their count (8 bytes).
+        // The diagnostics' bytes follow their count (8 bytes); they are made when read.
         let diagnosticStart = r.offset + 8
-        guard let diagnostics = r.sharedDiagnostics() else { return nil }
-        diagnosticBytes = diagnosticStart..<r.offset
-        guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
+        guard let packed = SnapshotDiagnostics(&r, bytes: array) else { return nil }
+        read = (diagnosticStart..<r.offset, packed)
+        guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), let kinds = r.kindTally(), r.offset == body else { return nil }
+        let diagnostics = Diagnostics(packed: packed, kinds: kinds)
         return BuildSnapshot(
             recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,
             staticFiles: staticFiles, images: images, absent: absent, feeds: feeds, backFeeds: backFeeds, diagnostics: diagnostics,
@@ -294,47 +299,6 @@ struct BuildSnapshot: Equatable {
 }
 
 extension ByteReader {
-    /// The diagnostics (a count, then each one's severity, path, line, column and message). A
-    /// path or message that repeats (a file's warnings are together; a missing page is linked
-    /// from many) is made once and shared: tens of thousands of Strings fewer to make and free.
-    fileprivate mutating func sharedDiagnostics() -> [Diagnostic]? {
-        guard let count = count() else { return nil }
-        var list: [Diagnostic] = []
-        list.reserveCapacity(count)
-        let base = bytes.baseAddress
-        func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-            a.count == b.count && (a.isEmpty || memcmp(base! + a.lowerBound, base! + b.lowerBound, a.count) == 0)
-        }
-        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-        var lastPath: (range: Range<Int>, text: String)?
-        var messages: [UInt64: (range: Range<Int>, text: String)] = [:]
-        for _ in 0..<count {
-            guard let severity = byte(), severity <= 2, let pathRange = stringRange(), let line = int(), let column = int(),
-                let messageRange = stringRange()
-            else { return nil }
-            let path: String
-            if let last = lastPath, same(last.range, pathRange) {
-                path = last.text
-            } else {
-                path = text(pathRange)
-                lastPath = (pathRange, path)
-            }
-            let digest = StableHasher.digest(UnsafeRawBufferPointer(rebasing: bytes[messageRange]))
-            let message: String
-            if let known = messages[digest], same(known.range, messageRange) {
-                message = known.text
-            } else {
-                message = text(messageRange)
-                if messages[digest] == nil { messages[digest] = (messageRange, message) }
-            }
-            list.append(
-                Diagnostic(
-                    severity == 2 ? .error : severity == 1 ? .warning : .note, SourceLocation(path: path, line: line, column: column),
-                    message))
-        }
-        return list
-    }
-
     /// A column width in CSS px: finite and in 1...100,000 (an estimate converts heights
     /// made with it to `Int`, which traps on NaN or infinity).
     fileprivate mutating func width() -> Double? {

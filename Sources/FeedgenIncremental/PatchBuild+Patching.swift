@@ -165,7 +165,7 @@ extension PatchBuild {
             guard keepsDeadPaths(item, record: changes[c].record) else { return no("\(path) spells or drops a path that names nothing") }
         }
         // The changed files' diagnostics in the last build's place: warnings only.
-        let reported: [Diagnostic]
+        let reported: Diagnostics
         switch merged(
             old.diagnostics, fresh: loadDiagnostics.items + diagnostics.items, lint: templates.lint(for: site), paths: paths,
             changes: changes, feeds: prepared.feeds, strict: options.strict)
@@ -370,10 +370,10 @@ extension PatchBuild {
 
     /// A patch's report: the last build's counts, `diagnostics`, and what the patch did.
     static func report(
-        _ old: BuildSnapshot, diagnostics: [Diagnostic], output: String, items: Int, changed: Int, pages: Int, written: Int
+        _ old: BuildSnapshot, diagnostics: Diagnostics, output: String, items: Int, changed: Int, pages: Int, written: Int
     ) -> BuildReport {
         var report = BuildReport()
-        report.diagnostics.append(contentsOf: diagnostics)
+        report.diagnostics = diagnostics
         report.pages = old.pages
         report.feeds = old.feedCount
         report.cards = old.cards
@@ -392,7 +392,7 @@ extension BuildSnapshot {
     /// The snapshot after a patch, recorded at `recorded`: the item files' stamps as the patch
     /// saw them (`files`, in the same order; the other sources' were checked equal), and its
     /// `diagnostics`.
-    func restamped(_ files: [(path: String, stamp: FileStamp?)], diagnostics: [Diagnostic], recorded: Int64) -> BuildSnapshot {
+    func restamped(_ files: [(path: String, stamp: FileStamp?)], diagnostics: Diagnostics, recorded: Int64) -> BuildSnapshot {
         var snapshot = self
         snapshot.recorded = recorded
         snapshot.diagnostics = diagnostics
