@@ -2,6 +2,7 @@
 /// printing; it may hold a packed, sorted part (``PackedDiagnostics``: the last build's, read from
 /// its snapshot) whose diagnostics are made only when read, and the count of each kind of problem
 /// (``KindTally``) when it is known.
+import FeedgenStorage
 
 /// Diagnostics kept packed (a build snapshot's bytes), in ``Diagnostics/sorted`` order: only those
 /// read are made into values (a large site's report holds tens of thousands, of which 200 are
@@ -99,26 +100,87 @@ public struct Diagnostics: Sendable, Equatable, ExpressibleByArrayLiteral {
         var inOrder = sortedPrefix
         while inOrder < list.count, inOrder == 0 || !(list[inOrder].location < list[inOrder - 1].location) { inOrder += 1 }
         if inOrder == list.count { return list }
+        // (Most out of order: all sorted at once, a stable sort.)
+        if inOrder < list.count / 2 { return Self.stablySorted(list[...]) }
         return Self.merge(list[..<inOrder], Self.stablySorted(list[inOrder...]))
     }
 
     /// `items`, sorted by location and then by their order.
     private static func stablySorted(_ items: ArraySlice<Diagnostic>) -> [Diagnostic] {
-        // Each comparison compares the paths once (`<` on locations compares them for equality
-        // first, and again after a test for equal locations).
-        items.enumerated().sorted { a, b in
-            let (x, y) = (a.element.location, b.element.location)
-            if x.path != y.path { return x.path < y.path }
-            if x.line != y.line { return x.line < y.line }
-            if x.column != y.column { return x.column < y.column }
-            return a.offset < b.offset
-        }.map(\.element)
+        // The distinct paths are sorted alone (a file's diagnostics are mostly together, its
+        // path told by one look at the last; others found by a digest of their bytes, which
+        // hashes faster than a String), then the diagnostics by the path's rank, line, column
+        // and place: integers.
+        var idOf: [UInt64: Int] = [:]
+        var others: [String: Int] = [:]
+        var paths: [String] = []
+        var ids: [Int] = []
+        ids.reserveCapacity(items.count)
+        for d in items {
+            let path = d.location.path
+            if let last = ids.last, paths[last] == path {
+                ids.append(last)
+                continue
+            }
+            let digest = StableHasher.digest(path)
+            if let id = idOf[digest], paths[id].sameBytes(as: path) {
+                ids.append(id)
+            } else if let id = others[path] {
+                ids.append(id)
+            } else {
+                if idOf[digest] == nil { idOf[digest] = paths.count } else { others[path] = paths.count }
+                ids.append(paths.count)
+                paths.append(path)
+            }
+        }
+        // Paths equal as Strings (canonically equivalent) sort together and share a rank.
+        var rank = [Int](repeating: 0, count: paths.count)
+        var r = 0
+        let byPath = paths.indices.sorted { paths[$0] < paths[$1] }
+        for (k, id) in byPath.enumerated() {
+            if k > 0, paths[id] != paths[byPath[k - 1]] { r += 1 }
+            rank[id] = r
+        }
+        struct Key {
+            let rank: Int
+            let line: Int
+            let column: Int
+            let place: Int
+        }
+        let base = items.startIndex
+        var keys: [Key] = []
+        keys.reserveCapacity(items.count)
+        for (k, d) in items.enumerated() { keys.append(Key(rank: rank[ids[k]], line: d.location.line, column: d.location.column, place: k)) }
+        keys.sort { a, b in
+            if a.rank != b.rank { return a.rank < b.rank }
+            if a.line != b.line { return a.line < b.line }
+            if a.column != b.column { return a.column < b.column }
+            return a.place < b.place
+        }
+        return keys.map { items[base + $0.place] }
     }
 
     /// Two sorted lists as one, those of `head` first at equal locations.
     private static func merge<A: RandomAccessCollection<Diagnostic>>(_ head: A, _ tail: [Diagnostic]) -> [Diagnostic] where A.Index == Int {
         var merged: [Diagnostic] = []
         merged.reserveCapacity(head.count + tail.count)
+        if tail.count * 16 < head.count {
+            // A few into many: each put after the head's ones at its location or before, found
+            // by halving; the head copied in runs between.
+            var next = head.startIndex
+            for d in tail {
+                var (low, high) = (next, head.endIndex)
+                while low < high {
+                    let mid = (low + high) / 2
+                    if d.location < head[mid].location { high = mid } else { low = mid + 1 }
+                }
+                merged += head[next..<low]
+                merged.append(d)
+                next = low
+            }
+            merged += head[next...]
+            return merged
+        }
         var (i, j) = (head.startIndex, 0)
         while i < head.endIndex, j < tail.count {
             if tail[j].location < head[i].location {

@@ -109,4 +109,37 @@ import Testing
             }
         }
     }
+
+    /// Sorting ranks the distinct paths: the same order as comparing the locations of each two
+    /// (paths equal as Strings, é composed or not, are one path), equal locations in the
+    /// order found; a few appended to a sorted list are merged in so too.
+    @Test func sortingIsAStableSortByLocation() {
+        var generator = SystemRandomNumberGenerator()
+        let paths = ["content/a.md", "content/caf\u{E9}.md", "content/cafe\u{301}.md", "content/b/c.md", ".", "feedgen.yaml", "content/a.md"]
+        func random(_ n: Int) -> [Diagnostic] {
+            (0..<n).map { k in
+                let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
+                return .warning(SourceLocation(path: path, line: Int.random(in: 0..<4, using: &generator), column: Int.random(in: 0..<3, using: &generator)), "w\(k)")
+            }
+        }
+        func reference(_ list: [Diagnostic]) -> [Diagnostic] {
+            list.enumerated().sorted { a, b in
+                let (x, y) = (a.element.location, b.element.location)
+                if x.path != y.path { return x.path < y.path }
+                if x.line != y.line { return x.line < y.line }
+                if x.column != y.column { return x.column < y.column }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        for n in [0, 1, 5, 40, 300] {
+            var list = Diagnostics()
+            let first = random(n)
+            list.append(contentsOf: first)
+            #expect(list.sorted == reference(first))
+            list.sort()
+            let more = random(n / 20 + 1)
+            list.append(contentsOf: more)
+            #expect(list.sorted == reference(reference(first) + more))
+        }
+    }
 }
