@@ -226,6 +226,7 @@ public struct SiteRenderer: Sendable {
         var map = groups.map
         map.estimated = contentVisibility && DeferredCards.defersAny(feed)
         map.columns = groups.columns.count == map.cards.count ? groups.columns : map.cards.map { _ in nil }
+        map.folds = groups.folds.count == map.cards.count ? groups.folds : []
         return (file, map)
     }
 
@@ -243,11 +244,12 @@ public struct SiteRenderer: Sendable {
             rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before, estimated: estimated, keys: keys?[k]))
         }
         // Which cards render lazily: decided over the whole page (the first screen).
-        let (deferred, columns) =
+        let (deferred, columns, folds) =
             contentVisibility
             ? DeferredCards.planAndColumns(site: site, feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates))
-            : ([], feed.sections.map { _ in nil })
+            : ([], feed.sections.map { _ in nil }, feed.sections.map { _ in nil })
         groups?.columns = columns
+        groups?.folds = folds
         var sections: [MustacheValue] = []
         // The feed's pages are no section of its page (content-format §3).
         for (k, s) in feed.sections.enumerated() where !s.section.isPages {
