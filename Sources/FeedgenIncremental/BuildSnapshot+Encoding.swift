@@ -2,6 +2,7 @@
 /// and the diagnostics, most of a large site's snapshot, are written in pieces on every core and
 /// joined in order; those still as they were read are copied from the file read.
 import FeedgenDiagnostics
+import FeedgenEmit
 import FeedgenStorage
 import Foundation
 
@@ -131,6 +132,8 @@ extension ByteWriter {
         u64(feed.key)
         bytes.append(feed.map.estimated ? 1 : 0)
         bytes.append(feed.map.isExact ? 1 : 0)
+        let folds = feed.map.folds.count == feed.map.cards.count
+        bytes.append(folds ? 1 : 0)
         int(feed.map.cards.count)
         for s in feed.map.cards.indices {
             if let column = feed.map.columns[s] {
@@ -145,6 +148,29 @@ extension ByteWriter {
                 int(feed.map.cards[s][i].lowerBound)
                 int(feed.map.cards[s][i].upperBound)
                 bytes.append((feed.map.eager[s][i] ? 1 : 0) | (feed.map.priority[s][i] ? 2 : 0))
+            }
+            if folds { fold(feed.map.folds[s]) }
+        }
+    }
+
+    /// A section's fold: 0 (none), 1 (no stack), or 2, the eager cards' heights and the tops
+    /// around the first screen's edge (each 0, or 1 and the top).
+    fileprivate mutating func fold(_ fold: DeferredCards.Fold?) {
+        guard let fold else { return bytes.append(0) }
+        guard fold.isStack else { return bytes.append(1) }
+        bytes.append(2)
+        func pair(_ p: DeferredCards.Fold.Pair) {
+            u64(p.phone.bitPattern)
+            u64(p.wide.bitPattern)
+        }
+        int(fold.eagerHeights.count)
+        for height in fold.eagerHeights { pair(height) }
+        for top in [fold.lastEager, fold.firstDeferred] {
+            if let top {
+                bytes.append(1)
+                pair(top)
+            } else {
+                bytes.append(0)
             }
         }
     }

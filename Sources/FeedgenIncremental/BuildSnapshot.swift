@@ -245,7 +245,7 @@ struct BuildSnapshot: Equatable {
     /// A feed page's record (``ByteWriter/feedPage(_:)``); nil when it does not read.
     private static func feedPage(_ r: inout ByteReader) -> FeedRecord? {
         guard let path = r.string(), let hash = r.u64(), let key = r.u64(), let estimated = r.byte(), let exact = r.byte(),
-            let sections = r.count()
+            let hasFolds = r.byte(), let sections = r.count()
         else { return nil }
         var map = FeedPageMap(cards: [], eager: [], priority: [], estimated: estimated == 1, isExact: exact == 1)
         for _ in 0..<sections {
@@ -270,10 +270,42 @@ struct BuildSnapshot: Equatable {
             map.cards.append(ranges)
             map.eager.append(eager)
             map.priority.append(priority)
+            if hasFolds == 1 {
+                guard let fold = Self.fold(&r, cards: count) else { return nil }
+                map.folds.append(fold)
+            }
         }
         var record = FeedRecord(path: path, hash: hash, map: map)
         record.key = key
         return record
+    }
+
+    /// A section of `cards` cards' fold (``ByteWriter/fold(_:)``): `.some(nil)` for none; nil
+    /// when it does not read (tops and heights must be finite).
+    private static func fold(_ r: inout ByteReader, cards: Int) -> DeferredCards.Fold?? {
+        guard let kind = r.byte(), kind <= 2 else { return nil }
+        if kind == 0 { return .some(nil) }
+        if kind == 1 { return .unknown }
+        func pair() -> DeferredCards.Fold.Pair? {
+            guard let a = r.u64(), let b = r.u64() else { return nil }
+            let (phone, wide) = (Double(bitPattern: a), Double(bitPattern: b))
+            return phone.isFinite && wide.isFinite ? DeferredCards.Fold.Pair(phone: phone, wide: wide) : nil
+        }
+        guard let count = r.count(), count <= cards else { return nil }
+        var fold = DeferredCards.Fold(isStack: true)
+        for _ in 0..<count {
+            guard let height = pair() else { return nil }
+            fold.eagerHeights.append(height)
+        }
+        for k in 0..<2 {
+            guard let present = r.byte(), present <= 1 else { return nil }
+            guard present == 1 else { continue }
+            guard let top = pair() else { return nil }
+            if k == 0 { fold.lastEager = top } else { fold.firstDeferred = top }
+        }
+        // The tops are there exactly when their cards are.
+        guard (fold.lastEager != nil) == (count > 0), (fold.firstDeferred != nil) == (count < cards) else { return nil }
+        return .some(fold)
     }
 
     /// The snapshot of the cache folder `folder`, if it has a valid one.

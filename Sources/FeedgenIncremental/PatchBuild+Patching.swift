@@ -265,8 +265,9 @@ extension PatchBuild {
             guard let mapped = session.mapLive(record.path) else { return no("feed page changed by hand") }
             let base = mapped.bytes
             var replacements: [Replacement] = []
+            var folds = record.map.folds
             for card in list.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
-                switch replacement(of: card, in: base, map: record.map, page: record.path, links: card.links) {
+                switch replacement(of: card, in: base, map: record.map, folds: &folds, page: record.path, links: card.links) {
                 case .failure(let why): return .failure(why)
                 case .success(let found): if let found { replacements.append(found) }
                 }
@@ -285,6 +286,7 @@ extension PatchBuild {
             chunks.append(card: CardHTML(unsafeUTF8: UnsafeRawBufferPointer(rebasing: base[copied...]), owner: mapped))
             // Every card after a replaced one moved by the replacements before it.
             var map = record.map
+            map.folds = folds
             for s in map.cards.indices {
                 for i in map.cards[s].indices {
                     let range = map.cards[s][i]
