@@ -25,7 +25,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 8
+    static let formatVersion: UInt32 = 9
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -89,7 +89,7 @@ struct BuildSnapshot: Equatable {
     var backFeeds: [FeedRecord] = []
     /// The build's diagnostics, as reported (before the closing notes), in
     /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them), with the
-    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 8).
+    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 9).
     /// Read ones stay packed (``SnapshotDiagnostics``).
     var diagnostics: Diagnostics
     /// The build's counts (``BuildReport``).
