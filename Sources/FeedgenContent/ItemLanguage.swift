@@ -50,8 +50,11 @@ enum ItemLanguage {
                 var groups: [String: [(index: Int, code: String?)]] = [:]
                 var hasCode = false
                 // A file name with a code has a `.` before its extension (most sections: none).
+                // (From the name's contiguous bytes: the UTF-8 view's iterator was most of this test.)
                 let mayHaveCode = section.itemFiles.contains { file in
-                    file.utf8.dropLast(ItemName.extensionLength(file)).contains(UInt8(ascii: "."))
+                    let extensionLength = ItemName.extensionLength(file)
+                    var file = file
+                    return file.withUTF8 { $0.dropLast(extensionLength).contains(UInt8(ascii: ".")) }
                 }
                 guard mayHaveCode else { continue }
                 for (i, file) in section.itemFiles.enumerated() {

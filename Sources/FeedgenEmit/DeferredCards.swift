@@ -43,7 +43,9 @@ public enum DeferredCards {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 72) { buffer in
                 var at = 0
                 func put(_ text: StaticString) {
-                    text.withUTF8Buffer { for byte in $0 { buffer[at] = byte; at += 1 } }
+                    // One copy: a byte loop through `withUTF8Buffer` took most of a card's style.
+                    UnsafeMutableRawPointer(buffer.baseAddress! + at).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
+                    at += text.utf8CodeUnitCount
                 }
                 func put(_ value: Int) {
                     if value < 0 { buffer[at] = UInt8(ascii: "-"); at += 1 }
@@ -90,7 +92,15 @@ public enum DeferredCards {
     public static func measurements(
         sections: [PreparedSection], profiles: [[CardHeightEstimate]], environment: LayoutEnvironment
     ) -> Measurements {
-        let first = CompositionalLayout.solve(sections.map(\.input), environment: environment)
+        measurements(sections: sections, inputs: sections.map(\.input), profiles: profiles, environment: environment)
+    }
+
+    /// ``measurements(sections:profiles:environment:)`` with the sections' model inputs already
+    /// made (`inputs`: each section's ``PreparedSection/input``, which copies its cells' ids).
+    static func measurements(
+        sections: [PreparedSection], inputs: [SectionInput], profiles: [[CardHeightEstimate]], environment: LayoutEnvironment
+    ) -> Measurements {
+        let first = CompositionalLayout.solve(inputs, environment: environment)
         var m = Measurements()
         for (k, s) in first.sections.enumerated() {
             let section = sections[k]
@@ -211,11 +221,13 @@ public enum DeferredCards {
             } else {
                 self.profiles(sections: sections, cards: cards.map { $0.map(\.text) })
             }
-        // Each width's layout and the measurements it was solved with.
+        // Each width's layout and the measurements it was solved with (the model's inputs made
+        // once for the four solves).
+        let inputs = sections.map(\.input)
         @Sendable func solve(_ width: Double) -> (ResolvedLayout, Measurements) {
             let env = site.layoutEnvironment(feed, width: width, viewportHeight: firstScreenHeight)
-            let measured = measurements(sections: sections, profiles: profiles, environment: env)
-            return (CompositionalLayout.solve(sections.map(\.input), environment: env, measurements: measured), measured)
+            let measured = measurements(sections: sections, inputs: inputs, profiles: profiles, environment: env)
+            return (CompositionalLayout.solve(inputs, environment: env, measurements: measured), measured)
         }
         // The two widths are independent: solved at once, on two cores (a feed page of
         // 10,000 cards solves the model four times).

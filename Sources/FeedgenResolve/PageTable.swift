@@ -28,9 +28,17 @@ final class PageTable: Sendable {
         values.reserveCapacity(pages.count)
         verbatim.reserveCapacity(pages.count)
         starts.reserveCapacity(pages.count + 1)
+        bytes.reserveCapacity(pages.reduce(0) { $0 + $1.key.utf8.count })
         for (key, value) in pages {
-            guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            bytes.append(contentsOf: key.utf8)
+            // From the key's contiguous bytes: through the UTF-8 view, testing and copying each
+            // key took most of the table's making.
+            var key = key
+            let ascii = key.withUTF8 { utf8 in
+                guard !utf8.contains(where: { $0 >= 0x80 }) else { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            }
+            guard ascii else { return nil }
             starts.append(bytes.count)
             values.append(value)
             verbatim.append(value.utf8.first == 1 ? String(BodyPaths.parse(value).path) : nil)
