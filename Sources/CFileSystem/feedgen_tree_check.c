@@ -262,7 +262,8 @@ size_t feedgen_state_numbers(const unsigned char *p, size_t length, unsigned lon
         size_t start = k;
         while (k < length && p[k] >= '0' && p[k] <= '9') {
             unsigned d = (unsigned)(p[k] - '0');
-            if (v > (~0ULL - d) / 10) return 0;
+            // Below 19 digits read the value is under 10^18: a digit more cannot overflow.
+            if (k - start >= 19 && v > (~0ULL - d) / 10) return 0;
             v = v * 10 + d;
             k++;
         }
