@@ -187,6 +187,9 @@ struct CacheState {
             }
             var tree: UInt64?
             var order: [String] = []
+            // The tree before's paths: a path on the same line of this one (the live and back
+            // trees are mostly the same files, in the same order) is that String again.
+            var before: [String] = []
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
@@ -196,6 +199,7 @@ struct CacheState {
             while p < end {
                 if buffer[p] == UInt8(ascii: "t") {  // tree <inode>
                     finishTree()
+                    if tree != nil { before = order }
                     order = []
                     p += 5
                     guard p < end, let ino = number() else { return false }
@@ -225,7 +229,17 @@ struct CacheState {
                 let start = p
                 while p < end, buffer[p] != 10 { p += 1 }
                 guard p < end else { return false }
-                let path = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<p]), as: UTF8.self)
+                let text = UnsafeBufferPointer(rebasing: buffer[start..<p])
+                let line = order.count
+                let path =
+                    if line < before.count, before[line].utf8.count == text.count,
+                        before[line].utf8.withContiguousStorageIfAvailable({ text.isEmpty || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+                            ?? before[line].utf8.elementsEqual(text)
+                    {
+                        before[line]
+                    } else {
+                        String(decoding: text, as: UTF8.self)
+                    }
                 p += 1
                 state.trees[tree]![path] = ManifestEntry(
                     hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
