@@ -30,14 +30,18 @@ extension BuildSnapshot {
                 // An item file as read (path and stamp) is copied from the file read.
                 var copy = Copy(file: items.file)
                 w.int(itemFiles.count)
-                for (k, source) in itemFiles.enumerated() {
-                    if let read = items.file, k < read.itemFiles.count, read.itemFiles[k].stamp == source.stamp,
-                        read.itemFiles[k].path.sameBytes(as: source.path)
-                    {
-                        copy.add(read.itemFileRanges[k], to: &w)
-                    } else {
-                        copy.flush(to: &w)
-                        w.source(source)
+                let read = items.file?.itemFiles ?? []
+                // In place: a copy of each source retains and releases its path.
+                read.withUnsafeBufferPointer { read in
+                    itemFiles.withUnsafeBufferPointer { files in
+                        for k in files.indices {
+                            if k < read.count, read[k].stamp == files[k].stamp, read[k].path.sameBytes(as: files[k].path) {
+                                copy.add(items.file!.itemFileRanges[k], to: &w)
+                            } else {
+                                copy.flush(to: &w)
+                                w.source(files[k])
+                            }
+                        }
                     }
                 }
                 copy.flush(to: &w)

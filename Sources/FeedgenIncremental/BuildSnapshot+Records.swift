@@ -75,7 +75,7 @@ extension BuildSnapshot {
 
         /// Where record `k` lies in ``file``'s bytes, when it is still the one read.
         func bytesRead(_ k: Int) -> Range<Int>? {
-            guard let file, changed[k] == nil else { return nil }
+            guard let file, changed.isEmpty || changed.index(forKey: k) == nil else { return nil }
             return file.ranges[k]
         }
 
