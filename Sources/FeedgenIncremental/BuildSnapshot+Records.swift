@@ -122,6 +122,10 @@ extension BuildSnapshot {
                 }
                 return nil
             }
+            // ASCII text equals another only byte for byte (canonical equivalence can make
+            // other bytes equal, so any other text is compared as Strings).
+            func isASCII(_ bytes: some Sequence<UInt8>) -> Bool { bytes.allSatisfy { $0 < 0x80 } }
+            let asciiPaths = paths.allSatisfy { isASCII($0.utf8) } ? paths.map { ($0, Array($0.utf8)) } : nil
             let set = changed.keys.sorted()
             var next = 0
             for (n, target) in file.anchors.enumerated() {
@@ -131,7 +135,14 @@ extension BuildSnapshot {
                     next += 1
                 }
                 if next < set.count, set[next] == k { continue }
-                if let path = hit(String(decoding: file.bytes[target], as: UTF8.self)) { return path }
+                let bytes = file.bytes[target]
+                if let asciiPaths, isASCII(bytes) {
+                    // `#` and an ASCII path: `#` is the text's first Character.
+                    let rest = bytes.dropFirst()
+                    if let found = asciiPaths.first(where: { $0.1.count == rest.count && $0.1.elementsEqual(rest) }) { return found.0 }
+                    continue
+                }
+                if let path = hit(String(decoding: bytes, as: UTF8.self)) { return path }
             }
             for k in set[next...] {
                 if let path = first(changed[k]!) { return path }
