@@ -187,19 +187,17 @@ struct CacheState {
             }
             var tree: UInt64?
             var order: [String] = []
-            // The tree before's paths: a path on the same line of this one (the live and back
-            // trees are mostly the same files, in the same order) is that String again.
-            var before: [String] = []
+            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:)``)
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
+                before = order
                 state.orders[tree] = order
                 state.lines[tree] = bytes[linesStart..<p]
             }
             while p < end {
                 if buffer[p] == UInt8(ascii: "t") {  // tree <inode>
                     finishTree()
-                    if tree != nil { before = order }
                     order = []
                     p += 5
                     guard p < end, let ino = number() else { return false }
@@ -229,17 +227,7 @@ struct CacheState {
                 let start = p
                 while p < end, buffer[p] != 10 { p += 1 }
                 guard p < end else { return false }
-                let text = UnsafeBufferPointer(rebasing: buffer[start..<p])
-                let line = order.count
-                let path =
-                    if line < before.count, before[line].utf8.count == text.count,
-                        before[line].utf8.withContiguousStorageIfAvailable({ text.isEmpty || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
-                            ?? before[line].utf8.elementsEqual(text)
-                    {
-                        before[line]
-                    } else {
-                        String(decoding: text, as: UTF8.self)
-                    }
+                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count)
                 p += 1
                 state.trees[tree]![path] = ManifestEntry(
                     hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
