@@ -63,8 +63,9 @@ let package = Package(
         // A per-thread arena for cmark-gfm's nodes and buffers (see its file).
         .target(name: "CCmarkArena"),
 
-        // Diagnostics shared by every stage: `path:line:column: severity: message`.
-        .target(name: "FeedgenDiagnostics"),
+        // Diagnostics shared by every stage: `path:line:column: severity: message` (Storage's
+        // hashing and parallel map count them by kind).
+        .target(name: "FeedgenDiagnostics", dependencies: ["FeedgenStorage"]),
         // Storage: the only module besides the output writer that knows bytes on disk: hashing
         // (XXH3, SHA-256), file stamps, mapped and cache files, record logs and their seals, the
         // byte codec, parallel map.

@@ -12,7 +12,8 @@ For N items (default 10,000) it generates bench.py's feedgen site, then measures
   default): like most cards of a long page, it renders lazily, so the patch build may replace
   it even though its height estimate grows (the bench card shows the whole body);
 - body-top: the same edit of doc-000500, the first card of that page. It renders eagerly, and
-  its estimate decides which cards below it are lazy, so its edit takes the usual path.
+  its estimate decides which cards below it are lazy: the patch build takes it while no card of
+  the page changes between eager and lazy (else the build takes the usual path).
 Each is run --runs times (each run makes a new edit); medians of wall time, CPU time
 (user+system of the feedgen process) and peak RSS are printed, with the ratio to the full build.
 

@@ -104,7 +104,8 @@ public enum Pipeline {
         if report.exitStatus == 0 {
             let failed = report.diagnostics.hasErrors || (options.strict && report.diagnostics.warningCount > 0)
             // An error in feedgen.yaml is a configuration error (content-format §9: exit 2).
-            let configuration = report.diagnostics.items.contains {
+            // (Looked for among errors only: a patch's report leaves the last build's packed.)
+            let configuration = report.diagnostics.hasErrors && report.diagnostics.items.contains {
                 $0.severity == .error && $0.location.path == "feedgen.yaml"
             }
             report.exitStatus = configuration ? 2 : failed ? 1 : 0

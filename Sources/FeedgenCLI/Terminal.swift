@@ -1,5 +1,4 @@
 import FeedgenDiagnostics
-import FeedgenStorage
 import Foundation
 
 /// Where the CLI writes: diagnostics and summaries to stderr, data (JSON, rendered templates)
@@ -60,23 +59,8 @@ public struct Terminal: Sendable {
     /// What `print` writes: one line per diagnostic (two with `--error-format github`).
     public func text(of diagnostics: Diagnostics, strict: Bool = false) -> String {
         var text = ""
-        var shown = 0
-        // The list is copied only when a filter changes it (a large site's report holds tens of
-        // thousands of warnings).
-        var all = diagnostics.sorted
-        if quiet, all.contains(where: { $0.severity == .note }) { all = all.filter { $0.severity != .note } }
-        if all.count > Self.diagnosticLimit, let firstOther = all.firstIndex(where: { $0.severity != .error }),
-            all[firstOther...].contains(where: { $0.severity == .error })
-        {
-            all = all.filter { $0.severity == .error } + all.filter { $0.severity != .error }
-        }
-        for var d in all {
-            if shown == Self.diagnosticLimit {
-                text += "feedgen: \(all.count - shown) more problems not shown (\(Self.count(diagnostics.errorCount, "error")) and \(Self.count(diagnostics.warningCount, "warning")) in all)\n"
-                text += Self.kindSummary(all, strict: strict)
-                break
-            }
-            shown += 1
+        let printed = diagnostics.printed(limit: Self.diagnosticLimit, droppingNotes: quiet)
+        for var d in printed.shown {
             if strict, d.severity == .warning { d.severity = .error }
             text += styled(d) + "\n"
             if errorFormat == .github {
@@ -89,102 +73,21 @@ public struct Terminal: Sendable {
                 text += d.githubAnnotation + "\n"
             }
         }
+        if printed.total > printed.shown.count {
+            text += "feedgen: \(printed.total - printed.shown.count) more problems not shown (\(Self.count(diagnostics.errorCount, "error")) and \(Self.count(diagnostics.warningCount, "warning")) in all)\n"
+            text += Self.kindSummary(printed, strict: strict)
+        }
         return text
     }
 
     /// One line per kind of problem (``Diagnostic/kind``) with its count, most frequent first
     /// (then by kind): printed after the first `diagnosticLimit` problems, so that no kind hides
     /// behind the ones that sort first by path.
-    static func kindSummary(_ diagnostics: [Diagnostic], strict: Bool) -> String {
-        // A message repeats (a missing path linked from many pages): the kind of each distinct
-        // one is made once, on every core. Messages and kinds are told apart by their bytes (a
-        // String key hashes non-ASCII text through Unicode normalization: most of this sum once),
-        // and keyed by a digest of them (``Message``).
-        // Counted in two halves on two cores for a long list, the second half's then added to
-        // the first's: the distinct messages stay in the order they first appear.
-        let halves = diagnostics.count < 4096 ? 1 : 2
-        let counted = parallelMap(halves) { h in
-            let half = (diagnostics.count + 1) / 2
-            let part = halves == 1 ? diagnostics[...] : h == 0 ? diagnostics[..<half] : diagnostics[half...]
-            var counted = Counted(capacity: part.count / 2)
-            for d in part {
-                counted.add(Message(severity: strict && d.severity == .warning ? .error : d.severity, text: d.message), 1)
-            }
-            return counted
-        }
-        var all = counted[0]
-        for half in counted.dropFirst() {
-            for (k, message) in half.distinct.enumerated() { all.add(message, half.counts[k]) }
-        }
-        let (messages, counts) = (all.distinct, all.counts)
-        let kindsOfDistinct = parallelMap(messages.count) { k in
-            Message(severity: messages[k].severity, text: Diagnostic(messages[k].severity, SourceLocation(path: ""), messages[k].text).kind)
-        }
-        var kindSlot: [Message: Int] = [:]
-        var kindsInOrder: [String] = []
-        var kindCounts: [Int] = []
-        for (k, kind) in kindsOfDistinct.enumerated() {
-            if let slot = kindSlot[kind] {
-                kindCounts[slot] += counts[k]
-            } else {
-                kindSlot[kind] = kindsInOrder.count
-                kindsInOrder.append(kind.text)
-                kindCounts.append(counts[k])
-            }
-        }
-        // Kinds equal as Strings (canonically equivalent) are one kind, under the first one seen.
-        var byKind: [String: Int] = [:]
-        for (kind, n) in zip(kindsInOrder, kindCounts) { byKind[kind, default: 0] += n }
-        let kinds = byKind.sorted { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+    static func kindSummary(_ printed: PrintedDiagnostics, strict: Bool) -> String {
+        let kinds = printed.kinds(strict: strict)
         var text = "feedgen: problems by kind (\(count(kinds.count, "kind"))):\n"
         for (kind, n) in kinds { text += "feedgen: \(n) × \(kind)\n" }
         return text
-    }
-
-    /// Distinct messages and how many times each was added, in the order they first were.
-    private struct Counted: Sendable {
-        // Found by digest alone (a UInt64 key hashes cheaply), then compared; a message whose
-        // digest another one has is found by itself in `others`.
-        private var slotOf: [UInt64: Int] = [:]
-        private var others: [Message: Int] = [:]
-        private(set) var distinct: [Message] = []
-        private(set) var counts: [Int] = []
-
-        init(capacity: Int) { slotOf.reserveCapacity(capacity) }
-
-        mutating func add(_ message: Message, _ count: Int) {
-            if let slot = slotOf[message.digest], distinct[slot] == message {
-                counts[slot] += count
-            } else if let slot = others[message] {
-                counts[slot] += count
-            } else {
-                if slotOf[message.digest] == nil { slotOf[message.digest] = distinct.count } else { others[message] = distinct.count }
-                distinct.append(message)
-                counts.append(count)
-            }
-        }
-    }
-
-    /// A severity and a text, equal when their bytes are. It hashes as a digest of the bytes,
-    /// made once (``StableHasher/digest(_:)``): `Hasher` takes several instructions a byte, and
-    /// a dictionary hashes a key at each look-up.
-    private struct Message: Hashable {
-        let severity: Severity
-        let text: String
-        let digest: UInt64
-
-        init(severity: Severity, text: String) {
-            self.severity = severity
-            self.text = text
-            digest = StableHasher.digest(text)
-        }
-
-        // The severity is left to `==` (it hashes as its raw value, a String).
-        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
-
-        static func == (a: Message, b: Message) -> Bool {
-            a.digest == b.digest && a.severity == b.severity && a.text.sameBytes(as: b.text)
-        }
     }
 
     func styled(_ d: Diagnostic) -> String {

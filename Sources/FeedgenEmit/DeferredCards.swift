@@ -194,14 +194,16 @@ public enum DeferredCards {
         }
     }
 
-    /// ``plan(site:feed:cards:estimates:)``, with each section's ``Column`` (nil when it is not one).
+    /// ``plan(site:feed:cards:estimates:)``, with each section's ``Column`` (nil when it is not one)
+    /// and its ``Fold`` (nil when it defers no card: not eligible).
     static func planAndColumns(
         site: PreparedSite, feed: PreparedFeed, cards: [[CardHTML]], estimates: [[CardHeightEstimate?]] = []
-    ) -> (estimates: [[Estimate?]], columns: [Column?]) {
+    ) -> (estimates: [[Estimate?]], columns: [Column?], folds: [Fold?]) {
         let sections = feed.sections
         let eligible = sections.map { isEligible($0.layout) && $0.section.items.count >= minimumCards }
         guard eligible.contains(true) else {
-            return (sections.map { Array(repeating: nil, count: $0.section.items.count) }, sections.map { _ in nil })
+            let none = sections.map { _ in nil as Column? }
+            return (sections.map { Array(repeating: nil, count: $0.section.items.count) }, none, none.map { _ in nil })
         }
         let profiles: [[CardHeightEstimate]] =
             if estimates.count == cards.count, zip(estimates, cards).allSatisfy({ $0.count == $1.count && !$0.contains(nil) }) {
@@ -209,21 +211,24 @@ public enum DeferredCards {
             } else {
                 self.profiles(sections: sections, cards: cards.map { $0.map(\.text) })
             }
-        @Sendable func solve(_ width: Double) -> ResolvedLayout {
+        // Each width's layout and the measurements it was solved with.
+        @Sendable func solve(_ width: Double) -> (ResolvedLayout, Measurements) {
             let env = site.layoutEnvironment(feed, width: width, viewportHeight: firstScreenHeight)
-            return CompositionalLayout.solve(
-                sections.map(\.input), environment: env,
-                measurements: measurements(sections: sections, profiles: profiles, environment: env))
+            let measured = measurements(sections: sections, profiles: profiles, environment: env)
+            return (CompositionalLayout.solve(sections.map(\.input), environment: env, measurements: measured), measured)
         }
         // The two widths are independent: solved at once, on two cores (a feed page of
         // 10,000 cards solves the model four times).
-        let solved = ResultSlots<ResolvedLayout>(count: 2)
+        let solved = ResultSlots<(ResolvedLayout, Measurements)>(count: 2)
         DispatchQueue.concurrentPerform(iterations: 2) { k in
             solved.set(k, .success(solve(k == 0 ? referenceWidths.phone : referenceWidths.wide)))
         }
-        guard case .success(let phone) = solved.values[0], case .success(let wide) = solved.values[1] else { return ([], []) }
+        guard case .success(let (phone, phoneSizes)) = solved.values[0], case .success(let (wide, wideSizes)) = solved.values[1] else {
+            return ([], [], [])
+        }
         var out: [[Estimate?]] = []
         var columns: [Column?] = []
+        var folds: [Fold?] = []
         for (k, s) in sections.enumerated() {
             var list: [Estimate?] = Array(repeating: nil, count: s.section.items.count)
             var column: Column?
@@ -242,10 +247,16 @@ public enum DeferredCards {
                     }
                     if alone(p), alone(w) { column = Column(phone: p0.frame.width, wide: w0.frame.width) }
                 }
+                folds.append(
+                    fold(
+                        list: list, column: column, phone: phone.sections[k], wide: wide.sections[k],
+                        phoneSizes: phoneSizes.indexedItems[k], wideSizes: wideSizes.indexedItems[k]))
+            } else {
+                folds.append(nil)
             }
             out.append(list)
             columns.append(column)
         }
-        return (out, columns)
+        return (out, columns, folds)
     }
 }

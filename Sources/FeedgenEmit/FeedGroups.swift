@@ -56,6 +56,8 @@ final class FeedGroups {
     /// Each section's column, when its deferred cards' estimates are their own heights
     /// (``DeferredCards/Column``).
     var columns: [DeferredCards.Column?] = []
+    /// Each section's fold (``DeferredCards/Fold``), nil for one that defers no card.
+    var folds: [DeferredCards.Fold?] = []
 
     /// U+FFFE (a noncharacter: not in text an author writes), the marker, the section's index,
     /// U+FFFE. The `&` shows how many times a template escaped it.

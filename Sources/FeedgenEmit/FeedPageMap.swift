@@ -20,12 +20,16 @@ public struct FeedPageMap: Sendable, Equatable {
     /// (``DeferredCards/Column``), else nil. A deferred card of such a section may change its
     /// estimate: only its own `style` changes.
     public var columns: [DeferredCards.Column?]
+    /// Per section: its fold (``DeferredCards/Fold``), nil when it defers no card; or empty when
+    /// not known (then no eager card may change its estimate in place).
+    public var folds: [DeferredCards.Fold?]
 
     public init(
         cards: [[Range<Int>]], eager: [[Bool]], priority: [[Bool]], estimated: Bool, isExact: Bool,
-        columns: [DeferredCards.Column?] = []
+        columns: [DeferredCards.Column?] = [], folds: [DeferredCards.Fold?] = []
     ) {
         (self.cards, self.eager, self.priority, self.estimated, self.isExact) = (cards, eager, priority, estimated, isExact)
         self.columns = columns.isEmpty ? cards.map { _ in nil } : columns
+        self.folds = folds
     }
 }

@@ -202,31 +202,6 @@ public struct SiteRenderer: Sendable {
         ]
     }
 
-    /// Whether `lang` (BCP 47) is written right to left: its script subtag, else its language
-    /// (Arabic, Hebrew, Persian, Urdu, Pashto, Sindhi, Yiddish, Dhivehi, Kurdish (Sorani), Uyghur, Syriac, N'Ko).
-    public static func isRightToLeft(_ lang: String?) -> Bool {
-        guard let lang, !lang.isEmpty else { return false }
-        // A language alone in two ASCII letters (`en`, `ja`, every page of most sites): its two
-        // bytes, lowercased, against the right-to-left ones.
-        let utf8 = lang.utf8
-        if utf8.count == 2, let a = utf8.first.map({ $0 | 0x20 }), let b = utf8.last.map({ $0 | 0x20 }), a >= 0x61, a <= 0x7A, b >= 0x61,
-            b <= 0x7A
-        {
-            return rightToLeftPairs.contains(UInt16(a) << 8 | UInt16(b))
-        }
-        let parts = lang.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
-        guard let language = parts.first else { return false }
-        if let script = parts.dropFirst().first(where: { $0.count == 4 }) {
-            return ["arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg", "mand", "samr"].contains(String(script))
-        }
-        return ["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "dv", "ckb", "ug", "syr", "nqo"].contains(String(language))
-    }
-
-    /// The two-letter right-to-left languages of ``isRightToLeft(_:)``, two bytes each.
-    private static let rightToLeftPairs: [UInt16] = ["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "dv", "ug"].map {
-        UInt16(Array($0.utf8)[0]) << 8 | UInt16(Array($0.utf8)[1])
-    }
-
     /// How many of a feed page's first images load eagerly.
     static let eagerImageCount = 4
 
@@ -251,6 +226,7 @@ public struct SiteRenderer: Sendable {
         var map = groups.map
         map.estimated = contentVisibility && DeferredCards.defersAny(feed)
         map.columns = groups.columns.count == map.cards.count ? groups.columns : map.cards.map { _ in nil }
+        map.folds = groups.folds.count == map.cards.count ? groups.folds : []
         return (file, map)
     }
 
@@ -268,11 +244,12 @@ public struct SiteRenderer: Sendable {
             rendered.append(try renderCards(s, feed: feed, page: page, imagesBefore: before, estimated: estimated, keys: keys?[k]))
         }
         // Which cards render lazily: decided over the whole page (the first screen).
-        let (deferred, columns) =
+        let (deferred, columns, folds) =
             contentVisibility
             ? DeferredCards.planAndColumns(site: site, feed: feed, cards: rendered.map(\.cards), estimates: rendered.map(\.estimates))
-            : ([], feed.sections.map { _ in nil })
+            : ([], feed.sections.map { _ in nil }, feed.sections.map { _ in nil })
         groups?.columns = columns
+        groups?.folds = folds
         var sections: [MustacheValue] = []
         // The feed's pages are no section of its page (content-format §3).
         for (k, s) in feed.sections.enumerated() where !s.section.isPages {

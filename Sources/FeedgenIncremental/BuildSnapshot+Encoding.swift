@@ -2,6 +2,7 @@
 /// and the diagnostics, most of a large site's snapshot, are written in pieces on every core and
 /// joined in order; those still as they were read are copied from the file read.
 import FeedgenDiagnostics
+import FeedgenEmit
 import FeedgenStorage
 import Foundation
 
@@ -13,12 +14,12 @@ extension BuildSnapshot {
         let itemPieces = (items.count + Self.encodingPiece - 1) / Self.encodingPiece
         // The read snapshot's diagnostics, when they are these, are copied as they were.
         let diagnosticsRead = readFrom.parts.flatMap { read in
-            let shared = read.diagnostics.withUnsafeBufferPointer { p in diagnostics.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
-            return read.diagnostics.count == diagnostics.count && (shared || PatchBuild.sameBytes(read.diagnostics, diagnostics)) ? read : nil
+            diagnostics.packedOnly === read.diagnostics || read.diagnostics.matches(diagnostics.items) ? read : nil
         }
-        let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnostics.count + Self.encodingPiece - 1) / Self.encodingPiece
+        let diagnosticList = diagnosticsRead != nil ? [] : diagnostics.items
+        let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnosticList.count + Self.encodingPiece - 1) / Self.encodingPiece
         // In file order: the head, the item records, the rest up to the diagnostics' count,
-        // the diagnostics, the counts.
+        // the diagnostics, the counts and the tally of kinds.
         let parts = parallelMap(3 + itemPieces + diagnosticPieces) { p -> [UInt8] in
             var w = ByteWriter()
             if p == 0 {
@@ -64,11 +65,12 @@ extension BuildSnapshot {
                 w.bytes += read.bytes[read.diagnosticBytes]
             } else if p <= itemPieces + 1 + diagnosticPieces {
                 let start = (p - itemPieces - 2) * Self.encodingPiece
-                for d in diagnostics[start..<min(diagnostics.count, start + Self.encodingPiece)] { w.diagnostic(d) }
+                for d in diagnosticList[start..<min(diagnosticList.count, start + Self.encodingPiece)] { w.diagnostic(d) }
             } else {
                 w.int(pages)
                 w.int(feedCount)
                 w.int(cards)
+                w.kindTally(diagnostics.kinds)
             }
             return w.bytes
         }
@@ -158,6 +160,8 @@ extension ByteWriter {
         u64(feed.key)
         bytes.append(feed.map.estimated ? 1 : 0)
         bytes.append(feed.map.isExact ? 1 : 0)
+        let folds = feed.map.folds.count == feed.map.cards.count
+        bytes.append(folds ? 1 : 0)
         int(feed.map.cards.count)
         for s in feed.map.cards.indices {
             if let column = feed.map.columns[s] {
@@ -172,6 +176,29 @@ extension ByteWriter {
                 int(feed.map.cards[s][i].lowerBound)
                 int(feed.map.cards[s][i].upperBound)
                 bytes.append((feed.map.eager[s][i] ? 1 : 0) | (feed.map.priority[s][i] ? 2 : 0))
+            }
+            if folds { fold(feed.map.folds[s]) }
+        }
+    }
+
+    /// A section's fold: 0 (none), 1 (no stack), or 2, the eager cards' heights and the tops
+    /// around the first screen's edge (each 0, or 1 and the top).
+    fileprivate mutating func fold(_ fold: DeferredCards.Fold?) {
+        guard let fold else { return bytes.append(0) }
+        guard fold.isStack else { return bytes.append(1) }
+        bytes.append(2)
+        func pair(_ p: DeferredCards.Fold.Pair) {
+            u64(p.phone.bitPattern)
+            u64(p.wide.bitPattern)
+        }
+        int(fold.eagerHeights.count)
+        for height in fold.eagerHeights { pair(height) }
+        for top in [fold.lastEager, fold.firstDeferred] {
+            if let top {
+                bytes.append(1)
+                pair(top)
+            } else {
+                bytes.append(0)
             }
         }
     }

@@ -25,7 +25,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 7
+    static let formatVersion: UInt32 = 9
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -88,8 +88,10 @@ struct BuildSnapshot: Equatable {
     /// that became the back buffer, whose pages a later build keeps by their keys too.
     var backFeeds: [FeedRecord] = []
     /// The build's diagnostics, as reported (before the closing notes), in
-    /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them).
-    var diagnostics: [Diagnostic]
+    /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them), with the
+    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 9).
+    /// Read ones stay packed (``SnapshotDiagnostics``).
+    var diagnostics: Diagnostics
     /// The build's counts (``BuildReport``).
     var pages: Int
     var feedCount: Int
@@ -107,7 +109,7 @@ struct BuildSnapshot: Equatable {
             let bytes: [UInt8]
             /// The diagnostics' bytes (after their count).
             let diagnosticBytes: Range<Int>
-            let diagnostics: [Diagnostic]
+            let diagnostics: SnapshotDiagnostics
         }
         /// nil: not read from a file.
         var parts: Parts?
@@ -130,27 +132,27 @@ struct BuildSnapshot: Equatable {
         var sources: [Range<Int>] = []
         var anchors: [Range<Int>] = []
         var anchorRecords: [Int] = []
-        var diagnosticBytes = 0..<0
+        var diagnostics: (bytes: Range<Int>, list: SnapshotDiagnostics)?
         guard
             var snapshot = bytes.withUnsafeBytes({
                 decode(
                     buffer: $0, salt: salt, sources: &sources, records: &records, anchors: &anchors, anchorRecords: &anchorRecords,
-                    diagnostics: &diagnosticBytes)
-            })
+                    diagnostics: &diagnostics, array: bytes)
+            }),
+            let diagnostics
         else { return nil }
         snapshot.items = Records(
             file: Records.File(
                 bytes: bytes, ranges: records, anchors: anchors, anchorRecords: anchorRecords, itemFiles: snapshot.itemFiles,
                 itemFileRanges: sources))
-        snapshot.readFrom.parts = ReadFrom.Parts(bytes: bytes, diagnosticBytes: diagnosticBytes, diagnostics: snapshot.diagnostics)
+        snapshot.readFrom.parts = ReadFrom.Parts(bytes: bytes, diagnosticBytes: diagnostics.bytes, diagnostics: diagnostics.list)
         return snapshot
     }
 
     private static func decode(
         buffer bytes: UnsafeRawBufferPointer, salt: UInt64, sources: inout [Range<Int>], records: inout [Range<Int>],
-        anchors: inout [Range<Int>],
-        anchorRecords: inout [Int],
-        diagnostics diagnosticBytes: inout Range<Int>
+        anchors: inout [Range<Int>], anchorRecords: inout [Int], diagnostics read: inout (bytes: Range<Int>, list: SnapshotDiagnostics)?,
+        array: [UInt8]
     ) -> BuildSnapshot? {
         guard bytes.count >= 24, Array(bytes[0..<4]) == magic else { return nil }
         let body = bytes.count - 8
@@ -211,11 +213,12 @@ struct BuildSnapshot: Equatable {
             guard let record = Self.feedPage(&r) else { return nil }
             backFeeds.append(record)
         }
-        // The diagnostics' bytes follow their count (8 bytes).
+        // The diagnostics' bytes follow their count (8 bytes); they are made when read.
         let diagnosticStart = r.offset + 8
-        guard let diagnostics = r.sharedDiagnostics() else { return nil }
-        diagnosticBytes = diagnosticStart..<r.offset
-        guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), r.offset == body else { return nil }
+        guard let packed = SnapshotDiagnostics(&r, bytes: array) else { return nil }
+        read = (diagnosticStart..<r.offset, packed)
+        guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), let kinds = r.kindTally(), r.offset == body else { return nil }
+        let diagnostics = Diagnostics(packed: packed, kinds: kinds)
         return BuildSnapshot(
             recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: [], settingsFiles: settingsFiles,
             staticFiles: staticFiles, images: images, absent: absent, feeds: feeds, backFeeds: backFeeds, diagnostics: diagnostics,
@@ -225,7 +228,7 @@ struct BuildSnapshot: Equatable {
     /// A feed page's record (``ByteWriter/feedPage(_:)``); nil when it does not read.
     private static func feedPage(_ r: inout ByteReader) -> FeedRecord? {
         guard let path = r.string(), let hash = r.u64(), let key = r.u64(), let estimated = r.byte(), let exact = r.byte(),
-            let sections = r.count()
+            let hasFolds = r.byte(), let sections = r.count()
         else { return nil }
         var map = FeedPageMap(cards: [], eager: [], priority: [], estimated: estimated == 1, isExact: exact == 1)
         for _ in 0..<sections {
@@ -250,10 +253,42 @@ struct BuildSnapshot: Equatable {
             map.cards.append(ranges)
             map.eager.append(eager)
             map.priority.append(priority)
+            if hasFolds == 1 {
+                guard let fold = Self.fold(&r, cards: count) else { return nil }
+                map.folds.append(fold)
+            }
         }
         var record = FeedRecord(path: path, hash: hash, map: map)
         record.key = key
         return record
+    }
+
+    /// A section of `cards` cards' fold (``ByteWriter/fold(_:)``): `.some(nil)` for none; nil
+    /// when it does not read (tops and heights must be finite).
+    private static func fold(_ r: inout ByteReader, cards: Int) -> DeferredCards.Fold?? {
+        guard let kind = r.byte(), kind <= 2 else { return nil }
+        if kind == 0 { return .some(nil) }
+        if kind == 1 { return .unknown }
+        func pair() -> DeferredCards.Fold.Pair? {
+            guard let a = r.u64(), let b = r.u64() else { return nil }
+            let (phone, wide) = (Double(bitPattern: a), Double(bitPattern: b))
+            return phone.isFinite && wide.isFinite ? DeferredCards.Fold.Pair(phone: phone, wide: wide) : nil
+        }
+        guard let count = r.count(), count <= cards else { return nil }
+        var fold = DeferredCards.Fold(isStack: true)
+        for _ in 0..<count {
+            guard let height = pair() else { return nil }
+            fold.eagerHeights.append(height)
+        }
+        for k in 0..<2 {
+            guard let present = r.byte(), present <= 1 else { return nil }
+            guard present == 1 else { continue }
+            guard let top = pair() else { return nil }
+            if k == 0 { fold.lastEager = top } else { fold.firstDeferred = top }
+        }
+        // The tops are there exactly when their cards are.
+        guard (fold.lastEager != nil) == (count > 0), (fold.firstDeferred != nil) == (count < cards) else { return nil }
+        return .some(fold)
     }
 
     /// The snapshot of the cache folder `folder`, if it has a valid one.
@@ -279,47 +314,6 @@ struct BuildSnapshot: Equatable {
 }
 
 extension ByteReader {
-    /// The diagnostics (a count, then each one's severity, path, line, column and message). A
-    /// path or message that repeats (a file's warnings are together; a missing page is linked
-    /// from many) is made once and shared: tens of thousands of Strings fewer to make and free.
-    fileprivate mutating func sharedDiagnostics() -> [Diagnostic]? {
-        guard let count = count() else { return nil }
-        var list: [Diagnostic] = []
-        list.reserveCapacity(count)
-        let base = bytes.baseAddress
-        func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-            a.count == b.count && (a.isEmpty || memcmp(base! + a.lowerBound, base! + b.lowerBound, a.count) == 0)
-        }
-        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-        var lastPath: (range: Range<Int>, text: String)?
-        var messages: [UInt64: (range: Range<Int>, text: String)] = [:]
-        for _ in 0..<count {
-            guard let severity = byte(), severity <= 2, let pathRange = stringRange(), let line = int(), let column = int(),
-                let messageRange = stringRange()
-            else { return nil }
-            let path: String
-            if let last = lastPath, same(last.range, pathRange) {
-                path = last.text
-            } else {
-                path = text(pathRange)
-                lastPath = (pathRange, path)
-            }
-            let digest = StableHasher.digest(UnsafeRawBufferPointer(rebasing: bytes[messageRange]))
-            let message: String
-            if let known = messages[digest], same(known.range, messageRange) {
-                message = known.text
-            } else {
-                message = text(messageRange)
-                if messages[digest] == nil { messages[digest] = (messageRange, message) }
-            }
-            list.append(
-                Diagnostic(
-                    severity == 2 ? .error : severity == 1 ? .warning : .note, SourceLocation(path: path, line: line, column: column),
-                    message))
-        }
-        return list
-    }
-
     /// A column width in CSS px: finite and in 1...100,000 (an estimate converts heights
     /// made with it to `Int`, which traps on NaN or infinity).
     fileprivate mutating func width() -> Double? {

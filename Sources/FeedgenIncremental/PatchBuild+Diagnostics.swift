@@ -15,13 +15,15 @@ extension PatchBuild {
     /// A full build finds a file's diagnostics in this order, and keeps its report sorted by
     /// location (``Diagnostics/sort()``), so the result is its report, line for line.
     ///
+    /// The tally of their kinds is `old`'s, less the kinds of those replaced, plus those found.
+    ///
     /// - Returns: the diagnostics, sorted; ``NotApplicable`` when one is an error (the usual
     ///   path reports it), when one is a warning with `--strict`, or when a link's warning needs
     ///   more of the site than the changed items.
     static func merged(
-        _ old: [Diagnostic], fresh: [Diagnostic], lint: [Diagnostic], paths: Set<String>, changes: [Change], feeds: [PreparedFeed],
+        _ old: Diagnostics, fresh: [Diagnostic], lint: [Diagnostic], paths: Set<String>, changes: [Change], feeds: [PreparedFeed],
         strict: Bool
-    ) -> Result<[Diagnostic], NotApplicable> {
+    ) -> Result<Diagnostics, NotApplicable> {
         var found = fresh.filter { paths.contains($0.location.path) }
         for change in changes {
             let item = feeds[change.feed].sections[change.section].section.items[change.item]
@@ -38,24 +40,33 @@ extension PatchBuild {
         if strict, let warning = found.first(where: { $0.severity == .warning }) {
             return .failure(NotApplicable(reason: "a warning in \(warning.location.path) with --strict"))
         }
-        // One file read again, with the diagnostics it had (the usual body edit): the last
-        // build's list as it is (not copied and sorted again).
-        if paths.count == 1, let path = paths.first, sameBytes(found, old[run(of: path, in: old)]) { return .success(old) }
+        // No file read again, or one with the diagnostics it had (the usual body edit): the
+        // last build's list as it is (not made, copied and sorted again).
+        if paths.isEmpty, found.isEmpty { return .success(old) }
+        if paths.count == 1, let path = paths.first, let packed = old.packedOnly, sameBytes(found, packed.diagnostics(in: run(of: path, in: packed))) {
+            return .success(old)
+        }
+        let list = old.items
         var all = Diagnostics()
-        // (No file read again: the last build's, without a look-up per diagnostic.)
-        all.append(contentsOf: paths.isEmpty ? old : old.filter { !paths.contains($0.location.path) })
+        all.append(contentsOf: paths.isEmpty ? list : list.filter { !paths.contains($0.location.path) })
         all.append(contentsOf: found)
         all.sort()
-        return .success(all.items)
+        if var kinds = old.kinds {
+            for d in list where paths.contains(d.location.path) { kinds.remove(d) }
+            for d in found { kinds.add(d) }
+            all.set(kinds: kinds)
+            assert(kinds.sameCounts(as: KindTally.counting(all.items)), "a tally updated by a patch differs from a count")
+        }
+        return .success(all)
     }
 
     /// Where the diagnostics at `path` are in `list` (sorted by path first): found by halving.
-    static func run(of path: String, in list: [Diagnostic]) -> Range<Int> {
+    static func run(of path: String, in list: any PackedDiagnostics) -> Range<Int> {
         func first(_ isPast: (String) -> Bool) -> Int {
             var (low, high) = (0, list.count)
             while low < high {
                 let mid = (low + high) / 2
-                if isPast(list[mid].location.path) { high = mid } else { low = mid + 1 }
+                if isPast(list.location(at: mid).path) { high = mid } else { low = mid + 1 }
             }
             return low
         }
@@ -89,5 +100,29 @@ extension PatchBuild {
             kept.insert(link.target)
         }
         return kept.count == dead.count
+    }
+}
+
+extension PatchBuild {
+    /// A full build's report, sorted, with the tally of its kinds (``Diagnostics/kinds``) for its
+    /// snapshot and the terminal: the last snapshot's list when the report is that list byte for
+    /// byte (a build that changed no diagnostic: its tally is kept, and the list stays packed);
+    /// else the report, with the last tally less the kinds of the diagnostics it has not and
+    /// plus those of its own (a few: an item added or removed), or counted.
+    static func withKinds(_ report: Diagnostics, last: BuildSnapshot?) -> Diagnostics {
+        var report = report
+        if let last, let read = last.readFrom.parts?.diagnostics, last.diagnostics.packedOnly === read, var kinds = last.diagnostics.kinds {
+            let list = report.items
+            if let (removed, added) = read.changes(to: list, atMost: 64) {
+                if removed.isEmpty, added.isEmpty { return last.diagnostics }
+                for d in read.diagnostics(at: removed) { kinds.remove(d) }
+                for j in added { kinds.add(list[j]) }
+                report.set(kinds: kinds)
+                assert(kinds.sameCounts(as: KindTally.counting(list)), "a tally updated by a build's changes differs from a count")
+                return report
+            }
+        }
+        report.countKinds()
+        return report
     }
 }

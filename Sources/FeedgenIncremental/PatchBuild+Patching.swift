@@ -165,7 +165,7 @@ extension PatchBuild {
             guard keepsDeadPaths(item, record: changes[c].record) else { return no("\(path) spells or drops a path that names nothing") }
         }
         // The changed files' diagnostics in the last build's place: warnings only.
-        let reported: [Diagnostic]
+        let reported: Diagnostics
         switch merged(
             old.diagnostics, fresh: loadDiagnostics.items + diagnostics.items, lint: templates.lint(for: site), paths: paths,
             changes: changes, feeds: prepared.feeds, strict: options.strict)
@@ -265,8 +265,9 @@ extension PatchBuild {
             guard let mapped = session.mapLive(record.path) else { return no("feed page changed by hand") }
             let base = mapped.bytes
             var replacements: [Replacement] = []
+            var folds = record.map.folds
             for card in list.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
-                switch replacement(of: card, in: base, map: record.map, page: record.path, links: card.links) {
+                switch replacement(of: card, in: base, map: record.map, folds: &folds, page: record.path, links: card.links) {
                 case .failure(let why): return .failure(why)
                 case .success(let found): if let found { replacements.append(found) }
                 }
@@ -285,6 +286,7 @@ extension PatchBuild {
             chunks.append(card: CardHTML(unsafeUTF8: UnsafeRawBufferPointer(rebasing: base[copied...]), owner: mapped))
             // Every card after a replaced one moved by the replacements before it.
             var map = record.map
+            map.folds = folds
             for s in map.cards.indices {
                 for i in map.cards[s].indices {
                     let range = map.cards[s][i]
@@ -370,10 +372,10 @@ extension PatchBuild {
 
     /// A patch's report: the last build's counts, `diagnostics`, and what the patch did.
     static func report(
-        _ old: BuildSnapshot, diagnostics: [Diagnostic], output: String, items: Int, changed: Int, pages: Int, written: Int
+        _ old: BuildSnapshot, diagnostics: Diagnostics, output: String, items: Int, changed: Int, pages: Int, written: Int
     ) -> BuildReport {
         var report = BuildReport()
-        report.diagnostics.append(contentsOf: diagnostics)
+        report.diagnostics = diagnostics
         report.pages = old.pages
         report.feeds = old.feedCount
         report.cards = old.cards
@@ -392,7 +394,7 @@ extension BuildSnapshot {
     /// The snapshot after a patch, recorded at `recorded`: the item files' stamps as the patch
     /// saw them (`files`, in the same order; the other sources' were checked equal), and its
     /// `diagnostics`.
-    func restamped(_ files: [(path: String, stamp: FileStamp?)], diagnostics: [Diagnostic], recorded: Int64) -> BuildSnapshot {
+    func restamped(_ files: [(path: String, stamp: FileStamp?)], diagnostics: Diagnostics, recorded: Int64) -> BuildSnapshot {
         var snapshot = self
         snapshot.recorded = recorded
         snapshot.diagnostics = diagnostics

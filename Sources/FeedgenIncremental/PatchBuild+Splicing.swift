@@ -79,9 +79,13 @@ extension PatchBuild {
     /// What replaces `card`'s last version in the written page `base`: nil when its bytes are
     /// the same. On a page that defers cards, a card whose height estimate changed must be a
     /// deferred card of a ``DeferredCards/Column``: its `style` then changes with it, checked
-    /// first against its last estimate (an estimate not made the way assumed stops the patch).
+    /// first against its last estimate (an estimate not made the way assumed stops the patch);
+    /// or an eager card of a stack whose new height leaves every card of the page eager or
+    /// deferred as it was (``DeferredCards/folds(_:resizing:of:to:)``). `folds`: the page's
+    /// folds, updated for the card (cards in page order).
     static func replacement(
-        of card: ChangedCard, in base: UnsafeRawBufferPointer, map: FeedPageMap, page: String, links: ContentLinks
+        of card: ChangedCard, in base: UnsafeRawBufferPointer, map: FeedPageMap, folds: inout [DeferredCards.Fold?], page: String,
+        links: ContentLinks
     ) -> Result<Replacement?, NotApplicable> {
         func no(_ reason: String) -> Result<Replacement?, NotApplicable> { .failure(NotApplicable(reason: reason)) }
         guard card.range.upperBound <= base.count else { return no("feed page map") }
@@ -94,6 +98,23 @@ extension PatchBuild {
         let plain = Replacement(
             region: card.range, bytes: new, section: card.section, item: card.item, cardOffset: 0, cardLength: new.count)
         guard map.estimated else { return .success(plain) }
+        if card.section < folds.count, card.section < map.columns.count, let column = map.columns[card.section],
+            let fold = folds[card.section], fold.isStack, card.item < fold.eagerCount
+        {
+            // An eager card of a stack: no estimate in its markup; its height (the model's, from
+            // its HTML as rendered, as the full build measures it) moves the cards after it.
+            let profile = CardHeightEstimate(html: card.html, preset: card.preset)
+            guard !profile.isEmpty,
+                let moved = DeferredCards.folds(
+                    folds, resizing: card.item, of: card.section,
+                    to: DeferredCards.Fold.Pair(phone: profile.height(width: column.phone), wide: profile.height(width: column.wide)))
+            else { return no("an eager card's height changed which cards are deferred") }
+            folds = moved
+            return .success(plain)
+        }
+        // Any other card's height may have changed by an amount the later sections' folds
+        // cannot follow (a deferred card's exact height is not recorded).
+        if !folds.isEmpty { folds = DeferredCards.folds(folds, afterChangeIn: card.section) }
         let before = CardHeightEstimate(html: String(decoding: then.dropLast(), as: UTF8.self), preset: card.preset)
         let after = CardHeightEstimate(html: String(decoding: new.dropLast(), as: UTF8.self), preset: card.preset)
         if before == after { return .success(plain) }

@@ -123,6 +123,8 @@ enum PatchBuild {
         // the entries listed.
         if let counts = records?.entryCounts, !Places.match(counts, written: feeds) { return nil }
         let root = listing.root
+        var diagnostics = report.diagnostics
+        diagnostics.sort()
         var snapshot = BuildSnapshot(
             recorded: start,
             inputs: inputs(
@@ -133,7 +135,7 @@ enum PatchBuild {
             settingsFiles: sources(listing.settingsFiles, prefix: root + "/"),
             staticFiles: sources(site.site.staticFiles, prefix: root + "/static/"), images: images(site),
             absent: Array(Set(shadowingImages(site) + site.bodyAbsent)).sorted(), feeds: feeds,
-            backFeeds: backFeeds.filter { $0.key != 0 }, diagnostics: report.diagnostics.sorted, pages: report.pages,
+            backFeeds: backFeeds.filter { $0.key != 0 }, diagnostics: diagnostics, pages: report.pages,
             feedCount: report.feeds, cards: report.cards)
         snapshot.readFrom = records?.readFrom ?? BuildSnapshot.ReadFrom()
         return snapshot

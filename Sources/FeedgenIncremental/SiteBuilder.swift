@@ -73,6 +73,7 @@ public enum SiteBuilder {
         // The report in printing order now: the snapshot records it so, and the order is kept
         // (the few notes added later are merged in).
         build.sortReport()
+        if build.wroteCleanly { build.report.diagnostics = PatchBuild.withKinds(build.report.diagnostics, last: lastSnapshot) }
         let recorded = records?.value
         if build.wroteCleanly, let listing = build.listing,
             let snapshot = PatchBuild.snapshot(
