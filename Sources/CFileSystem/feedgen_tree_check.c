@@ -260,9 +260,19 @@ size_t feedgen_state_numbers(const unsigned char *p, size_t length, unsigned lon
     for (size_t n = 0; n < count; n++) {
         unsigned long long v = 0;
         size_t start = k;
+        // Eight digits at a time (each byte's high nibble 3 and low nibble at most 9) while
+        // they leave the value under 10^18, then one at a time.
+        while (length - k >= 8 && k - start <= 10) {
+            uint64_t x;
+            memcpy(&x, p + k, 8);
+            if (((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) != 0x3333333333333333ULL) break;
+            for (int j = 0; j < 8; j++) v = v * 10 + (unsigned)(p[k + j] - '0');
+            k += 8;
+        }
         while (k < length && p[k] >= '0' && p[k] <= '9') {
             unsigned d = (unsigned)(p[k] - '0');
-            if (v > (~0ULL - d) / 10) return 0;
+            // Below 19 digits read the value is under 10^18: a digit more cannot overflow.
+            if (k - start >= 19 && v > (~0ULL - d) / 10) return 0;
             v = v * 10 + d;
             k++;
         }

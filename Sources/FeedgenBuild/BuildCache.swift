@@ -187,9 +187,11 @@ struct CacheState {
             }
             var tree: UInt64?
             var order: [String] = []
+            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:)``)
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
+                before = order
                 state.orders[tree] = order
                 state.lines[tree] = bytes[linesStart..<p]
             }
@@ -225,7 +227,7 @@ struct CacheState {
                 let start = p
                 while p < end, buffer[p] != 10 { p += 1 }
                 guard p < end else { return false }
-                let path = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<p]), as: UTF8.self)
+                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count)
                 p += 1
                 state.trees[tree]![path] = ManifestEntry(
                     hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)

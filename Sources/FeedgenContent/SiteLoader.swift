@@ -84,10 +84,27 @@ public enum SiteLoader {
         let store = onlyItems == nil && listing.plan != nil ? store : nil
         var listing = listing
         if let onlyItems, var plan = listing.plan {
+            // ASCII text equals other ASCII text only byte for byte: an ASCII item file is
+            // compared with ASCII paths without making its path (10,000 Strings for the one or
+            // two files a patch build loads). Any other is compared as a String.
+            func isASCII(_ text: String.UTF8View) -> Bool { text.allSatisfy { $0 < 0x80 } }
+            let asciiPaths = onlyItems.allSatisfy { isASCII($0.utf8) } ? onlyItems.map { Array($0.utf8) } : nil
             for f in plan.feeds.indices {
                 for s in plan.feeds[f].sections.indices {
                     let section = plan.feeds[f].sections[s]
-                    let kept = section.itemFiles.indices.filter { onlyItems.contains(section.folder + "/" + section.itemFiles[$0]) }
+                    let folder = Array(section.folder.utf8)
+                    let folderIsASCII = folder.allSatisfy { $0 < 0x80 }
+                    let kept = section.itemFiles.indices.filter { i in
+                        let file = section.itemFiles[i]
+                        if let asciiPaths, folderIsASCII, isASCII(file.utf8) {
+                            let length = folder.count + 1 + file.utf8.count
+                            return asciiPaths.contains { path in
+                                path.count == length && path[folder.count] == UInt8(ascii: "/") && path.starts(with: folder)
+                                    && path[(folder.count + 1)...].elementsEqual(file.utf8)
+                            }
+                        }
+                        return onlyItems.contains(section.folder + "/" + file)
+                    }
                     plan.feeds[f].sections[s].itemFiles = kept.map { section.itemFiles[$0] }
                     plan.feeds[f].sections[s].itemStamps = kept.map { $0 < section.itemStamps.count ? section.itemStamps[$0] : nil }
                 }

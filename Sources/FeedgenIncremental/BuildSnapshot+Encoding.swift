@@ -28,17 +28,37 @@ extension BuildSnapshot {
                 w.u64(salt)
                 w.int(recorded)
                 w.u64(inputs)
-                w.sources(itemFiles)
+                // An item file as read (path and stamp) is copied from the file read.
+                var copy = Copy(file: items.file)
+                w.int(itemFiles.count)
+                let read = items.file?.itemFiles ?? []
+                // In place: a copy of each source retains and releases its path.
+                read.withUnsafeBufferPointer { read in
+                    itemFiles.withUnsafeBufferPointer { files in
+                        for k in files.indices {
+                            if k < read.count, read[k].stamp == files[k].stamp, read[k].path.sameBytes(as: files[k].path) {
+                                copy.add(items.file!.itemFileRanges[k], to: &w)
+                            } else {
+                                copy.flush(to: &w)
+                                w.source(files[k])
+                            }
+                        }
+                    }
+                }
+                copy.flush(to: &w)
             } else if p <= itemPieces {
                 let start = (p - 1) * Self.encodingPiece
+                // A record still as read is copied from the file it was read from.
+                var copy = Copy(file: items.file)
                 for k in start..<min(items.count, start + Self.encodingPiece) {
-                    // A record equal to the one read is copied from the file it was read from.
-                    if let read = readFrom.parts, k < read.items.count, Self.unchanged(read.items[k], items[k]) {
-                        w.bytes += read.bytes[read.records[k]]
+                    if let range = items.bytesRead(k) {
+                        copy.add(range, to: &w)
                     } else {
+                        copy.flush(to: &w)
                         w.record(items[k])
                     }
                 }
+                copy.flush(to: &w)
             } else if p == itemPieces + 1 {
                 encodeMiddle(&w)
             } else if let read = diagnosticsRead, p == itemPieces + 2 {
@@ -63,26 +83,34 @@ extension BuildSnapshot {
             if readFrom.parts != nil {
                 var fresh = self
                 fresh.readFrom = ReadFrom()
+                fresh.items = Records(Array(items))
                 assert(fresh.encoded(salt: salt) == w.bytes, "a snapshot's copied parts differ from their encoding")
             }
         #endif
         return w.bytes
     }
 
-    /// Whether `b` is the record `a` as read, untouched: equal numbers, and its lists the same
-    /// storage (a record changed since was given new lists), so the same bytes.
-    private static func unchanged(_ a: ItemRecord?, _ b: ItemRecord?) -> Bool {
-        guard let a, let b else { return a == nil && b == nil }
-        func same<T>(_ x: [T], _ y: [T]) -> Bool {
-            x.count == y.count && x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+    /// Bytes of the file read to copy, gathered while they follow each other there: one copy
+    /// for many records.
+    private struct Copy {
+        let file: Records.File?
+        var run: Range<Int>? = nil
+
+        init(file: Records.File?) { self.file = file }
+
+        mutating func add(_ range: Range<Int>, to w: inout ByteWriter) {
+            if let last = run, last.upperBound == range.lowerBound {
+                run = last.lowerBound..<range.upperBound
+            } else {
+                flush(to: &w)
+                run = range
+            }
         }
-        guard a.feed == b.feed, a.section == b.section, a.item == b.item, a.fingerprint == b.fingerprint, a.whole == b.whole,
-            same(a.links, b.links)
-        else { return false }
-        switch (a.elsewhere, b.elsewhere) {
-        case (nil, nil): return true
-        case (let x?, let y?): return same(x.cards, y.cards) && same(x.entries, y.entries)
-        default: return false
+
+        mutating func flush(to w: inout ByteWriter) {
+            guard let copied = run, let file else { return }
+            file.bytes.withUnsafeBufferPointer { w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[copied])) }
+            run = nil
         }
     }
 
@@ -177,10 +205,12 @@ extension ByteWriter {
 
     fileprivate mutating func sources(_ list: [BuildSnapshot.Source]) {
         int(list.count)
-        for source in list {
-            string(source.path)
-            optional(source.stamp) { $0.stamp($1) }
-        }
+        for source in list { self.source(source) }
+    }
+
+    fileprivate mutating func source(_ source: BuildSnapshot.Source) {
+        string(source.path)
+        optional(source.stamp) { $0.stamp($1) }
     }
 
     /// An item file's record: 0 for an item not shown, else 1 and the record.

@@ -72,7 +72,7 @@ struct BuildSnapshot: Equatable {
     /// Every item file, in the loader's order.
     var itemFiles: [Source]
     /// Per item file: its record, nil for an item not shown (a draft, or not yet published).
-    var items: [ItemRecord?]
+    var items: Records
     /// `_feed.md` and `_section.md` files, in the loader's order.
     var settingsFiles: [Source]
     /// The files of `static/` (relative to it).
@@ -99,16 +99,14 @@ struct BuildSnapshot: Equatable {
     /// The file this snapshot was read from, where its parts lie in it (``ReadFrom``).
     var readFrom = ReadFrom()
 
-    /// A read snapshot's bytes, with where each item record and the diagnostics lie in them, and
-    /// the values read there: an encoding of a snapshot made from it copies the bytes of the
-    /// parts still equal to those values instead of encoding them again (a patch changes a
-    /// few records of 10,000, and seldom the diagnostics). Not part of a snapshot's value: any
+    /// A read snapshot's bytes, with where the diagnostics lie in them, and the values read
+    /// there: an encoding of a snapshot made from it copies their bytes while they are still
+    /// equal to those values instead of encoding them again (a patch seldom changes them; its
+    /// item records are copied the same way: ``Records``). Not part of a snapshot's value: any
     /// two are equal.
     struct ReadFrom: Equatable {
         struct Parts {
             let bytes: [UInt8]
-            let records: [Range<Int>]
-            let items: [ItemRecord?]
             /// The diagnostics' bytes (after their count).
             let diagnosticBytes: Range<Int>
             let diagnostics: SnapshotDiagnostics
@@ -131,18 +129,30 @@ struct BuildSnapshot: Equatable {
     /// The snapshot in `bytes`, nil when they are not one of this format, salt and checksum.
     static func decode(_ bytes: [UInt8], salt: UInt64) -> BuildSnapshot? {
         var records: [Range<Int>] = []
+        var sources: [Range<Int>] = []
+        var anchors: [Range<Int>] = []
+        var anchorRecords: [Int] = []
         var diagnostics: (bytes: Range<Int>, list: SnapshotDiagnostics)?
-        guard var snapshot = bytes.withUnsafeBytes({ decode(buffer: $0, salt: salt, records: &records, diagnostics: &diagnostics, array: bytes) }),
+        guard
+            var snapshot = bytes.withUnsafeBytes({
+                decode(
+                    buffer: $0, salt: salt, sources: &sources, records: &records, anchors: &anchors, anchorRecords: &anchorRecords,
+                    diagnostics: &diagnostics, array: bytes)
+            }),
             let diagnostics
         else { return nil }
-        snapshot.readFrom.parts = ReadFrom.Parts(
-            bytes: bytes, records: records, items: snapshot.items, diagnosticBytes: diagnostics.bytes, diagnostics: diagnostics.list)
+        snapshot.items = Records(
+            file: Records.File(
+                bytes: bytes, ranges: records, anchors: anchors, anchorRecords: anchorRecords, itemFiles: snapshot.itemFiles,
+                itemFileRanges: sources))
+        snapshot.readFrom.parts = ReadFrom.Parts(bytes: bytes, diagnosticBytes: diagnostics.bytes, diagnostics: diagnostics.list)
         return snapshot
     }
 
     private static func decode(
-        buffer bytes: UnsafeRawBufferPointer, salt: UInt64, records: inout [Range<Int>],
-        diagnostics read: inout (bytes: Range<Int>, list: SnapshotDiagnostics)?, array: [UInt8]
+        buffer bytes: UnsafeRawBufferPointer, salt: UInt64, sources: inout [Range<Int>], records: inout [Range<Int>],
+        anchors: inout [Range<Int>], anchorRecords: inout [Int], diagnostics read: inout (bytes: Range<Int>, list: SnapshotDiagnostics)?,
+        array: [UInt8]
     ) -> BuildSnapshot? {
         guard bytes.count >= 24, Array(bytes[0..<4]) == magic else { return nil }
         let body = bytes.count - 8
@@ -151,47 +161,20 @@ struct BuildSnapshot: Equatable {
         var tail = ByteReader(bytes: bytes, offset: body)
         guard let checksum = tail.u64(), StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<body])) == checksum
         else { return nil }
-        guard let recorded = r.int64(), let inputs = r.u64(), let itemFiles = r.sources() else { return nil }
-        var items: [ItemRecord?] = []
-        items.reserveCapacity(itemFiles.count)
+        guard let recorded = r.int64(), let inputs = r.u64(), let itemFiles = r.sources(ranges: &sources) else { return nil }
+        // Each record is checked here, and made when it is asked for (``Records``).
         records.reserveCapacity(itemFiles.count)
-        for _ in itemFiles {
+        for k in itemFiles.indices {
             let recordStart = r.offset
-            defer { records.append(recordStart..<r.offset) }
-            guard let present = r.byte() else { return nil }
-            if present == 0 {
-                items.append(nil)
-                continue
-            }
-            guard let feed = r.index(), let section = r.index(), let item = r.index(), let fingerprint = r.u64(), let whole = r.u64(),
-                let count = r.count()
-            else { return nil }
-            var links: [Link] = []
-            links.reserveCapacity(count)
-            for _ in 0..<count {
-                guard let target = r.string(), let page = r.string() else { return nil }
-                links.append(Link(target: target, page: page))
-            }
-            var record = ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, whole: whole, links: links)
-            guard let hasPlaces = r.byte() else { return nil }
-            if hasPlaces == 1 {
-                guard let count = r.count() else { return nil }
-                var places = Elsewhere(cards: [], entries: [])
-                for _ in 0..<count {
-                    guard let f = r.index(), let s = r.index(), let i = r.index(), let preset = r.string(),
-                        let lang = r.optional({ $0.string() }), let cellID = r.string(), let same = r.byte()
-                    else { return nil }
-                    places.cards.append(
-                        CardPlace(feed: f, section: s, item: i, preset: preset, lang: lang, cellID: cellID, sameLayout: same == 1))
-                }
-                guard let entries = r.count() else { return nil }
-                for _ in 0..<entries {
-                    guard let f = r.index(), let e = r.index() else { return nil }
-                    places.entries.append((f, e))
-                }
-                record.elsewhere = places
-            }
-            items.append(record)
+            let anchored = anchors.count
+            guard Self.stepOverRecord(&r, anchors: &anchors) else { return nil }
+            records.append(recordStart..<r.offset)
+            #if DEBUG
+                // A record stepped over reads when asked for.
+                var again = ByteReader(bytes: bytes, offset: recordStart, end: r.offset)
+                assert(Self.record(&again) != nil && again.offset == r.offset, "a snapshot record checked but not read")
+            #endif
+            for _ in anchored..<anchors.count { anchorRecords.append(k) }
         }
         guard let settingsFiles = r.sources(), let staticFiles = r.sources(), let images = r.sources(), let absentCount = r.count()
         else { return nil }
@@ -237,7 +220,7 @@ struct BuildSnapshot: Equatable {
         guard let pages = r.int(), let feedTotal = r.int(), let cards = r.int(), let kinds = r.kindTally(), r.offset == body else { return nil }
         let diagnostics = Diagnostics(packed: packed, kinds: kinds)
         return BuildSnapshot(
-            recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: items, settingsFiles: settingsFiles,
+            recorded: recorded, inputs: inputs, itemFiles: itemFiles, items: [], settingsFiles: settingsFiles,
             staticFiles: staticFiles, images: images, absent: absent, feeds: feeds, backFeeds: backFeeds, diagnostics: diagnostics,
             pages: pages, feedCount: feedTotal, cards: cards)
     }
@@ -338,12 +321,20 @@ extension ByteReader {
         return w.isFinite && w >= 1 && w <= 100_000 ? w : nil
     }
     fileprivate mutating func sources() -> [BuildSnapshot.Source]? {
+        var ranges: [Range<Int>] = []
+        return sources(ranges: &ranges)
+    }
+    /// `ranges`: gets where each source lies.
+    fileprivate mutating func sources(ranges: inout [Range<Int>]) -> [BuildSnapshot.Source]? {
         guard let n = count() else { return nil }
         var list: [BuildSnapshot.Source] = []
         list.reserveCapacity(n)
+        ranges.reserveCapacity(n)
         for _ in 0..<n {
+            let start = offset
             guard let path = string(), let stamp = optional({ $0.stamp() }) else { return nil }
             list.append(BuildSnapshot.Source(path: path, stamp: stamp))
+            ranges.append(start..<offset)
         }
         return list
     }

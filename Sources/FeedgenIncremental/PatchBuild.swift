@@ -141,21 +141,12 @@ enum PatchBuild {
         return snapshot
     }
 
-    /// Whether the two lists of card places are the same bytes.
-    static func sameCards(_ a: [BuildSnapshot.CardPlace], _ b: [BuildSnapshot.CardPlace]) -> Bool {
-        a.count == b.count
-            && zip(a, b).allSatisfy { x, y in
-                x.feed == y.feed && x.section == y.section && x.item == y.item && x.sameLayout == y.sameLayout
-                    && x.preset.sameBytes(as: y.preset) && x.cellID.sameBytes(as: y.cellID)
-                    && (x.lang == nil ? y.lang == nil : y.lang.map { x.lang!.sameBytes(as: $0) } ?? false)
-            }
-    }
-
     /// The item files of a build (as listed, with their stamps) and the record of each that
     /// the site shows.
     struct ItemRecords {
         var files: [BuildSnapshot.Source]
-        var items: [BuildSnapshot.ItemRecord?]
+        /// The last snapshot's records where they are the same (their bytes are copied).
+        var items: BuildSnapshot.Records
         /// In a site with views, the entries each syndicated page's documents must hold (the
         /// records list every card and entry of their item: ``places(_:)``).
         var entryCounts: [(feed: Int, count: Int)]? = nil
@@ -197,13 +188,14 @@ enum PatchBuild {
         }
         let places = shown
         // The previous records by path (in the same order when no file was added or removed).
-        let before: [BuildSnapshot.ItemRecord?]? = previous.flatMap { previous in
-            if previous.itemFiles.count == files.count, zip(previous.itemFiles, files).allSatisfy({ $0.path == $1.path }) {
-                return previous.items
-            }
+        let sameOrder = previous.map { previous in
+            previous.itemFiles.count == files.count && zip(previous.itemFiles, files).allSatisfy({ $0.path == $1.path })
+        } ?? false
+        let before: BuildSnapshot.Records? = previous.flatMap { previous in
+            if sameOrder { return previous.items }
             var byPath: [String: BuildSnapshot.ItemRecord] = [:]
             for (k, file) in previous.itemFiles.enumerated() { byPath[file.path] = previous.items[k] }
-            return files.map { byPath[$0.path] }
+            return BuildSnapshot.Records(files.map { byPath[$0.path] })
         }
         let records: [BuildSnapshot.ItemRecord] = parallelMap(places.count) { n in
             let (k, f, s, i) = places[n]
@@ -217,16 +209,12 @@ enum PatchBuild {
             for (n, link) in item.markdownLinks.enumerated() { linked.append(BuildSnapshot.Link(target: link.target, page: pages[n] ?? "")) }
             linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
             let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
-            let old = before?[k] ?? nil
             let outside =
-                if let old, old.whole == whole {
-                    old.fingerprint
+                if let old = before?.fingerprints(k), old.whole == whole {
+                    old.outside
                 } else {
                     fingerprints?.fingerprintOutsideBody(item) ?? ItemCache.fingerprintOutsideBody(item)
                 }
-            // Links as the last record's take its list: the snapshot's encoding then copies the
-            // record's bytes from the file read (``BuildSnapshot/encoded(salt:)``).
-            if let old, sameLinks(old.links, linked) { linked = old.links }
             return BuildSnapshot.ItemRecord(feed: f, section: s, item: i, fingerprint: outside, whole: whole, links: linked)
         }
         var items = [BuildSnapshot.ItemRecord?](repeating: nil, count: files.count)
@@ -238,23 +226,21 @@ enum PatchBuild {
         if views {
             let elsewhere = Self.places(site)
             for (k, file) in files.enumerated() where items[k] != nil {
-                var places = elsewhere.byPath[file.path] ?? BuildSnapshot.Elsewhere(cards: [], entries: [])
-                // As with its links: the last record's lists when they are the same.
-                if let old = (before?[k] ?? nil)?.elsewhere {
-                    if sameCards(old.cards, places.cards) { places.cards = old.cards }
-                    if old.entries.elementsEqual(places.entries, by: { $0.feed == $1.feed && $0.entry == $1.entry }) { places.entries = old.entries }
-                }
-                items[k]!.elsewhere = places
+                items[k]!.elsewhere = elsewhere.byPath[file.path] ?? BuildSnapshot.Elsewhere(cards: [], entries: [])
             }
             entryCounts = elsewhere.entryCounts
         }
+        // The last snapshot's records, those that changed replaced: the others' bytes are
+        // copied into the snapshot (``BuildSnapshot/encoded(salt:)``).
+        var list = BuildSnapshot.Records(items)
+        if sameOrder, let previous {
+            let made = items
+            let same = parallelMap(files.count) { k in previous.items.isRead(k, sameAs: made[k]) }
+            list = previous.items
+            for k in files.indices where !same[k] { list[k] = items[k] }
+        }
         return ItemRecords(
-            files: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: items, entryCounts: entryCounts,
+            files: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: list, entryCounts: entryCounts,
             readFrom: previous?.readFrom ?? BuildSnapshot.ReadFrom())
-    }
-
-    /// Whether the two lists of links are the same bytes.
-    static func sameLinks(_ a: [BuildSnapshot.Link], _ b: [BuildSnapshot.Link]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { $0.target.sameBytes(as: $1.target) && $0.page.sameBytes(as: $1.page) }
     }
 }

@@ -22,11 +22,7 @@ enum SnapshotAnchors {
     /// `_section.md` text of `feeds` links to with a fragment, or nil.
     static func linkedWithFragment(_ paths: Set<String>, old: BuildSnapshot, feeds: [PreparedFeed]) -> String? {
         guard !paths.isEmpty else { return nil }
-        for record in old.items {
-            for link in record?.links ?? [] where link.target.hasPrefix("#") && paths.contains(String(link.target.dropFirst())) {
-                return String(link.target.dropFirst())
-            }
-        }
+        if let path = old.items.firstFragmentTarget(in: paths) { return path }
         for feed in feeds {
             let links = feed.feed.introLinks + feed.sections.flatMap(\.section.headerLinks)
             if let hit = snapshotMarks(links).first(where: { paths.contains(String($0.target.dropFirst())) }) {
