@@ -64,45 +64,6 @@ int feedgen_write_regular(const char *path, const void *bytes, size_t length) {
     return result;
 }
 
-int feedgen_read_regular(const char *path, char **bytes, size_t *length) {
-    struct feedgen_file_stamp stamp;
-    int fd = feedgen_open_regular(path, &stamp);
-    if (fd < 0) return -1;
-    size_t capacity = stamp.size > 0 ? (size_t)stamp.size + 1 : 4096, count = 0;
-    char *buffer = malloc(capacity);
-    int result = buffer ? 0 : -1;
-    while (result == 0) {
-        if (count == capacity) {
-            char *larger = realloc(buffer, capacity * 2);
-            if (!larger) {
-                result = -1;
-                break;
-            }
-            buffer = larger;
-            capacity *= 2;
-        }
-        ssize_t n = read(fd, buffer + count, capacity - count);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            result = -1;
-        } else if (n == 0) {
-            break;
-        } else {
-            count += (size_t)n;
-        }
-    }
-    int saved = errno;
-    close(fd);
-    if (result != 0) {
-        free(buffer);
-        errno = saved;
-        return -1;
-    }
-    *bytes = buffer;
-    *length = count;
-    return 0;
-}
-
 int feedgen_rename_over(const char *from, const char *to) {
     if (rename(from, to) == 0) return 0;
     if (errno != EISDIR && errno != ENOTEMPTY && errno != EEXIST) return -1;

@@ -64,11 +64,40 @@ public enum CacheFile {
 
     /// The bytes of the regular file at `path`; nil when there is none (or it cannot be read).
     public static func read(_ path: String) -> [UInt8]? {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length = 0
-        guard feedgen_read_regular(path, &buffer, &length) == 0, let buffer else { return nil }
-        defer { free(buffer) }
-        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
+        guard let (fd, stamp) = open(path) else { return nil }
+        defer { close(fd) }
+        // Read straight into the array, one byte more than its size to see it end: a copy from
+        // a second buffer would touch (and fault in) every page of a snapshot twice.
+        var failed = false
+        func readInto(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            var count = 0
+            while count < buffer.count {
+                #if canImport(Glibc)
+                    let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                #else
+                    let n = Darwin.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                #endif
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return count
+                }
+                if n == 0 { break }
+                count += n
+            }
+            return count
+        }
+        let capacity = max(0, Int(stamp.size)) + 1
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in count = readInto(buffer) }
+        // A file that grew since its stat: the rest, in pieces (a short piece is its end).
+        if !failed, bytes.count == capacity {
+            while true {
+                let more = [UInt8](unsafeUninitializedCapacity: 65536) { buffer, count in count = readInto(buffer) }
+                bytes += more
+                if failed || more.count < 65536 { break }
+            }
+        }
+        return failed ? nil : bytes
     }
 
     /// A new, empty regular file at `path` opened for writing, whatever was there removed first;

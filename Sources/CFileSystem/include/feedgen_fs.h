@@ -158,10 +158,6 @@ int feedgen_create_regular(const char *path);
 /// feedgen_create_regular, then writes `length` bytes and closes. Returns 0, or -1 with errno.
 int feedgen_write_regular(const char *path, const void *bytes, size_t length);
 
-/// Reads the regular file `path` (feedgen_open_regular) whole into a malloc'd buffer (free it with
-/// free()): `*bytes`, `*length`. Returns 0, or -1 with errno set (nothing to free then).
-int feedgen_read_regular(const char *path, char **bytes, size_t *length);
-
 /// Renames `from` to `to`; when a folder is in the way (`to` is a folder), removes it and tries
 /// again. Returns 0, or -1 with errno set.
 int feedgen_rename_over(const char *from, const char *to);
