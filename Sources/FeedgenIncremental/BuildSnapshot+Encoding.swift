@@ -61,8 +61,8 @@ extension BuildSnapshot {
                 copy.flush(to: &w)
             } else if p == itemPieces + 1 {
                 encodeMiddle(&w)
-            } else if let read = diagnosticsRead, p == itemPieces + 2 {
-                w.bytes += read.bytes[read.diagnosticBytes]
+            } else if diagnosticsRead != nil, p == itemPieces + 2 {
+                // Copied straight into the file's bytes below (megabytes: not twice).
             } else if p <= itemPieces + 1 + diagnosticPieces {
                 let start = (p - itemPieces - 2) * Self.encodingPiece
                 for d in diagnosticList[start..<min(diagnosticList.count, start + Self.encodingPiece)] { w.diagnostic(d) }
@@ -75,8 +75,11 @@ extension BuildSnapshot {
             return w.bytes
         }
         var w = ByteWriter()
-        w.bytes.reserveCapacity(parts.reduce(8) { $0 + $1.count })
-        for part in parts { w.bytes += part }
+        let copied = diagnosticsRead.map { read in (index: itemPieces + 2, bytes: read.bytes[read.diagnosticBytes]) }
+        w.bytes.reserveCapacity(parts.reduce(8 + (copied?.bytes.count ?? 0)) { $0 + $1.count })
+        for (p, part) in parts.enumerated() {
+            if let copied, p == copied.index { w.bytes += copied.bytes } else { w.bytes += part }
+        }
         w.u64(StableHasher.hash(w.bytes))
         #if DEBUG
             // Copied parts must be what encoding them again makes.
