@@ -1,6 +1,7 @@
 /// feedgen's own words on pages (See all, the pager's labels, landmarks' names, slide labels,
 /// item counts): one table per language, chosen by the page's language with English as the
 /// fallback, overridden key by key by `strings` in feedgen.yaml (content-format §2).
+import FeedgenStorage
 
 /// The interface text of one page, in its language.
 ///
@@ -84,27 +85,14 @@ public struct UIStrings: Sendable, Hashable {
     }
 
     /// `text.replacing(placeholder, with: value)` when both are ASCII (each character a byte, but
-    /// CRLF, which a placeholder without CR or LF never matches part of): found by bytes, which
-    /// `replacing`'s generic search takes a hundred times longer to do. nil otherwise.
+    /// CRLF, which a placeholder without CR or LF never matches part of): found by bytes
+    /// (``Swift/String/replacingBytes(_:with:)``), which `replacing`'s generic search takes a
+    /// hundred times longer to do. nil otherwise.
     static func replacingASCII(_ text: String, _ placeholder: String, with value: String) -> String? {
-        let needle = Array(placeholder.utf8)
-        guard !needle.isEmpty, !needle.contains(where: { $0 >= 0x80 || $0 == 0x0A || $0 == 0x0D }),
+        guard !placeholder.isEmpty, !placeholder.utf8.contains(where: { $0 >= 0x80 || $0 == 0x0A || $0 == 0x0D }),
             !text.utf8.contains(where: { $0 >= 0x80 })
         else { return nil }
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + value.utf8.count)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == needle[0], bytes.count - i >= needle.count, bytes[i..<(i + needle.count)].elementsEqual(needle) {
-                out += value.utf8
-                i += needle.count
-            } else {
-                out.append(bytes[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return text.replacingBytes(placeholder, with: value)
     }
 
     /// "3 items" in the page's language: `item` for one (French and Portuguese: also for 0,

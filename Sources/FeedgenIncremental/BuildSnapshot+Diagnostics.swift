@@ -28,10 +28,10 @@ final class SnapshotDiagnostics: PackedDiagnostics, @unchecked Sendable {
         severities.reserveCapacity(count)
         for _ in 0..<count {
             starts.append(reader.offset)
-            guard let severity = reader.byte(), severity <= 2, reader.stringRange() != nil, reader.int() != nil, reader.int() != nil,
+            guard let severity = reader.severity(), reader.stringRange() != nil, reader.int() != nil, reader.int() != nil,
                 reader.stringRange() != nil
             else { return nil }
-            severities.append(severity == 2 ? .error : severity == 1 ? .warning : .note)
+            severities.append(severity)
         }
         self.bytes = bytes
         self.starts = starts
@@ -167,7 +167,7 @@ extension ByteWriter {
         bytes.append(1)
         int(tally.kinds.count)
         for (kind, n) in zip(tally.kinds, tally.counts) {
-            bytes.append(kind.severity == .error ? 2 : kind.severity == .warning ? 1 : 0)
+            severity(kind.severity)
             string(kind.text)
             int(n)
         }
@@ -182,8 +182,8 @@ extension ByteReader {
         guard let count = count() else { return nil }
         var tally = KindTally()
         for _ in 0..<count {
-            guard let severity = byte(), severity <= 2, let text = string(), let n = int(), n >= 0 else { return nil }
-            tally.add(KindTally.Kind(severity: severity == 2 ? .error : severity == 1 ? .warning : .note, text: text), n)
+            guard let s = severity(), let text = string(), let n = int(), n >= 0 else { return nil }
+            tally.add(KindTally.Kind(severity: s, text: text), n)
         }
         return .some(tally)
     }

@@ -111,12 +111,14 @@ extension ByteWriter {
         int(list.count)
         for d in list { diagnostic(d) }
     }
-    /// One diagnostic: its severity (2 error, 1 warning, 0 note), place and message.
+    /// One diagnostic: its severity (``severity(_:)``), place and message.
     mutating func diagnostic(_ d: Diagnostic) {
-        bytes.append(d.severity == .error ? 2 : d.severity == .warning ? 1 : 0)
+        severity(d.severity)
         location(d.location)
         string(d.message)
     }
+    /// A severity as one byte: 2 error, 1 warning, 0 note.
+    mutating func severity(_ s: Severity) { bytes.append(s == .error ? 2 : s == .warning ? 1 : 0) }
 }
 
 extension EncodedValue where Value == YAMLNode {
@@ -245,9 +247,14 @@ extension ByteReader {
         guard let count = int(), count >= 0, count <= end - offset else { return nil }
         var list: [Diagnostic] = []
         for _ in 0..<count {
-            guard let s = byte(), s <= 2, let location = location(), let message = string() else { return nil }
-            list.append(Diagnostic(s == 2 ? .error : s == 1 ? .warning : .note, location, message))
+            guard let s = severity(), let location = location(), let message = string() else { return nil }
+            list.append(Diagnostic(s, location, message))
         }
         return list
+    }
+    /// ``ByteWriter/severity(_:)``: nil for any other byte.
+    mutating func severity() -> Severity? {
+        guard let s = byte(), s <= 2 else { return nil }
+        return s == 2 ? .error : s == 1 ? .warning : .note
     }
 }
