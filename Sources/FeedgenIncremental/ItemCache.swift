@@ -335,14 +335,28 @@ package final class ItemFingerprints: Sendable {
         var item: Item
     }
 
-    /// Keyed by the item's ``Item/copyIdentity``, which the entry's copy keeps unique.
-    private let table = Mutex<[ObjectIdentifier: Entry]>([:])
+    /// Keyed by the item's ``Item/copyIdentity``, which the entry's copy keeps unique; in
+    /// shards by that identity, each with its lock, so that the cores making the keys of cards
+    /// and the snapshot's records at once do not all wait for one lock.
+    private let shards: [Shard] = (0..<ItemFingerprints.shardCount).map { _ in Shard() }
+    private static let shardCount = 64
+
+    private final class Shard: Sendable {
+        let table = Mutex<[ObjectIdentifier: Entry]>([:])
+    }
 
     package init() {}
 
-    func remember(_ fingerprint: UInt64, of item: Item) {
-        table.withLock { $0[item.copyIdentity] = Entry(whole: fingerprint, outside: nil, item: item) }
+    /// The shard of an identity: the object's address, without its low bits (allocations are
+    /// aligned to 16 bytes).
+    private func shard(_ id: ObjectIdentifier) -> Shard { shards[Int(UInt(bitPattern: id) >> 4) & (Self.shardCount - 1)] }
+
+    private func store(_ entry: Entry, of item: Item) {
+        let id = item.copyIdentity
+        shard(id).table.withLock { $0[id] = entry }
     }
+
+    func remember(_ fingerprint: UInt64, of item: Item) { store(Entry(whole: fingerprint, outside: nil, item: item), of: item) }
 
     /// `item`'s ``ItemCache/fingerprint(_:)``: the one remembered when it is the item loaded
     /// or fingerprinted before, else computed (with the fingerprint outside its body) and
@@ -350,7 +364,7 @@ package final class ItemFingerprints: Sendable {
     package func fingerprint(_ item: Item) -> UInt64 {
         if let known = known(item) { return known }
         let (whole, outside) = ItemCache.fingerprints(item)
-        table.withLock { $0[item.copyIdentity] = Entry(whole: whole, outside: outside, item: item) }
+        store(Entry(whole: whole, outside: outside, item: item), of: item)
         return whole
     }
 
@@ -359,11 +373,12 @@ package final class ItemFingerprints: Sendable {
         if let entry = entry(item) {
             if let outside = entry.outside { return outside }
             let outside = ItemCache.fingerprintOutsideBody(item)
-            table.withLock { $0[item.copyIdentity]?.outside = outside }
+            let id = item.copyIdentity
+            shard(id).table.withLock { $0[id]?.outside = outside }
             return outside
         }
         let (whole, outside) = ItemCache.fingerprints(item)
-        table.withLock { $0[item.copyIdentity] = Entry(whole: whole, outside: outside, item: item) }
+        store(Entry(whole: whole, outside: outside, item: item), of: item)
         return outside
     }
 
@@ -372,7 +387,8 @@ package final class ItemFingerprints: Sendable {
     func known(_ item: Item) -> UInt64? { entry(item)?.whole }
 
     private func entry(_ item: Item) -> Entry? {
-        guard let entry = table.withLock({ $0[item.copyIdentity] }), entry.item.isUnchangedCopy(of: item) else { return nil }
+        let id = item.copyIdentity
+        guard let entry = shard(id).table.withLock({ $0[id] }), entry.item.isUnchangedCopy(of: item) else { return nil }
         return entry
     }
 }

@@ -4,6 +4,13 @@
 import FeedgenContent
 import FeedgenDiagnostics
 import FeedgenStorage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension ByteWriter {
     mutating func location(_ l: SourceLocation) {
         string(l.path)
@@ -144,6 +151,22 @@ extension ByteReader {
         guard let path = string(), let line = int(), let column = int() else { return nil }
         return SourceLocation(path: path, line: line, column: column)
     }
+    /// ``location()`` whose path is `known` itself when its bytes are those at `knownRange`
+    /// (the same decoding): an item's places name its own file, one String for them all.
+    mutating func location(sameAs known: String, at knownRange: Range<Int>) -> SourceLocation? {
+        guard let path = string(sameAs: known, at: knownRange), let line = int(), let column = int() else { return nil }
+        return SourceLocation(path: path, line: line, column: column)
+    }
+    /// ``string()``, or `known` when the bytes are those at `knownRange`.
+    mutating func string(sameAs known: String, at knownRange: Range<Int>) -> String? {
+        guard let range = stringRange() else { return nil }
+        if range.count == knownRange.count,
+            range.isEmpty || memcmp(bytes.baseAddress! + range.lowerBound, bytes.baseAddress! + knownRange.lowerBound, range.count) == 0
+        {
+            return known
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
     mutating func date() -> ContentDate? {
         guard let kind = byte(), let a = int(), let b = int(), let c = int() else { return nil }
         if kind == 0 { return ContentDate(year: a, month: b, day: c) }
@@ -211,13 +234,15 @@ extension ByteReader {
         return pairs
     }
     mutating func item() -> Item? {
-        guard let id = string(), let sourcePath = string(), let itemLocation = location(), let title = string(),
+        guard let id = string(), let pathRange = stringRange() else { return nil }
+        let sourcePath = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[pathRange]), as: UTF8.self)
+        guard let itemLocation = location(sameAs: sourcePath, at: pathRange), let title = string(),
             let description = optional({ $0.string() }), let date = optional({ $0.date() }),
             let publishDate = optional({ $0.date() }), let expiryDate = optional({ $0.date() }), let draft = bool(),
             let weight = optional({ $0.int() }),
             let image = optional({ r -> ItemImage? in
                 guard let src = r.string(), let alt = r.optional({ $0.string() }), let width = r.optional({ $0.int() }),
-                    let height = r.optional({ $0.int() }), let imageLocation = r.location()
+                    let height = r.optional({ $0.int() }), let imageLocation = r.location(sameAs: sourcePath, at: pathRange)
                 else { return nil }
                 return ItemImage(src: src, alt: alt, width: width, height: height, location: imageLocation)
             }),
@@ -228,7 +253,8 @@ extension ByteReader {
         var links: [MarkdownLink] = []
         links.reserveCapacity(linkCount)
         for _ in 0..<linkCount {
-            guard let target = string(), let fragment = optional({ $0.string() }), let linkLocation = location(),
+            guard let target = string(), let fragment = optional({ $0.string() }),
+                let linkLocation = location(sameAs: sourcePath, at: pathRange),
                 let destination = string()
             else { return nil }
             links.append(MarkdownLink(target: target, fragment: fragment, location: linkLocation, destination: destination))

@@ -39,10 +39,10 @@ extension BuildSnapshot {
 }
 
 extension PatchBuild {
-    /// Every card and Atom/JSON entry of each item file of a site with views, by source path,
-    /// and how many entries each syndicated page's documents hold (``match(_:written:)``).
+    /// Every card and Atom/JSON entry of each item file of a site with views, by the file's
+    /// index, and how many entries each syndicated page's documents hold (``match(_:written:)``).
     struct Places {
-        var byPath: [String: BuildSnapshot.Elsewhere]
+        var byFile: [BuildSnapshot.Elsewhere?]
         var entryCounts: [(feed: Int, count: Int)] = []
 
         /// Whether the written documents hold the entries the site gives each page (`counts`).
@@ -51,20 +51,19 @@ extension PatchBuild {
         }
     }
 
-    /// The ``Places`` of `site` (a site with views), made from the site alone.
-    static func places(_ site: PreparedSite) -> Places {
-        // Room for every item at once (a large site's tables grew by copies).
-        let itemCount = site.feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.section.items.count } }
-        var places: [String: BuildSnapshot.Elsewhere] = [:]
-        places.reserveCapacity(itemCount)
+    /// The ``Places`` of `site` (a site with views), made from the site alone: `fileCount` item
+    /// files, `file` the index of an item's (nil for an item of none: its places are not kept).
+    static func places(_ site: PreparedSite, fileCount: Int, file: (Item) -> Int?) -> Places {
+        var places = [BuildSnapshot.Elsewhere?](repeating: nil, count: fileCount)
         // Each item's home section, by its place (feed, section); whether two sections have one
         // layout is compared once per pair, not per item.
         struct Pair: Hashable { var home: Int, feed: Int, section: Int }
-        var home: [String: (f: Int, s: Int)] = [:]
-        home.reserveCapacity(itemCount)
+        var home = [(f: Int, s: Int)?](repeating: nil, count: fileCount)
         for (f, feed) in site.feeds.enumerated() where feed.ownPage == nil {
             for (s, section) in feed.sections.enumerated() {
-                for item in section.pageItems where item.fileName != "" { home[item.sourcePath] = (f, s) }
+                for item in section.pageItems where item.fileName != "" {
+                    if let k = file(item) { home[k] = (f, s) }
+                }
             }
         }
         var sameLayout: [Pair: Bool] = [:]
@@ -73,7 +72,8 @@ extension PatchBuild {
                 let ids = section.cellIDs
                 let preset = section.preset.rawValue
                 for (i, item) in section.section.items.enumerated() where item.fileName != "" {
-                    let same = home[item.sourcePath].map { h in
+                    guard let k = file(item) else { continue }
+                    let same = home[k].map { h in
                         let pair = Pair(home: h.f << 32 | h.s, feed: f, section: s)
                         if let known = sameLayout[pair] { return known }
                         let homeSection = site.feeds[h.f].sections[h.s]
@@ -81,22 +81,25 @@ extension PatchBuild {
                         sameLayout[pair] = same
                         return same
                     } ?? false
-                    places[item.sourcePath, default: BuildSnapshot.Elsewhere(cards: [], entries: [])].cards.append(
+                    if places[k] == nil { places[k] = BuildSnapshot.Elsewhere(cards: [], entries: []) }
+                    places[k]!.cards.append(
                         BuildSnapshot.CardPlace(
                             feed: f, section: s, item: i, preset: preset, lang: feed.feed.lang, cellID: ids[i], sameLayout: same))
                 }
             }
         }
-        guard let syndication = Syndication(site: site) else { return Places(byPath: places) }
+        guard let syndication = Syndication(site: site) else { return Places(byFile: places) }
         var counts: [(feed: Int, count: Int)] = []
         for (f, feed) in site.feeds.enumerated() where feed.isSyndicated {
             let entries = syndication.entries(feed)
             counts.append((f, entries.count))
             for (e, entry) in entries.enumerated() where entry.item.fileName != "" {
-                places[entry.item.sourcePath, default: BuildSnapshot.Elsewhere(cards: [], entries: [])].entries.append((f, e))
+                guard let k = file(entry.item) else { continue }
+                if places[k] == nil { places[k] = BuildSnapshot.Elsewhere(cards: [], entries: []) }
+                places[k]!.entries.append((f, e))
             }
         }
-        return Places(byPath: places, entryCounts: counts)
+        return Places(byFile: places, entryCounts: counts)
     }
 
     /// The cards of `change` (its item loaded alone into the renderer's site) on every page that

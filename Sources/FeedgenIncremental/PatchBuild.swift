@@ -178,11 +178,16 @@ enum PatchBuild {
         index.reserveCapacity(files.count)
         for (k, file) in files.enumerated() { index[file.path] = k }
         var shown: [(file: Int, f: Int, s: Int, i: Int)] = []
+        // With views, an item's file is found again for each page that shows it: by the item's
+        // identity (one word to hash) when it is the item shown here, else by its path.
+        var fileOf: [ObjectIdentifier: Int] = [:]
+        if views { fileOf.reserveCapacity(files.count) }
         for (f, feed) in site.feeds.enumerated() where !views || feed.ownPage == nil {
             for (s, section) in feed.sections.enumerated() {
                 for (i, item) in (views ? section.pageItems : section.section.items).enumerated() where item.fileName != "" {
                     guard let k = index[item.sourcePath] else { return nil }
                     shown.append((k, f, s, i))
+                    if views { fileOf[item.copyIdentity] = k }
                 }
             }
         }
@@ -224,9 +229,9 @@ enum PatchBuild {
         }
         var entryCounts: [(feed: Int, count: Int)]?
         if views {
-            let elsewhere = Self.places(site)
-            for (k, file) in files.enumerated() where items[k] != nil {
-                items[k]!.elsewhere = elsewhere.byPath[file.path] ?? BuildSnapshot.Elsewhere(cards: [], entries: [])
+            let elsewhere = Self.places(site, fileCount: files.count) { fileOf[$0.copyIdentity] ?? index[$0.sourcePath] }
+            for k in files.indices where items[k] != nil {
+                items[k]!.elsewhere = elsewhere.byFile[k] ?? BuildSnapshot.Elsewhere(cards: [], entries: [])
             }
             entryCounts = elsewhere.entryCounts
         }
