@@ -196,11 +196,10 @@ enum PatchBuild {
         let sameOrder = previous.map { previous in
             previous.itemFiles.count == files.count && zip(previous.itemFiles, files).allSatisfy({ $0.path == $1.path })
         } ?? false
-        let before: BuildSnapshot.Records? = previous.flatMap { previous in
-            if sameOrder { return previous.items }
-            var byPath: [String: BuildSnapshot.ItemRecord] = [:]
-            for (k, file) in previous.itemFiles.enumerated() { byPath[file.path] = previous.items[k] }
-            return BuildSnapshot.Records(files.map { byPath[$0.path] })
+        // Each file's index in the previous snapshot (the same when no file was added or
+        // removed): its fingerprints are read where they lie.
+        let previousIndex: [Int?]? = previous.map { previous in
+            sameOrder ? Array(files.indices) : Self.indices(of: files.map(\.path), in: previous.itemFiles.map(\.path))
         }
         let records: [BuildSnapshot.ItemRecord] = parallelMap(places.count) { n in
             let (k, f, s, i) = places[n]
@@ -215,7 +214,7 @@ enum PatchBuild {
             linked += SnapshotAnchors.snapshotMarks(item.markdownLinks)
             let whole = fingerprints?.fingerprint(item) ?? ItemCache.fingerprint(item)
             let outside =
-                if let old = before?.fingerprints(k), old.whole == whole {
+                if let p = previousIndex?[k], let old = previous?.items.fingerprints(p), old.whole == whole {
                     old.outside
                 } else {
                     fingerprints?.fingerprintOutsideBody(item) ?? ItemCache.fingerprintOutsideBody(item)
@@ -247,5 +246,32 @@ enum PatchBuild {
         return ItemRecords(
             files: files.map { BuildSnapshot.Source(path: $0.path, stamp: $0.stamp) }, items: list, entryCounts: entryCounts,
             readFrom: previous?.readFrom ?? BuildSnapshot.ReadFrom())
+    }
+
+    /// The index in `old` of a path equal to each of `paths`, or nil: the two lists are walked
+    /// side by side while they agree (a file added or removed is stepped over), the rest looked
+    /// up by path. (A record found only saves work: a fingerprint is taken from it when the
+    /// item's whole fingerprint is the record's.)
+    static func indices(of paths: [String], in old: [String]) -> [Int?] {
+        var found = [Int?](repeating: nil, count: paths.count)
+        var (i, j) = (0, 0)
+        while i < paths.count, j < old.count {
+            if paths[i] == old[j] {
+                found[i] = j
+                (i, j) = (i + 1, j + 1)
+            } else if i + 1 < paths.count, paths[i + 1] == old[j] {
+                i += 1  // an added file
+            } else if j + 1 < old.count, paths[i] == old[j + 1] {
+                j += 1  // a removed file
+            } else {
+                break
+            }
+        }
+        guard i < paths.count else { return found }
+        var byPath: [String: Int] = [:]
+        byPath.reserveCapacity(old.count - j)
+        for k in j..<old.count { byPath[old[k]] = k }
+        for k in i..<paths.count { found[k] = byPath[paths[k]] }
+        return found
     }
 }
