@@ -338,8 +338,8 @@ package final class ItemFingerprints: Sendable {
     /// Keyed by the item's ``Item/copyIdentity``, which the entry's copy keeps unique; in
     /// shards by that identity, each with its lock, so that the cores making the keys of cards
     /// and the snapshot's records at once do not all wait for one lock.
-    private let shards: [Shard] = (0..<ItemFingerprints.shardCount).map { _ in Shard() }
-    private static let shardCount = 64
+    private let shards: [Shard] = (0..<(1 << ItemFingerprints.shardBits)).map { _ in Shard() }
+    private static let shardBits = 6
 
     private final class Shard: Sendable {
         let table = Mutex<[ObjectIdentifier: Entry]>([:])
@@ -347,9 +347,9 @@ package final class ItemFingerprints: Sendable {
 
     package init() {}
 
-    /// The shard of an identity: the object's address, without its low bits (allocations are
-    /// aligned to 16 bytes).
-    private func shard(_ id: ObjectIdentifier) -> Shard { shards[Int(UInt(bitPattern: id) >> 4) & (Self.shardCount - 1)] }
+    /// The shard of an identity: the top bits of its address times a large odd number (which
+    /// spreads objects of one size, laid out at even steps, over the shards).
+    private func shard(_ id: ObjectIdentifier) -> Shard { shards[Int((UInt64(UInt(bitPattern: id)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.shardBits))] }
 
     private func store(_ entry: Entry, of item: Item) {
         let id = item.copyIdentity
