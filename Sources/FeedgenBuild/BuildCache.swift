@@ -147,6 +147,11 @@ struct CacheState {
     /// ``write(_:salt:)`` copies them instead of formatting the tree again. Whoever changes a
     /// tree's manifest or order must drop its lines.
     var lines: [UInt64: ArraySlice<UInt8>] = [:]
+    /// A tree's entries in the order of its lines (``orders``), as read: a patch build walks
+    /// them by position instead of looking each path up. Whoever changes a tree's manifest or
+    /// order must drop them. A tree may also be given by its order and entries alone (no
+    /// manifest in ``trees``): ``write(_:salt:)`` writes them as they are.
+    var entries: [UInt64: [ManifestEntry]] = [:]
 
     /// The state file's bytes and where its trees' lines are (between its header and its `end`
     /// line), nil when it is not one of this salt with its checksum right.
@@ -187,11 +192,17 @@ struct CacheState {
             }
             var tree: UInt64?
             var order: [String] = []
+            // The tree's manifest and entries are built here and stored once it ends (not
+            // looked up in `state` for each line).
+            var manifest: [String: ManifestEntry] = [:]
+            var list: [ManifestEntry] = []
             var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:)``)
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
                 before = order
+                state.trees[tree] = manifest
+                state.entries[tree] = list
                 state.orders[tree] = order
                 state.lines[tree] = bytes[linesStart..<p]
             }
@@ -210,13 +221,15 @@ struct CacheState {
                         q = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
                         lines += 1
                     }
-                    state.trees[ino] = Dictionary(minimumCapacity: lines)
+                    manifest = Dictionary(minimumCapacity: lines)
+                    list = []
+                    list.reserveCapacity(lines)
                     order.reserveCapacity(lines)
                     linesStart = p
                     continue
                 }
                 // hash key size mtime inode path
-                guard let tree else { return false }
+                guard tree != nil else { return false }
                 var numbers: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
                 let read = withUnsafeMutableBytes(of: &numbers) {
                     feedgen_state_numbers(buffer.baseAddress! + p, end - p, $0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5)
@@ -229,8 +242,9 @@ struct CacheState {
                 guard p < end else { return false }
                 let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count)
                 p += 1
-                state.trees[tree]![path] = ManifestEntry(
-                    hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
+                let entry = ManifestEntry(hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
+                manifest[path] = entry
+                list.append(entry)
                 order.append(path)
             }
             finishTree()
@@ -241,7 +255,7 @@ struct CacheState {
 
     func write(_ path: String, salt: UInt64) throws {
         var out: [UInt8] = []
-        out.reserveCapacity(trees.values.reduce(64) { $0 + $1.count * 96 })
+        out.reserveCapacity(trees.values.reduce(64) { $0 + $1.count * 96 } + entries.values.reduce(0) { $0 + $1.count * 96 })
         func append(_ text: String) { out.append(contentsOf: text.utf8) }
         func append(_ n: UInt64, _ separator: UInt8 = 32) {
             var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
@@ -260,22 +274,25 @@ struct CacheState {
             out.append(separator)
         }
         append("feedgen-cache-state \(salt)\n")
-        for (ino, manifest) in trees.sorted(by: { $0.key < $1.key }) {
+        for ino in Set(trees.keys).union(entries.keys).sorted() {
             append("tree ")
             append(ino, 10)
             if let raw = self.lines[ino] {
                 out.append(contentsOf: raw)
                 continue
             }
+            let manifest = trees[ino] ?? [:]
             var lines: [(String, ManifestEntry)] = []
-            if let order = orders[ino], order.count == manifest.count {
+            if trees[ino] == nil, let order = orders[ino], let list = entries[ino], order.count == list.count {
+                lines = Array(zip(order, list))
+            } else if let order = orders[ino], order.count == manifest.count {
                 lines.reserveCapacity(order.count)
                 for file in order {
                     guard let e = manifest[file] else { break }
                     lines.append((file, e))
                 }
             }
-            if lines.count != manifest.count {
+            if trees[ino] != nil, lines.count != manifest.count {
                 lines = manifest.sorted(by: { Self.bytewise($0.key, $1.key) })
             }
             // The numbers of a line formatted in C (five per line, 10,000 lines a tree).

@@ -29,10 +29,20 @@ extension OutputWriter {
         private let statePath: String
         private let dirtyPath: String
         private let salt = BuildCache.salt
-        /// What the back buffer holds now.
-        var back: [String: ManifestEntry]
+        /// What the back buffer holds now (changed through ``setBack(_:_:)`` only).
+        private(set) var back: [String: ManifestEntry]
         /// The order of the back buffer's state lines as it was brought up (empty when unknown).
         private var backOrder: [String] = []
+        /// The back buffer's entries as it was brought up, in `backOrder`'s order (empty when unknown).
+        let backEntries: [ManifestEntry]
+        /// The paths whose entry in `back` changed since it was brought up, while there are few
+        /// (nil once there are more): ``keepLive(except:)`` reads `backEntries` by position
+        /// only when none of them is a file it keeps.
+        var backEdits: [String]? = []
+        /// The files of ``order`` that ``keepLive(except:)`` kept by position (their entries
+        /// are not in `written`; ``entriesInOrder()``), nil when it did not.
+        var keptAt: [Bool]?
+        var keptCount = 0
         /// The output folder's manifest (keys of the previous build), empty when unknown.
         let live: [String: ManifestEntry]
         private let liveInode: UInt64?
@@ -43,11 +53,13 @@ extension OutputWriter {
         /// The new tree's files; left empty when they are the back buffer's (``begin(paths:)``).
         private var paths: Set<String> = []
         /// Whether the new tree's files are the back buffer's, each once, in the same order.
-        private var backPaths = false
+        private(set) var backPaths = false
         /// The new tree's files in the order the build gave them (its state lines' order).
-        private var order: [String] = []
+        private(set) var order: [String] = []
         /// The output's files in the order of its state lines.
         let liveOrder: [String]
+        /// The output's entries in `liveOrder`'s order (empty when unknown).
+        let liveEntries: [ManifestEntry]
         /// The output's state lines as read: the output is not changed by a build (it becomes
         /// the next back buffer as it is), so its lines are written back as they were.
         let liveLines: ArraySlice<UInt8>?
@@ -96,6 +108,7 @@ extension OutputWriter {
                 let dirty = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
                 state.trees[dirty] = nil
                 state.lines[dirty] = nil
+                state.entries[dirty] = nil
             } else if CacheFile.exists(dirtyPath) {
                 state = CacheState()  // something unreadable named `dirty` (a FIFO, a folder): no tree is trusted
             }
@@ -110,10 +123,12 @@ extension OutputWriter {
             let knownLive = liveInode.flatMap { known.trees[$0] }
             self.ownedByLive = knownLive.map { OutputWriter.rootNames(of: $0.keys) }
             var back: [String: ManifestEntry]?
+            var backEntries: [ManifestEntry] = []
             var start = "new"
             if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest, lines: state.lines[ino]) {
                 back = manifest
                 backOrder = state.orders[ino] ?? []
+                backEntries = state.entries[ino] ?? []
                 start = "kept"
             } else {
                 _ = feedgen_remove_tree(backPath)
@@ -127,6 +142,7 @@ extension OutputWriter {
                         }
                         back = liveManifest
                         backOrder = liveInode.flatMap { state.orders[$0] } ?? []
+                        backEntries = liveInode.flatMap { state.entries[$0] } ?? []
                         start = "linked"
                         // Recorded at once: a build that writes nothing (a patch build with no
                         // change, a failed build) leaves it for the next build, which keeps it
@@ -149,8 +165,10 @@ extension OutputWriter {
                 guard mkdir(backPath, 0o755) == 0 else { throw WriteError(path: backPath, message: String(cString: strerror(errno))) }
             }
             self.back = back ?? [:]
+            self.backEntries = backEntries
             self.live = liveManifest
             self.liveOrder = liveInode.flatMap { state.orders[$0] } ?? []
+            self.liveEntries = liveInode.flatMap { state.entries[$0] } ?? []
             self.liveLines = liveInode.flatMap { state.lines[$0] }
             self.start = start
         }
@@ -207,7 +225,7 @@ extension OutputWriter {
                 if unlink(backPath + "/" + path) != 0, errno != ENOENT {
                     throw WriteError(path: path, message: String(cString: strerror(errno)))
                 }
-                back[path] = nil
+                setBack(path, nil)
                 var parts = path.split(separator: "/").dropLast()
                 while !parts.isEmpty {
                     emptied.insert(parts.joined(separator: "/"))
@@ -311,9 +329,18 @@ extension OutputWriter {
             let entry = ManifestEntry(
                 hash: hash, key: key, size: identity.size, mtime: identity.mtime_ns, inode: identity.inode)
             lock.withLock {
-                back[path] = entry
+                setBack(path, entry)
                 written[path] = entry
                 writes += 1
+            }
+        }
+
+        /// `back[path] = entry`, noted in ``backEdits`` (with the lock held, or before the
+        /// session is shared).
+        func setBack(_ path: String, _ entry: ManifestEntry?) {
+            back[path] = entry
+            if backEdits != nil {
+                if backEdits!.count < 64 { backEdits!.append(path) } else { backEdits = nil }
             }
         }
 
@@ -322,13 +349,14 @@ extension OutputWriter {
         public func commit() throws {
             let marker = "This folder is written by feedgen; it is replaced on every build.\n"
             try put(OutputFile(path: markerName, contents: .text(marker)), hash: StableHasher.hash(marker), key: 0)
-            guard written.count == (backPaths ? order.count : paths.count) else {
+            let inOrder = lock.withLock { entriesInOrder() }
+            guard inOrder != nil || written.count == (backPaths ? order.count : paths.count) else {
                 let missing = (backPaths ? Set(order) : paths).subtracting(written.keys).sorted().first ?? ""
                 throw WriteError(path: missing, message: "not written")
             }
             var state = CacheState()
             if let ino = Self.inode(backPath) {
-                state.trees[ino] = written
+                if let inOrder { state.entries[ino] = inOrder } else { state.trees[ino] = written }
                 state.orders[ino] = order
             }
             if let liveInode, !live.isEmpty {
