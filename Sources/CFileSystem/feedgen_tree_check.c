@@ -157,7 +157,9 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
                 p = next;
                 continue;
             }
-            const unsigned char *next = p == body ? NULL : entry_line(p, end, NULL);  // lines before any tree
+            // The tree's own lines are checked when read below (a line of its form ends at its
+            // first line feed); the others here. No line before the first tree.
+            const unsigned char *next = p == body ? NULL : in_tree ? (const unsigned char *)memchr(p, '\n', (size_t)(end - p)) + 1 : entry_line(p, end, NULL);
             if (!next) return 0;
             lines += in_tree;
             p = next;
