@@ -295,17 +295,8 @@ struct CacheState {
             if trees[ino] != nil, lines.count != manifest.count {
                 lines = manifest.sorted(by: { Self.bytewise($0.key, $1.key) })
             }
-            // The numbers of a line formatted in C (five per line, 10,000 lines a tree).
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 21) { scratch in
-                for (file, e) in lines {
-                    var numbers = (e.hash, e.key, UInt64(clamping: e.size), UInt64(bitPattern: e.mtime), e.inode)
-                    let count = withUnsafeBytes(of: &numbers) {
-                        feedgen_format_numbers($0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5, scratch.baseAddress!)
-                    }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
-                    append(file)
-                    out.append(10)
-                }
+                for (file, e) in lines { Self.appendLine(&out, file, e, scratch: scratch.baseAddress!) }
             }
         }
         append("end \(StableHasher.hash(out))\n")
@@ -318,47 +309,6 @@ struct CacheState {
         guard CacheFile.rename(temp, over: path) else {
             unlink(temp)
             throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
-        }
-    }
-
-    /// Every folder that holds one of `paths` (relative, `/`-separated), with its ancestors
-    /// (each file's folder is split only the first time it is seen: most files share one).
-    static func folders<S: Sequence<String>>(of paths: S) -> Set<String> {
-        var parents = Set<String>()
-        // Paths come in runs of one folder: each run is inserted once. Found and compared as
-        // bytes (a String's generic `lastIndex` and `!=` cost hundreds of instructions a path).
-        var last: [UInt8] = []
-        for var path in paths {
-            path.withUTF8 { bytes in
-                guard let base = bytes.baseAddress, let length = bytes.lastIndex(of: UInt8(ascii: "/")) else { return }
-                let same = length == last.count && last.withUnsafeBufferPointer { length == 0 || memcmp($0.baseAddress!, base, length) == 0 }
-                guard !same else { return }
-                let parent = UnsafeBufferPointer(rebasing: bytes[..<length])
-                parents.insert(String(decoding: parent, as: UTF8.self))
-                last = Array(parent)
-            }
-        }
-        var folders = Set<String>()
-        for parent in parents {
-            var folder = Substring(parent)
-            while folders.insert(String(folder)).inserted, let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-            }
-        }
-        return folders
-    }
-
-    /// Whether `a` comes before `b` in the order of their UTF-8 bytes: a deterministic order
-    /// for the file's lines, cheaper than String's Unicode-aware `<` for 100,000 paths.
-    static func bytewise(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
-                return order != 0 ? order < 0 : x.count < y.count
-            }
         }
     }
 

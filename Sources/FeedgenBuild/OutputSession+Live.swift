@@ -143,10 +143,11 @@ extension OutputWriter.Session {
     }
 
     /// The new tree's entries in ``order`` when ``keepByPosition(except:_:)`` kept files: a
-    /// kept file's is the back buffer's with the output's key, any other's is in `written`.
-    /// Nil when not so; then the kept files are put in `written` (where nothing was put for
-    /// them since), as ``keepLive(except:)`` puts them otherwise. With the lock held.
-    func entriesInOrder() -> [ManifestEntry]? {
+    /// kept file's is the back buffer's with the output's key, any other's is in `written`;
+    /// and which files were kept. Nil when not so; then the kept files are put in `written`
+    /// (where nothing was put for them since), as ``keepLive(except:)`` puts them otherwise.
+    /// With the lock held.
+    func entriesInOrder() -> (entries: [ManifestEntry], kept: [Bool])? {
         guard let kept = keptAt else { return nil }
         keptAt = nil
         // Each file is kept or in `written`, not both, when their counts add up (each of
@@ -165,7 +166,7 @@ extension OutputWriter.Session {
                     break
                 }
             }
-            if list.count == order.count { return list }
+            if list.count == order.count { return (list, kept) }
         }
         for i in order.indices where kept[i] && written[order[i]] == nil {
             var entry = backEntries[i]
@@ -173,5 +174,31 @@ extension OutputWriter.Session {
             written[order[i]] = entry
         }
         return nil
+    }
+
+    /// Records the new tree (the back buffer, `ino`) in `state`: by its entries in order when
+    /// ``entriesInOrder()`` gave them (`inOrder`), else by `written`.
+    func recordNewTree(_ ino: UInt64, _ inOrder: (entries: [ManifestEntry], kept: [Bool])?, in state: inout CacheState) {
+        state.orders[ino] = order
+        guard let (entries, kept) = inOrder else {
+            state.trees[ino] = written
+            return
+        }
+        state.entries[ino] = entries
+        // A file kept with the back buffer's key has its line there.
+        if let backLines,
+            let lines = CacheState.lines(of: order, entries, reusing: backLines, where: { kept[$0] && backEntries[$0].key == liveEntries[$0].key })
+        {
+            state.lines[ino] = lines[...]
+        }
+    }
+
+    /// `back[path] = entry`, noted in ``backEdits`` (with the lock held, or before the
+    /// session is shared).
+    func setBack(_ path: String, _ entry: ManifestEntry?) {
+        back[path] = entry
+        if backEdits != nil {
+            if backEdits!.count < 64 { backEdits!.append(path) } else { backEdits = nil }
+        }
     }
 }

@@ -30,11 +30,13 @@ extension OutputWriter {
         private let dirtyPath: String
         private let salt = BuildCache.salt
         /// What the back buffer holds now (changed through ``setBack(_:_:)`` only).
-        private(set) var back: [String: ManifestEntry]
+        var back: [String: ManifestEntry]
         /// The order of the back buffer's state lines as it was brought up (empty when unknown).
         private var backOrder: [String] = []
         /// The back buffer's entries as it was brought up, in `backOrder`'s order (empty when unknown).
         let backEntries: [ManifestEntry]
+        /// The back buffer's state lines as read (one per entry of `backEntries`), if known.
+        let backLines: ArraySlice<UInt8>?
         /// The paths whose entry in `back` changed since it was brought up, while there are few
         /// (nil once there are more): ``keepLive(except:)`` reads `backEntries` by position
         /// only when none of them is a file it keeps.
@@ -124,11 +126,13 @@ extension OutputWriter {
             self.ownedByLive = knownLive.map { OutputWriter.rootNames(of: $0.keys) }
             var back: [String: ManifestEntry]?
             var backEntries: [ManifestEntry] = []
+            var backLines: ArraySlice<UInt8>?
             var start = "new"
             if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest, lines: state.lines[ino]) {
                 back = manifest
                 backOrder = state.orders[ino] ?? []
                 backEntries = state.entries[ino] ?? []
+                backLines = state.lines[ino]
                 start = "kept"
             } else {
                 _ = feedgen_remove_tree(backPath)
@@ -143,6 +147,7 @@ extension OutputWriter {
                         back = liveManifest
                         backOrder = liveInode.flatMap { state.orders[$0] } ?? []
                         backEntries = liveInode.flatMap { state.entries[$0] } ?? []
+                        backLines = liveInode.flatMap { state.lines[$0] }
                         start = "linked"
                         // Recorded at once: a build that writes nothing (a patch build with no
                         // change, a failed build) leaves it for the next build, which keeps it
@@ -166,6 +171,7 @@ extension OutputWriter {
             }
             self.back = back ?? [:]
             self.backEntries = backEntries
+            self.backLines = backLines
             self.live = liveManifest
             self.liveOrder = liveInode.flatMap { state.orders[$0] } ?? []
             self.liveEntries = liveInode.flatMap { state.entries[$0] } ?? []
@@ -335,15 +341,6 @@ extension OutputWriter {
             }
         }
 
-        /// `back[path] = entry`, noted in ``backEdits`` (with the lock held, or before the
-        /// session is shared).
-        func setBack(_ path: String, _ entry: ManifestEntry?) {
-            back[path] = entry
-            if backEdits != nil {
-                if backEdits!.count < 64 { backEdits!.append(path) } else { backEdits = nil }
-            }
-        }
-
         /// Writes the marker, records the new tree's manifest, and exchanges the back buffer with
         /// the output folder. The previous output stays in the cache as the next back buffer.
         public func commit() throws {
@@ -355,10 +352,7 @@ extension OutputWriter {
                 throw WriteError(path: missing, message: "not written")
             }
             var state = CacheState()
-            if let ino = Self.inode(backPath) {
-                if let inOrder { state.entries[ino] = inOrder } else { state.trees[ino] = written }
-                state.orders[ino] = order
-            }
+            if let ino = Self.inode(backPath) { recordNewTree(ino, inOrder, in: &state) }
             if let liveInode, !live.isEmpty {
                 state.trees[liveInode] = live
                 state.orders[liveInode] = liveOrder
