@@ -192,16 +192,21 @@ struct CacheState {
             }
             var tree: UInt64?
             var order: [String] = []
-            // The tree's manifest and entries are built here and stored once it ends (not
-            // looked up in `state` for each line).
-            var manifest: [String: ManifestEntry] = [:]
-            var list: [ManifestEntry] = []
-            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:)``)
+            var list: [ManifestEntry] = []  // the tree's entries, in order
+            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:same:)``)
+            var sameAsBefore = true  // the tree's paths so far are the tree before's, in its order
+            var beforeIndex: [String: Int] = [:]  // where each path of the tree before is
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
+                // Where each path is (the last line of a path twice), hashed once for two trees
+                // of the same paths: the manifest maps it (keeping its hash table).
+                if !sameAsBefore || order.count != before.count || beforeIndex.count == 0 {
+                    beforeIndex = Dictionary(minimumCapacity: order.count)
+                    for (i, path) in order.enumerated() { beforeIndex[path] = i }
+                }
                 before = order
-                state.trees[tree] = manifest
+                state.trees[tree] = beforeIndex.mapValues { list[$0] }
                 state.entries[tree] = list
                 state.orders[tree] = order
                 state.lines[tree] = bytes[linesStart..<p]
@@ -213,7 +218,7 @@ struct CacheState {
                     p += 5
                     guard p < end, let ino = number() else { return false }
                     tree = ino
-                    // Room for the tree's lines up front (its dictionary grew by doubling).
+                    // Room for the tree's lines up front.
                     var lines = 0
                     var q = p
                     while q < end, buffer[q] != UInt8(ascii: "t") {
@@ -221,7 +226,7 @@ struct CacheState {
                         q = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
                         lines += 1
                     }
-                    manifest = Dictionary(minimumCapacity: lines)
+                    sameAsBefore = true
                     list = []
                     list.reserveCapacity(lines)
                     order.reserveCapacity(lines)
@@ -238,12 +243,11 @@ struct CacheState {
                 p += read
                 let (hash, key, size, mtime, inode) = numbers
                 let start = p
-                while p < end, buffer[p] != 10 { p += 1 }
-                guard p < end else { return false }
-                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count)
+                guard p < end, let newline = memchr(buffer.baseAddress! + p, 10, end - p) else { return false }
+                p = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count, same: &sameAsBefore)
                 p += 1
                 let entry = ManifestEntry(hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
-                manifest[path] = entry
                 list.append(entry)
                 order.append(path)
             }

@@ -118,12 +118,17 @@ extension OutputWriter {
             let liveManifest = liveInode.flatMap { state.trees[$0] } ?? [:]
             // The user's entries left in the back buffer (by a build killed after its exchange)
             // go back into the output before anything of the back buffer is removed.
+            // (A tree's order lists its manifest's paths; the two trees' are usually the same.)
+            var backNames: (order: [String], names: Set<String>)?
             if let backInode = Self.inode(backPath), fm.fileExists(atPath: self.output) {
-                let owned = OutputWriter.rootNames(of: (known.trees[backInode] ?? [:]).keys)
-                OutputWriter.carryUserEntries(from: backPath, owned: owned, to: self.output)
+                let order = known.orders[backInode] ?? []
+                backNames = (order, OutputWriter.rootNames(of: order))
+                OutputWriter.carryUserEntries(from: backPath, owned: backNames!.names, to: self.output)
             }
-            let knownLive = liveInode.flatMap { known.trees[$0] }
-            self.ownedByLive = knownLive.map { OutputWriter.rootNames(of: $0.keys) }
+            self.ownedByLive = liveInode.flatMap { known.orders[$0] }.map { order in
+                if let backNames, backNames.order == order { return backNames.names }
+                return OutputWriter.rootNames(of: order)
+            }
             var back: [String: ManifestEntry]?
             var backEntries: [ManifestEntry] = []
             var backLines: ArraySlice<UInt8>?
