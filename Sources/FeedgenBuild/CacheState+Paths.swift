@@ -68,6 +68,7 @@ extension CacheState {
             }
         }
     }
+
     /// Every folder that holds one of `paths` (relative, `/`-separated), with its ancestors
     /// (each file's folder is split only the first time it is seen: most files share one).
     static func folders<S: Sequence<String>>(of paths: S) -> Set<String> {
