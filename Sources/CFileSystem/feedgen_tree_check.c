@@ -157,7 +157,9 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
                 p = next;
                 continue;
             }
-            const unsigned char *next = p == body ? NULL : entry_line(p, end, NULL);  // lines before any tree
+            // The tree's own lines are checked when read below (a line of its form ends at its
+            // first line feed); the others here. No line before the first tree.
+            const unsigned char *next = p == body ? NULL : in_tree ? (const unsigned char *)memchr(p, '\n', (size_t)(end - p)) + 1 : entry_line(p, end, NULL);
             if (!next) return 0;
             lines += in_tree;
             p = next;
@@ -255,6 +257,14 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
     return result;
 }
 
+/// The value of eight ASCII digits loaded little-endian (the first digit in the lowest byte),
+/// by multiplying pairs, then fours, then the two halves together.
+static inline uint64_t eight_digits(uint64_t x) {
+    x = ((x & 0x0F0F0F0F0F0F0F0FULL) * 2561) >> 8;
+    x = ((x & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
+    return ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
+}
+
 size_t feedgen_state_numbers(const unsigned char *p, size_t length, unsigned long long *values, size_t count) {
     size_t k = 0;
     for (size_t n = 0; n < count; n++) {
@@ -266,7 +276,11 @@ size_t feedgen_state_numbers(const unsigned char *p, size_t length, unsigned lon
             uint64_t x;
             memcpy(&x, p + k, 8);
             if (((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) != 0x3333333333333333ULL) break;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            v = v * 100000000ULL + eight_digits(x);
+#else
             for (int j = 0; j < 8; j++) v = v * 10 + (unsigned)(p[k + j] - '0');
+#endif
             k += 8;
         }
         while (k < length && p[k] >= '0' && p[k] <= '9') {

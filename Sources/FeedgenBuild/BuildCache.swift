@@ -147,6 +147,11 @@ struct CacheState {
     /// ``write(_:salt:)`` copies them instead of formatting the tree again. Whoever changes a
     /// tree's manifest or order must drop its lines.
     var lines: [UInt64: ArraySlice<UInt8>] = [:]
+    /// A tree's entries in the order of its lines (``orders``), as read: a patch build walks
+    /// them by position instead of looking each path up. Whoever changes a tree's manifest or
+    /// order must drop them. A tree may also be given by its order and entries alone (no
+    /// manifest in ``trees``): ``write(_:salt:)`` writes them as they are.
+    var entries: [UInt64: [ManifestEntry]] = [:]
 
     /// The state file's bytes and where its trees' lines are (between its header and its `end`
     /// line), nil when it is not one of this salt with its checksum right.
@@ -187,11 +192,22 @@ struct CacheState {
             }
             var tree: UInt64?
             var order: [String] = []
-            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:)``)
+            var list: [ManifestEntry] = []  // the tree's entries, in order
+            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:same:)``)
+            var sameAsBefore = true  // the tree's paths so far are the tree before's, in its order
+            var beforeIndex: [String: Int] = [:]  // where each path of the tree before is
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
+                // Where each path is (the last line of a path twice), hashed once for two trees
+                // of the same paths: the manifest maps it (keeping its hash table).
+                if !sameAsBefore || order.count != before.count || beforeIndex.count == 0 {
+                    beforeIndex = Dictionary(minimumCapacity: order.count)
+                    for (i, path) in order.enumerated() { beforeIndex[path] = i }
+                }
                 before = order
+                state.trees[tree] = beforeIndex.mapValues { list[$0] }
+                state.entries[tree] = list
                 state.orders[tree] = order
                 state.lines[tree] = bytes[linesStart..<p]
             }
@@ -202,7 +218,7 @@ struct CacheState {
                     p += 5
                     guard p < end, let ino = number() else { return false }
                     tree = ino
-                    // Room for the tree's lines up front (its dictionary grew by doubling).
+                    // Room for the tree's lines up front.
                     var lines = 0
                     var q = p
                     while q < end, buffer[q] != UInt8(ascii: "t") {
@@ -210,13 +226,15 @@ struct CacheState {
                         q = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
                         lines += 1
                     }
-                    state.trees[ino] = Dictionary(minimumCapacity: lines)
+                    sameAsBefore = true
+                    list = []
+                    list.reserveCapacity(lines)
                     order.reserveCapacity(lines)
                     linesStart = p
                     continue
                 }
                 // hash key size mtime inode path
-                guard let tree else { return false }
+                guard tree != nil else { return false }
                 var numbers: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
                 let read = withUnsafeMutableBytes(of: &numbers) {
                     feedgen_state_numbers(buffer.baseAddress! + p, end - p, $0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5)
@@ -225,12 +243,12 @@ struct CacheState {
                 p += read
                 let (hash, key, size, mtime, inode) = numbers
                 let start = p
-                while p < end, buffer[p] != 10 { p += 1 }
-                guard p < end else { return false }
-                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count)
+                guard p < end, let newline = memchr(buffer.baseAddress! + p, 10, end - p) else { return false }
+                p = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count, same: &sameAsBefore)
                 p += 1
-                state.trees[tree]![path] = ManifestEntry(
-                    hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
+                let entry = ManifestEntry(hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
+                list.append(entry)
                 order.append(path)
             }
             finishTree()
@@ -241,7 +259,7 @@ struct CacheState {
 
     func write(_ path: String, salt: UInt64) throws {
         var out: [UInt8] = []
-        out.reserveCapacity(trees.values.reduce(64) { $0 + $1.count * 96 })
+        out.reserveCapacity(trees.values.reduce(64) { $0 + $1.count * 96 } + entries.values.reduce(0) { $0 + $1.count * 96 })
         func append(_ text: String) { out.append(contentsOf: text.utf8) }
         func append(_ n: UInt64, _ separator: UInt8 = 32) {
             var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
@@ -260,35 +278,29 @@ struct CacheState {
             out.append(separator)
         }
         append("feedgen-cache-state \(salt)\n")
-        for (ino, manifest) in trees.sorted(by: { $0.key < $1.key }) {
+        for ino in Set(trees.keys).union(entries.keys).sorted() {
             append("tree ")
             append(ino, 10)
             if let raw = self.lines[ino] {
                 out.append(contentsOf: raw)
                 continue
             }
+            let manifest = trees[ino] ?? [:]
             var lines: [(String, ManifestEntry)] = []
-            if let order = orders[ino], order.count == manifest.count {
+            if trees[ino] == nil, let order = orders[ino], let list = entries[ino], order.count == list.count {
+                lines = Array(zip(order, list))
+            } else if let order = orders[ino], order.count == manifest.count {
                 lines.reserveCapacity(order.count)
                 for file in order {
                     guard let e = manifest[file] else { break }
                     lines.append((file, e))
                 }
             }
-            if lines.count != manifest.count {
+            if trees[ino] != nil, lines.count != manifest.count {
                 lines = manifest.sorted(by: { Self.bytewise($0.key, $1.key) })
             }
-            // The numbers of a line formatted in C (five per line, 10,000 lines a tree).
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 21) { scratch in
-                for (file, e) in lines {
-                    var numbers = (e.hash, e.key, UInt64(clamping: e.size), UInt64(bitPattern: e.mtime), e.inode)
-                    let count = withUnsafeBytes(of: &numbers) {
-                        feedgen_format_numbers($0.baseAddress!.assumingMemoryBound(to: UInt64.self), 5, scratch.baseAddress!)
-                    }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
-                    append(file)
-                    out.append(10)
-                }
+                for (file, e) in lines { Self.appendLine(&out, file, e, scratch: scratch.baseAddress!) }
             }
         }
         append("end \(StableHasher.hash(out))\n")
@@ -301,47 +313,6 @@ struct CacheState {
         guard CacheFile.rename(temp, over: path) else {
             unlink(temp)
             throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
-        }
-    }
-
-    /// Every folder that holds one of `paths` (relative, `/`-separated), with its ancestors
-    /// (each file's folder is split only the first time it is seen: most files share one).
-    static func folders<S: Sequence<String>>(of paths: S) -> Set<String> {
-        var parents = Set<String>()
-        // Paths come in runs of one folder: each run is inserted once. Found and compared as
-        // bytes (a String's generic `lastIndex` and `!=` cost hundreds of instructions a path).
-        var last: [UInt8] = []
-        for var path in paths {
-            path.withUTF8 { bytes in
-                guard let base = bytes.baseAddress, let length = bytes.lastIndex(of: UInt8(ascii: "/")) else { return }
-                let same = length == last.count && last.withUnsafeBufferPointer { length == 0 || memcmp($0.baseAddress!, base, length) == 0 }
-                guard !same else { return }
-                let parent = UnsafeBufferPointer(rebasing: bytes[..<length])
-                parents.insert(String(decoding: parent, as: UTF8.self))
-                last = Array(parent)
-            }
-        }
-        var folders = Set<String>()
-        for parent in parents {
-            var folder = Substring(parent)
-            while folders.insert(String(folder)).inserted, let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-            }
-        }
-        return folders
-    }
-
-    /// Whether `a` comes before `b` in the order of their UTF-8 bytes: a deterministic order
-    /// for the file's lines, cheaper than String's Unicode-aware `<` for 100,000 paths.
-    static func bytewise(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
-                return order != 0 ? order < 0 : x.count < y.count
-            }
         }
     }
 

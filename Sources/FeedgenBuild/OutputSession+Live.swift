@@ -40,11 +40,11 @@ extension OutputWriter.Session {
         let target = backPath + "/" + path
         guard unlink(target) == 0 || errno == ENOENT else { return false }
         guard link(output + "/" + path, target) == 0 else {
-            lock.withLock { back[path] = nil }  // unlinked: nothing there now
+            lock.withLock { setBack(path, nil) }  // unlinked: nothing there now
             return false
         }
         lock.withLock {
-            back[path] = entry
+            setBack(path, entry)
             written[path] = entry
             writes += 1
         }
@@ -80,6 +80,7 @@ extension OutputWriter.Session {
                     linked.append((path, entry))
                 }
             }
+            if let kept = keepByPosition(except: except, keep) { return kept }
             // The order lists the manifest's paths (read from the same lines) when it has as
             // many: the manifest is walked then, saving a look-up a file. (Which order the
             // files are kept in changes nothing.)
@@ -101,7 +102,7 @@ extension OutputWriter.Session {
                 throw OutputWriter.WriteError(path: path, message: String(cString: strerror(errno)))
             }
             lock.withLock {
-                back[path] = entry
+                setBack(path, entry)
                 written[path] = entry
                 writes += 1
             }
@@ -109,4 +110,95 @@ extension OutputWriter.Session {
         return true
     }
 
+    /// ``keepLive(except:)``'s pass when the output's, the back buffer's and the new tree's
+    /// files are the same paths in the same order (a patch build's), each once, and `back`
+    /// changed only at `except` since it was brought up: the two manifests' entries are then
+    /// compared by position, without looking a path up, and the files whose bytes the back
+    /// buffer has are marked in ``keptAt`` (not put in `written`). Calls `keep` for the other
+    /// files; nil (having done nothing) when the trees are not so. With the lock held.
+    private func keepByPosition(except: Set<String>, _ keep: (String, ManifestEntry) -> Void) -> Bool? {
+        let order = self.order
+        guard keptAt == nil, let edits = backEdits, edits.allSatisfy({ except.contains($0) }), order.last == OutputWriter.markerName,
+            liveEntries.count == order.count, backEntries.count == order.count, live.count == order.count,
+            back.count == order.count, backPaths, liveOrder == order
+        else { return nil }
+        // Only a file with the content hash of one of `except` can be one of them (each is in
+        // the output's manifest, else at no position).
+        let exceptHashes = except.compactMap { live[$0]?.hash }
+        var kept = [Bool](repeating: false, count: order.count)
+        var count = 0
+        // The marker (last) is the build's own.
+        for i in 0..<(order.count - 1) {
+            let (l, b) = (liveEntries[i], backEntries[i])
+            if exceptHashes.contains(l.hash), except.contains(order[i]) { continue }
+            if b.hash == l.hash {
+                kept[i] = true
+                count += 1
+            } else {
+                keep(order[i], l)
+            }
+        }
+        (keptAt, keptCount) = (kept, count)
+        return true
+    }
+
+    /// The new tree's entries in ``order`` when ``keepByPosition(except:_:)`` kept files: a
+    /// kept file's is the back buffer's with the output's key, any other's is in `written`;
+    /// and which files were kept. Nil when not so; then the kept files are put in `written`
+    /// (where nothing was put for them since), as ``keepLive(except:)`` puts them otherwise.
+    /// With the lock held.
+    func entriesInOrder() -> (entries: [ManifestEntry], kept: [Bool])? {
+        guard let kept = keptAt else { return nil }
+        keptAt = nil
+        // Each file is kept or in `written`, not both, when their counts add up (each of
+        // `order`'s paths once; `written` holds only its paths).
+        if keptCount + written.count == order.count {
+            var list: [ManifestEntry] = []
+            list.reserveCapacity(order.count)
+            for i in order.indices {
+                if kept[i] {
+                    var entry = backEntries[i]
+                    entry.key = liveEntries[i].key
+                    list.append(entry)
+                } else if let entry = written[order[i]] {
+                    list.append(entry)
+                } else {
+                    break
+                }
+            }
+            if list.count == order.count { return (list, kept) }
+        }
+        for i in order.indices where kept[i] && written[order[i]] == nil {
+            var entry = backEntries[i]
+            entry.key = liveEntries[i].key
+            written[order[i]] = entry
+        }
+        return nil
+    }
+
+    /// Records the new tree (the back buffer, `ino`) in `state`: by its entries in order when
+    /// ``entriesInOrder()`` gave them (`inOrder`), else by `written`.
+    func recordNewTree(_ ino: UInt64, _ inOrder: (entries: [ManifestEntry], kept: [Bool])?, in state: inout CacheState) {
+        state.orders[ino] = order
+        guard let (entries, kept) = inOrder else {
+            state.trees[ino] = written
+            return
+        }
+        state.entries[ino] = entries
+        // A file kept with the back buffer's key has its line there.
+        if let backLines,
+            let lines = CacheState.lines(of: order, entries, reusing: backLines, where: { kept[$0] && backEntries[$0].key == liveEntries[$0].key })
+        {
+            state.lines[ino] = lines[...]
+        }
+    }
+
+    /// `back[path] = entry`, noted in ``backEdits`` (with the lock held, or before the
+    /// session is shared).
+    func setBack(_ path: String, _ entry: ManifestEntry?) {
+        back[path] = entry
+        if backEdits != nil {
+            if backEdits!.count < 64 { backEdits!.append(path) } else { backEdits = nil }
+        }
+    }
 }

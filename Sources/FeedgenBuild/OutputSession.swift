@@ -29,10 +29,22 @@ extension OutputWriter {
         private let statePath: String
         private let dirtyPath: String
         private let salt = BuildCache.salt
-        /// What the back buffer holds now.
+        /// What the back buffer holds now (changed through ``setBack(_:_:)`` only).
         var back: [String: ManifestEntry]
         /// The order of the back buffer's state lines as it was brought up (empty when unknown).
         private var backOrder: [String] = []
+        /// The back buffer's entries as it was brought up, in `backOrder`'s order (empty when unknown).
+        let backEntries: [ManifestEntry]
+        /// The back buffer's state lines as read (one per entry of `backEntries`), if known.
+        let backLines: ArraySlice<UInt8>?
+        /// The paths whose entry in `back` changed since it was brought up, while there are few
+        /// (nil once there are more): ``keepLive(except:)`` reads `backEntries` by position
+        /// only when none of them is a file it keeps.
+        var backEdits: [String]? = []
+        /// The files of ``order`` that ``keepLive(except:)`` kept by position (their entries
+        /// are not in `written`; ``entriesInOrder()``), nil when it did not.
+        var keptAt: [Bool]?
+        var keptCount = 0
         /// The output folder's manifest (keys of the previous build), empty when unknown.
         let live: [String: ManifestEntry]
         private let liveInode: UInt64?
@@ -43,11 +55,13 @@ extension OutputWriter {
         /// The new tree's files; left empty when they are the back buffer's (``begin(paths:)``).
         private var paths: Set<String> = []
         /// Whether the new tree's files are the back buffer's, each once, in the same order.
-        private var backPaths = false
+        private(set) var backPaths = false
         /// The new tree's files in the order the build gave them (its state lines' order).
-        private var order: [String] = []
+        private(set) var order: [String] = []
         /// The output's files in the order of its state lines.
         let liveOrder: [String]
+        /// The output's entries in `liveOrder`'s order (empty when unknown).
+        let liveEntries: [ManifestEntry]
         /// The output's state lines as read: the output is not changed by a build (it becomes
         /// the next back buffer as it is), so its lines are written back as they were.
         let liveLines: ArraySlice<UInt8>?
@@ -96,6 +110,7 @@ extension OutputWriter {
                 let dirty = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
                 state.trees[dirty] = nil
                 state.lines[dirty] = nil
+                state.entries[dirty] = nil
             } else if CacheFile.exists(dirtyPath) {
                 state = CacheState()  // something unreadable named `dirty` (a FIFO, a folder): no tree is trusted
             }
@@ -103,17 +118,26 @@ extension OutputWriter {
             let liveManifest = liveInode.flatMap { state.trees[$0] } ?? [:]
             // The user's entries left in the back buffer (by a build killed after its exchange)
             // go back into the output before anything of the back buffer is removed.
+            // (A tree's order lists its manifest's paths; the two trees' are usually the same.)
+            var backNames: (order: [String], names: Set<String>)?
             if let backInode = Self.inode(backPath), fm.fileExists(atPath: self.output) {
-                let owned = OutputWriter.rootNames(of: (known.trees[backInode] ?? [:]).keys)
-                OutputWriter.carryUserEntries(from: backPath, owned: owned, to: self.output)
+                let order = known.orders[backInode] ?? []
+                backNames = (order, OutputWriter.rootNames(of: order))
+                OutputWriter.carryUserEntries(from: backPath, owned: backNames!.names, to: self.output)
             }
-            let knownLive = liveInode.flatMap { known.trees[$0] }
-            self.ownedByLive = knownLive.map { OutputWriter.rootNames(of: $0.keys) }
+            self.ownedByLive = liveInode.flatMap { known.orders[$0] }.map { order in
+                if let backNames, backNames.order == order { return backNames.names }
+                return OutputWriter.rootNames(of: order)
+            }
             var back: [String: ManifestEntry]?
+            var backEntries: [ManifestEntry] = []
+            var backLines: ArraySlice<UInt8>?
             var start = "new"
             if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest, lines: state.lines[ino]) {
                 back = manifest
                 backOrder = state.orders[ino] ?? []
+                backEntries = state.entries[ino] ?? []
+                backLines = state.lines[ino]
                 start = "kept"
             } else {
                 _ = feedgen_remove_tree(backPath)
@@ -127,6 +151,8 @@ extension OutputWriter {
                         }
                         back = liveManifest
                         backOrder = liveInode.flatMap { state.orders[$0] } ?? []
+                        backEntries = liveInode.flatMap { state.entries[$0] } ?? []
+                        backLines = liveInode.flatMap { state.lines[$0] }
                         start = "linked"
                         // Recorded at once: a build that writes nothing (a patch build with no
                         // change, a failed build) leaves it for the next build, which keeps it
@@ -149,8 +175,11 @@ extension OutputWriter {
                 guard mkdir(backPath, 0o755) == 0 else { throw WriteError(path: backPath, message: String(cString: strerror(errno))) }
             }
             self.back = back ?? [:]
+            self.backEntries = backEntries
+            self.backLines = backLines
             self.live = liveManifest
             self.liveOrder = liveInode.flatMap { state.orders[$0] } ?? []
+            self.liveEntries = liveInode.flatMap { state.entries[$0] } ?? []
             self.liveLines = liveInode.flatMap { state.lines[$0] }
             self.start = start
         }
@@ -207,7 +236,7 @@ extension OutputWriter {
                 if unlink(backPath + "/" + path) != 0, errno != ENOENT {
                     throw WriteError(path: path, message: String(cString: strerror(errno)))
                 }
-                back[path] = nil
+                setBack(path, nil)
                 var parts = path.split(separator: "/").dropLast()
                 while !parts.isEmpty {
                     emptied.insert(parts.joined(separator: "/"))
@@ -311,7 +340,7 @@ extension OutputWriter {
             let entry = ManifestEntry(
                 hash: hash, key: key, size: identity.size, mtime: identity.mtime_ns, inode: identity.inode)
             lock.withLock {
-                back[path] = entry
+                setBack(path, entry)
                 written[path] = entry
                 writes += 1
             }
@@ -322,15 +351,13 @@ extension OutputWriter {
         public func commit() throws {
             let marker = "This folder is written by feedgen; it is replaced on every build.\n"
             try put(OutputFile(path: markerName, contents: .text(marker)), hash: StableHasher.hash(marker), key: 0)
-            guard written.count == (backPaths ? order.count : paths.count) else {
+            let inOrder = lock.withLock { entriesInOrder() }
+            guard inOrder != nil || written.count == (backPaths ? order.count : paths.count) else {
                 let missing = (backPaths ? Set(order) : paths).subtracting(written.keys).sorted().first ?? ""
                 throw WriteError(path: missing, message: "not written")
             }
             var state = CacheState()
-            if let ino = Self.inode(backPath) {
-                state.trees[ino] = written
-                state.orders[ino] = order
-            }
+            if let ino = Self.inode(backPath) { recordNewTree(ino, inOrder, in: &state) }
             if let liveInode, !live.isEmpty {
                 state.trees[liveInode] = live
                 state.orders[liveInode] = liveOrder
