@@ -1,13 +1,13 @@
-/// The bytes of a ``BuildSnapshot`` (its file format is described on the type): the item records
-/// and the diagnostics, most of a large site's snapshot, are written in pieces on every core and
-/// joined in order; those still as they were read are copied from the file read.
+/// The bytes of a ``BuildSnapshot`` (its file format is described on the type): the item records,
+/// most of a large site's snapshot, are written in pieces on every core and joined in order; those
+/// still as they were read are copied from the file read, and so are the diagnostics.
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenStorage
 import Foundation
 
 extension BuildSnapshot {
-    /// Records (item records, diagnostics) per piece written on one core.
+    /// Item records per piece written on one core.
     static let encodingPiece = 1_000
 
     func encoded(salt: UInt64) -> [UInt8] {
@@ -17,10 +17,9 @@ extension BuildSnapshot {
             diagnostics.packedOnly === read.diagnostics || read.diagnostics.matches(diagnostics.items) ? read : nil
         }
         let diagnosticList = diagnosticsRead != nil ? [] : diagnostics.items
-        let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnosticList.count + Self.encodingPiece - 1) / Self.encodingPiece
         // In file order: the head, the item records, the rest up to the diagnostics' count,
-        // the diagnostics, the counts and the tally of kinds.
-        let parts = parallelMap(3 + itemPieces + diagnosticPieces) { p -> [UInt8] in
+        // the diagnostics (their table and records), the counts and the tally of kinds.
+        let parts = parallelMap(4 + itemPieces) { p -> [UInt8] in
             var w = ByteWriter()
             if p == 0 {
                 w.bytes += Self.magic
@@ -61,11 +60,9 @@ extension BuildSnapshot {
                 copy.flush(to: &w)
             } else if p == itemPieces + 1 {
                 encodeMiddle(&w)
-            } else if diagnosticsRead != nil, p == itemPieces + 2 {
-                // Copied straight into the file's bytes below (megabytes: not twice).
-            } else if p <= itemPieces + 1 + diagnosticPieces {
-                let start = (p - itemPieces - 2) * Self.encodingPiece
-                for d in diagnosticList[start..<min(diagnosticList.count, start + Self.encodingPiece)] { w.diagnostic(d) }
+            } else if p == itemPieces + 2 {
+                // When read as they are: copied straight into the file's bytes below (not twice).
+                if diagnosticsRead == nil { w.snapshotDiagnostics(diagnosticList) }
             } else {
                 w.int(pages)
                 w.int(feedCount)

@@ -25,7 +25,7 @@ import Foundation
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 9
+    static let formatVersion: UInt32 = 10
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -89,8 +89,9 @@ struct BuildSnapshot: Equatable {
     var backFeeds: [FeedRecord] = []
     /// The build's diagnostics, as reported (before the closing notes), in
     /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them), with the
-    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 9).
-    /// Read ones stay packed (``SnapshotDiagnostics``).
+    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 9);
+    /// written as a table of their texts and fixed-width records (format 10). Read ones stay
+    /// packed (``SnapshotDiagnostics``).
     var diagnostics: Diagnostics
     /// The build's counts (``BuildReport``).
     var pages: Int
@@ -213,7 +214,8 @@ struct BuildSnapshot: Equatable {
             guard let record = Self.feedPage(&r) else { return nil }
             backFeeds.append(record)
         }
-        // The diagnostics' bytes follow their count (8 bytes); they are made when read.
+        // The diagnostics' bytes (table and records) follow their count (8 bytes); they are made
+        // when read.
         let diagnosticStart = r.offset + 8
         guard let packed = SnapshotDiagnostics(&r, bytes: array) else { return nil }
         read = (diagnosticStart..<r.offset, packed)
