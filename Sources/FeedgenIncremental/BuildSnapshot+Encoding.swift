@@ -217,32 +217,32 @@ extension ByteWriter {
     fileprivate mutating func record(_ record: BuildSnapshot.ItemRecord?) {
         guard let record else { return bytes.append(0) }
         bytes.append(1)
-        int(record.feed)
-        int(record.section)
-        int(record.item)
+        varint(record.feed)
+        varint(record.section)
+        varint(record.item)
         u64(record.fingerprint)
         u64(record.whole)
-        int(record.links.count)
+        varint(record.links.count)
         for link in record.links {
-            string(link.target)
-            string(link.page)
+            shortString(link.target)
+            shortString(link.page)
         }
         guard let elsewhere = record.elsewhere else { return bytes.append(0) }
         bytes.append(1)
-        int(elsewhere.cards.count)
+        varint(elsewhere.cards.count)
         for card in elsewhere.cards {
-            int(card.feed)
-            int(card.section)
-            int(card.item)
-            string(card.preset)
-            optional(card.lang) { $0.string($1) }
-            string(card.cellID)
+            varint(card.feed)
+            varint(card.section)
+            varint(card.item)
+            shortString(card.preset)
+            optional(card.lang) { $0.shortString($1) }
+            shortString(card.cellID)
             bytes.append(card.sameLayout ? 1 : 0)
         }
-        int(elsewhere.entries.count)
+        varint(elsewhere.entries.count)
         for entry in elsewhere.entries {
-            int(entry.feed)
-            int(entry.entry)
+            varint(entry.feed)
+            varint(entry.entry)
         }
     }
 }
