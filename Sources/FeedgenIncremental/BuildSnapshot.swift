@@ -20,12 +20,13 @@ import Foundation
 ///
 /// File format: `FGSN`, format version (UInt32), salt (UInt64), then the fields below in order
 /// (integers little-endian Int64 unless said, indexes and byte offsets not negative, column
-/// widths finite, strings as byte count and UTF-8), and a ``StableHasher`` checksum (UInt64) of everything before it.
-/// Anything unexpected reads as nil.
+/// widths finite, strings as byte count and UTF-8; an item record's numbers and byte counts as
+/// varints, format 11: ``ByteWriter/varint(_:)``), and a ``StableHasher`` checksum (UInt64) of
+/// everything before it. Anything unexpected reads as nil.
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 10
+    static let formatVersion: UInt32 = 11
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
