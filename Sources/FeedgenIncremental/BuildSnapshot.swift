@@ -301,14 +301,14 @@ struct BuildSnapshot: Equatable {
     }
 
     /// Writes the snapshot into the cache folder (a temporary file renamed over the old one).
-    func write(cacheFolder folder: String) { Self.write(encoded(salt: BuildCache.salt), cacheFolder: folder) }
+    func write(cacheFolder folder: String) { Self.write(encodedPieces(salt: BuildCache.salt), cacheFolder: folder) }
 
-    /// Writes a snapshot's bytes (``encoded(salt:)``) into the cache folder, as
+    /// Writes a snapshot's bytes (``encodedPieces(salt:)``) into the cache folder, as
     /// ``write(cacheFolder:)``.
-    static func write(_ bytes: [UInt8], cacheFolder folder: String) {
+    static func write(_ pieces: [Piece], cacheFolder folder: String) {
         let path = folder + "/" + fileName
         let temporary = path + ".tmp-\(getpid())"
-        guard CacheFile.write(bytes, to: temporary) else { return }
+        guard CacheFile.write(pieces.map { $0.bytes[$0.range] }, to: temporary) else { return }
         if rename(temporary, path) != 0 { CacheFile.remove(temporary) }
     }
 
