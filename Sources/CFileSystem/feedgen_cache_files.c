@@ -15,9 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/// feedgen_fs.c: a stat as a stamp; all of a buffer written to a descriptor.
+/// feedgen_fs.c: a stat as a stamp (feedgen_write_all is in the header).
 void feedgen_fill_stamp(struct feedgen_file_stamp *stamp, const struct stat *info);
-int feedgen_write_all(int fd, const char *p, size_t length);
 
 int feedgen_open_regular(const char *path, struct feedgen_file_stamp *stamp) {
     // O_NONBLOCK: opening a FIFO for reading would wait for a writer; O_NOFOLLOW: a link fails.

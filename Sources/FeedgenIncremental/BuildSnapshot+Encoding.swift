@@ -1,27 +1,46 @@
-/// The bytes of a ``BuildSnapshot`` (its file format is described on the type): the item records
-/// and the diagnostics, most of a large site's snapshot, are written in pieces on every core and
-/// joined in order; those still as they were read are copied from the file read.
+/// The bytes of a ``BuildSnapshot`` (its file format is described on the type): the item records,
+/// most of a large site's snapshot, are written in pieces on every core; those still as they were
+/// read, and the diagnostics when they are, are runs of the file read (not copied: a patch
+/// build's snapshot is mostly the last one's bytes, written from where they lie).
 import FeedgenDiagnostics
 import FeedgenEmit
 import FeedgenStorage
 import Foundation
 
 extension BuildSnapshot {
-    /// Records (item records, diagnostics) per piece written on one core.
+    /// Item records per piece written on one core.
     static let encodingPiece = 1_000
 
-    func encoded(salt: UInt64) -> [UInt8] {
+    /// A run of a snapshot's bytes: `range` of `bytes` (a part encoded, or the file read).
+    struct Piece {
+        let bytes: [UInt8]
+        let range: Range<Int>
+    }
+
+    /// The snapshot's bytes, joined (``encodedPieces(salt:)``).
+    func encoded(salt: UInt64) -> [UInt8] { Self.joined(encodedPieces(salt: salt)) }
+
+    static func joined(_ pieces: [Piece]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pieces.reduce(0) { $0 + $1.range.count })
+        for piece in pieces { bytes += piece.bytes[piece.range] }
+        return bytes
+    }
+
+    /// The snapshot's bytes in order, the checksum last: runs of the file read where they are
+    /// still its bytes, and the parts encoded.
+    func encodedPieces(salt: UInt64) -> [Piece] {
         let itemPieces = (items.count + Self.encodingPiece - 1) / Self.encodingPiece
         // The read snapshot's diagnostics, when they are these, are copied as they were.
         let diagnosticsRead = readFrom.parts.flatMap { read in
             diagnostics.packedOnly === read.diagnostics || read.diagnostics.matches(diagnostics.items) ? read : nil
         }
         let diagnosticList = diagnosticsRead != nil ? [] : diagnostics.items
-        let diagnosticPieces = diagnosticsRead != nil ? 1 : (diagnosticList.count + Self.encodingPiece - 1) / Self.encodingPiece
         // In file order: the head, the item records, the rest up to the diagnostics' count,
-        // the diagnostics, the counts and the tally of kinds.
-        let parts = parallelMap(3 + itemPieces + diagnosticPieces) { p -> [UInt8] in
+        // the diagnostics (their table and records), the counts and the tally of kinds.
+        let parts = parallelMap(4 + itemPieces) { p -> [Piece] in
             var w = ByteWriter()
+            var pieces: [Piece] = []
             if p == 0 {
                 w.bytes += Self.magic
                 w.u32(Self.formatVersion)
@@ -37,83 +56,108 @@ extension BuildSnapshot {
                     itemFiles.withUnsafeBufferPointer { files in
                         for k in files.indices {
                             if k < read.count, read[k].stamp == files[k].stamp, read[k].path.sameBytes(as: files[k].path) {
-                                copy.add(items.file!.itemFileRanges[k], to: &w)
+                                copy.add(items.file!.itemFileRanges[k], to: &w, pieces: &pieces)
                             } else {
-                                copy.flush(to: &w)
+                                copy.flush(to: &w, pieces: &pieces)
                                 w.source(files[k])
                             }
                         }
                     }
                 }
-                copy.flush(to: &w)
+                copy.flush(to: &w, pieces: &pieces)
             } else if p <= itemPieces {
                 let start = (p - 1) * Self.encodingPiece
                 // A record still as read is copied from the file it was read from.
                 var copy = Copy(file: items.file)
                 for k in start..<min(items.count, start + Self.encodingPiece) {
                     if let range = items.bytesRead(k) {
-                        copy.add(range, to: &w)
+                        copy.add(range, to: &w, pieces: &pieces)
                     } else {
-                        copy.flush(to: &w)
+                        copy.flush(to: &w, pieces: &pieces)
                         w.record(items[k])
                     }
                 }
-                copy.flush(to: &w)
+                copy.flush(to: &w, pieces: &pieces)
             } else if p == itemPieces + 1 {
                 encodeMiddle(&w)
-            } else if diagnosticsRead != nil, p == itemPieces + 2 {
-                // Copied straight into the file's bytes below (megabytes: not twice).
-            } else if p <= itemPieces + 1 + diagnosticPieces {
-                let start = (p - itemPieces - 2) * Self.encodingPiece
-                for d in diagnosticList[start..<min(diagnosticList.count, start + Self.encodingPiece)] { w.diagnostic(d) }
+            } else if p == itemPieces + 2 {
+                // When read as they are: the run of the file read.
+                if let diagnosticsRead { return [Piece(bytes: diagnosticsRead.bytes, range: diagnosticsRead.diagnosticBytes)] }
+                w.snapshotDiagnostics(diagnosticList)
             } else {
                 w.int(pages)
                 w.int(feedCount)
                 w.int(cards)
                 w.kindTally(diagnostics.kinds)
             }
-            return w.bytes
+            Copy.own(&w, into: &pieces)
+            return pieces
+        }
+        // Runs of one array that follow each other there are one (one write for many parts).
+        var pieces: [Piece] = []
+        for piece in parts.joined() where !piece.range.isEmpty {
+            if let last = pieces.last, last.range.upperBound == piece.range.lowerBound,
+                last.bytes.withUnsafeBufferPointer({ $0.baseAddress }) == piece.bytes.withUnsafeBufferPointer({ $0.baseAddress })
+            {
+                pieces[pieces.count - 1] = Piece(bytes: last.bytes, range: last.range.lowerBound..<piece.range.upperBound)
+            } else {
+                pieces.append(piece)
+            }
         }
         var w = ByteWriter()
-        let copied = diagnosticsRead.map { read in (index: itemPieces + 2, bytes: read.bytes[read.diagnosticBytes]) }
-        w.bytes.reserveCapacity(parts.reduce(8 + (copied?.bytes.count ?? 0)) { $0 + $1.count })
-        for (p, part) in parts.enumerated() {
-            if let copied, p == copied.index { w.bytes += copied.bytes } else { w.bytes += part }
-        }
-        w.u64(StableHasher.hash(w.bytes))
+        w.u64(Self.withBuffers(pieces[...], []) { StableHasher.hash(pieces: $0) })
+        pieces.append(Piece(bytes: w.bytes, range: 0..<w.bytes.count))
         #if DEBUG
             // Copied parts must be what encoding them again makes.
             if readFrom.parts != nil {
                 var fresh = self
                 fresh.readFrom = ReadFrom()
                 fresh.items = Records(Array(items))
-                assert(fresh.encoded(salt: salt) == w.bytes, "a snapshot's copied parts differ from their encoding")
+                assert(fresh.encoded(salt: salt) == Self.joined(pieces), "a snapshot's copied parts differ from their encoding")
             }
         #endif
-        return w.bytes
+        return pieces
     }
 
-    /// Bytes of the file read to copy, gathered while they follow each other there: one copy
-    /// for many records.
+    /// `body` given the bytes of `pieces`, in order.
+    private static func withBuffers<R>(
+        _ pieces: ArraySlice<Piece>, _ buffers: [UnsafeRawBufferPointer], _ body: ([UnsafeRawBufferPointer]) -> R
+    ) -> R {
+        guard let first = pieces.first else { return body(buffers) }
+        return first.bytes.withUnsafeBytes { bytes in
+            withBuffers(pieces.dropFirst(), buffers + [UnsafeRawBufferPointer(rebasing: bytes[first.range])], body)
+        }
+    }
+
+    /// Bytes of the file read to copy, gathered while they follow each other there: one run
+    /// for many records, put after the bytes encoded before it.
     private struct Copy {
         let file: Records.File?
         var run: Range<Int>? = nil
 
         init(file: Records.File?) { self.file = file }
 
-        mutating func add(_ range: Range<Int>, to w: inout ByteWriter) {
+        mutating func add(_ range: Range<Int>, to w: inout ByteWriter, pieces: inout [Piece]) {
             if let last = run, last.upperBound == range.lowerBound {
                 run = last.lowerBound..<range.upperBound
             } else {
-                flush(to: &w)
+                flush(to: &w, pieces: &pieces)
                 run = range
             }
         }
 
-        mutating func flush(to w: inout ByteWriter) {
+        mutating func flush(to w: inout ByteWriter, pieces: inout [Piece]) {
             guard let copied = run, let file else { return }
-            file.bytes.withUnsafeBufferPointer { w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[copied])) }
+            Self.own(&w, into: &pieces)
+            pieces.append(Piece(bytes: file.bytes, range: copied))
             run = nil
+        }
+
+        /// The bytes encoded so far, as a piece.
+        static func own(_ w: inout ByteWriter, into pieces: inout [Piece]) {
+            guard !w.bytes.isEmpty else { return }
+            pieces.append(Piece(bytes: w.bytes, range: 0..<w.bytes.count))
+            w.bytes = []
         }
     }
 
@@ -220,32 +264,32 @@ extension ByteWriter {
     fileprivate mutating func record(_ record: BuildSnapshot.ItemRecord?) {
         guard let record else { return bytes.append(0) }
         bytes.append(1)
-        int(record.feed)
-        int(record.section)
-        int(record.item)
+        varint(record.feed)
+        varint(record.section)
+        varint(record.item)
         u64(record.fingerprint)
         u64(record.whole)
-        int(record.links.count)
+        varint(record.links.count)
         for link in record.links {
-            string(link.target)
-            string(link.page)
+            shortString(link.target)
+            shortString(link.page)
         }
         guard let elsewhere = record.elsewhere else { return bytes.append(0) }
         bytes.append(1)
-        int(elsewhere.cards.count)
+        varint(elsewhere.cards.count)
         for card in elsewhere.cards {
-            int(card.feed)
-            int(card.section)
-            int(card.item)
-            string(card.preset)
-            optional(card.lang) { $0.string($1) }
-            string(card.cellID)
+            varint(card.feed)
+            varint(card.section)
+            varint(card.item)
+            shortString(card.preset)
+            optional(card.lang) { $0.shortString($1) }
+            shortString(card.cellID)
             bytes.append(card.sameLayout ? 1 : 0)
         }
-        int(elsewhere.entries.count)
+        varint(elsewhere.entries.count)
         for entry in elsewhere.entries {
-            int(entry.feed)
-            int(entry.entry)
+            varint(entry.feed)
+            varint(entry.entry)
         }
     }
 }

@@ -85,9 +85,11 @@ extension BuildSnapshot {
         func fingerprints(_ k: Int) -> (outside: UInt64, whole: UInt64)? {
             guard let range = bytesRead(k), let file else { return self[k].map { ($0.fingerprint, $0.whole) } }
             return file.bytes.withUnsafeBytes { buffer in
-                // The present flag, feed, section and item (1 + 3 × 8 bytes), then the two.
+                // The present flag, feed, section and item, then the two.
                 var r = ByteReader(bytes: buffer, offset: range.lowerBound, end: range.upperBound)
-                guard let present = r.byte(), present != 0, r.raw(24) != nil, let outside = r.u64(), let whole = r.u64() else { return nil }
+                guard let present = r.byte(), present != 0, r.varint() != nil, r.varint() != nil, r.varint() != nil, let outside = r.u64(),
+                    let whole = r.u64()
+                else { return nil }
                 return (outside, whole)
             }
         }
@@ -158,7 +160,7 @@ extension BuildSnapshot {
     /// Whether the bytes at `r` are what ``ByteWriter/record(_:)`` writes for `record`, to `r`'s end.
     static func record(_ r: inout ByteReader, matches record: ItemRecord?) -> Bool {
         func same(_ text: String) -> Bool {
-            guard let range = r.stringRange() else { return false }
+            guard let range = r.shortStringRange() else { return false }
             var text = text
             return text.withUTF8 { utf8 in
                 utf8.count == range.count
@@ -167,17 +169,17 @@ extension BuildSnapshot {
         }
         guard let present = r.byte() else { return false }
         guard let record else { return present == 0 && r.offset == r.end }
-        guard present == 1, r.int() == record.feed, r.int() == record.section, r.int() == record.item,
-            r.u64() == record.fingerprint, r.u64() == record.whole, r.int() == record.links.count
+        guard present == 1, r.varint() == record.feed, r.varint() == record.section, r.varint() == record.item,
+            r.u64() == record.fingerprint, r.u64() == record.whole, r.varint() == record.links.count
         else { return false }
         for link in record.links {
             guard same(link.target), same(link.page) else { return false }
         }
         guard let hasPlaces = r.byte() else { return false }
         guard let places = record.elsewhere else { return hasPlaces == 0 && r.offset == r.end }
-        guard hasPlaces == 1, r.int() == places.cards.count else { return false }
+        guard hasPlaces == 1, r.varint() == places.cards.count else { return false }
         for card in places.cards {
-            guard r.int() == card.feed, r.int() == card.section, r.int() == card.item, same(card.preset), let hasLang = r.byte()
+            guard r.varint() == card.feed, r.varint() == card.section, r.varint() == card.item, same(card.preset), let hasLang = r.byte()
             else { return false }
             if let lang = card.lang {
                 guard hasLang == 1, same(lang) else { return false }
@@ -186,9 +188,9 @@ extension BuildSnapshot {
             }
             guard same(card.cellID), r.byte() == (card.sameLayout ? 1 : 0) else { return false }
         }
-        guard r.int() == places.entries.count else { return false }
+        guard r.varint() == places.entries.count else { return false }
         for entry in places.entries {
-            guard r.int() == entry.feed, r.int() == entry.entry else { return false }
+            guard r.varint() == entry.feed, r.varint() == entry.entry else { return false }
         }
         return r.offset == r.end
     }
@@ -197,13 +199,13 @@ extension BuildSnapshot {
     /// nil when the bytes are not one.
     static func record(_ r: inout ByteReader) -> ItemRecord?? {
         func string() -> String? {
-            guard let range = r.stringRange() else { return nil }
+            guard let range = r.shortStringRange() else { return nil }
             return String(decoding: UnsafeRawBufferPointer(rebasing: r.bytes[range]), as: UTF8.self)
         }
         guard let present = r.byte() else { return nil }
         if present == 0 { return .some(nil) }
-        guard let feed = r.index(), let section = r.index(), let item = r.index(), let fingerprint = r.u64(), let whole = r.u64(),
-            let count = r.count()
+        guard let feed = r.varIndex(), let section = r.varIndex(), let item = r.varIndex(), let fingerprint = r.u64(), let whole = r.u64(),
+            let count = r.varCount()
         else { return nil }
         var links: [Link] = []
         links.reserveCapacity(count)
@@ -214,19 +216,23 @@ extension BuildSnapshot {
         var record = ItemRecord(feed: feed, section: section, item: item, fingerprint: fingerprint, whole: whole, links: links)
         guard let hasPlaces = r.byte() else { return nil }
         if hasPlaces == 1 {
-            guard let count = r.count() else { return nil }
+            guard let count = r.varCount() else { return nil }
             var places = Elsewhere(cards: [], entries: [])
             places.cards.reserveCapacity(count)
             for _ in 0..<count {
-                guard let f = r.index(), let s = r.index(), let i = r.index(), let preset = string(), let lang = r.optional({ $0.string() }),
-                    let cellID = string(), let same = r.byte()
-                else { return nil }
+                guard let f = r.varIndex(), let s = r.varIndex(), let i = r.varIndex(), let preset = string(), let hasLang = r.byte() else { return nil }
+                var lang: String?
+                if hasLang != 0 {
+                    guard let text = string() else { return nil }
+                    lang = text
+                }
+                guard let cellID = string(), let same = r.byte() else { return nil }
                 places.cards.append(CardPlace(feed: f, section: s, item: i, preset: preset, lang: lang, cellID: cellID, sameLayout: same == 1))
             }
-            guard let entries = r.count() else { return nil }
+            guard let entries = r.varCount() else { return nil }
             places.entries.reserveCapacity(entries)
             for _ in 0..<entries {
-                guard let f = r.index(), let e = r.index() else { return nil }
+                guard let f = r.varIndex(), let e = r.varIndex() else { return nil }
                 places.entries.append((f, e))
             }
             record.elsewhere = places
@@ -240,23 +246,101 @@ extension BuildSnapshot {
     static func stepOverRecord(_ r: inout ByteReader, anchors: inout [Range<Int>]) -> Bool {
         guard let present = r.byte() else { return false }
         if present == 0 { return true }
-        guard r.index() != nil, r.index() != nil, r.index() != nil, r.u64() != nil, r.u64() != nil, let count = r.count() else { return false }
+        guard r.varIndex() != nil, r.varIndex() != nil, r.varIndex() != nil, r.u64() != nil, r.u64() != nil, let count = r.varCount()
+        else { return false }
         for _ in 0..<count {
-            guard let target = r.stringRange(), r.stringRange() != nil else { return false }
+            guard let target = r.shortStringRange(), r.shortStringRange() != nil else { return false }
             if let first = target.first, r.bytes[first] == UInt8(ascii: "#") { anchors.append(target) }
         }
         guard let hasPlaces = r.byte() else { return false }
         guard hasPlaces == 1 else { return true }
-        guard let cards = r.count() else { return false }
+        guard let cards = r.varCount() else { return false }
         for _ in 0..<cards {
-            guard r.index() != nil, r.index() != nil, r.index() != nil, r.stringRange() != nil, let hasLang = r.byte() else { return false }
-            if hasLang != 0, r.stringRange() == nil { return false }
-            guard r.stringRange() != nil, r.byte() != nil else { return false }
+            guard r.varIndex() != nil, r.varIndex() != nil, r.varIndex() != nil, r.shortStringRange() != nil, let hasLang = r.byte()
+            else { return false }
+            if hasLang != 0, r.shortStringRange() == nil { return false }
+            guard r.shortStringRange() != nil, r.byte() != nil else { return false }
         }
-        guard let entries = r.count() else { return false }
+        guard let entries = r.varCount() else { return false }
         for _ in 0..<entries {
-            guard r.index() != nil, r.index() != nil else { return false }
+            guard r.varIndex() != nil, r.varIndex() != nil else { return false }
         }
         return true
+    }
+}
+
+/// A record's numbers and texts' byte counts are mostly small: written in 7-bit groups, low
+/// first, each group's high bit set when another follows (LEB128), after a zigzag fold of the
+/// sign (0, -1, 1, -2… as 0, 1, 2, 3…), so that one below 64 takes one byte. A number that
+/// must not be negative (an index, a count) reads as damage when it is.
+extension ByteWriter {
+    mutating func varint(_ v: Int) {
+        var folded = UInt64(bitPattern: Int64(v) << 1 ^ Int64(v) >> 63)
+        while folded >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: folded) | 0x80)
+            folded >>= 7
+        }
+        bytes.append(UInt8(folded))
+    }
+
+    /// A string as its byte count (``varint(_:)``) and UTF-8.
+    mutating func shortString(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            varint(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+}
+
+extension ByteReader {
+    /// ``ByteWriter/varint(_:)``: nil past the end or past 64 bits.
+    @inline(__always)
+    mutating func varint() -> Int? {
+        // Most are one byte: read here, inlined.
+        guard offset < end else { return nil }
+        let first = bytes[offset]
+        guard first >= 0x80 else {
+            offset += 1
+            return Int(first >> 1) ^ -Int(first & 1)
+        }
+        return longVarint()
+    }
+
+    /// ``varint()`` of two bytes or more.
+    mutating func longVarint() -> Int? {
+        var folded: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < end {
+            let byte = bytes[offset]
+            offset += 1
+            guard shift < 63 || byte <= 1 else { return nil }
+            folded |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return Int(Int64(bitPattern: folded >> 1) ^ -Int64(bitPattern: folded & 1)) }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// A ``varint()`` that is an index or a byte offset: not negative.
+    @inline(__always)
+    mutating func varIndex() -> Int? {
+        guard let n = varint(), n >= 0 else { return nil }
+        return n
+    }
+
+    /// A ``varint()`` count of elements that take at least one byte each: at most the bytes left.
+    @inline(__always)
+    mutating func varCount() -> Int? {
+        guard let n = varint(), n >= 0, n <= end - offset else { return nil }
+        return n
+    }
+
+    /// The range of a ``ByteWriter/shortString(_:)``'s bytes, stepped over.
+    @inline(__always)
+    mutating func shortStringRange() -> Range<Int>? {
+        guard let n = varCount() else { return nil }
+        defer { offset += n }
+        return offset..<(offset + n)
     }
 }

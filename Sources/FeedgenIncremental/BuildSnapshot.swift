@@ -20,12 +20,13 @@ import Foundation
 ///
 /// File format: `FGSN`, format version (UInt32), salt (UInt64), then the fields below in order
 /// (integers little-endian Int64 unless said, indexes and byte offsets not negative, column
-/// widths finite, strings as byte count and UTF-8), and a ``StableHasher`` checksum (UInt64) of everything before it.
-/// Anything unexpected reads as nil.
+/// widths finite, strings as byte count and UTF-8; an item record's numbers and byte counts as
+/// varints, format 11: ``ByteWriter/varint(_:)``), and a ``StableHasher`` checksum (UInt64) of
+/// everything before it. Anything unexpected reads as nil.
 struct BuildSnapshot: Equatable {
     static let fileName = "snapshot"
     static let magic: [UInt8] = Array("FGSN".utf8)
-    static let formatVersion: UInt32 = 9
+    static let formatVersion: UInt32 = 11
     /// As ``ItemCache``'s table of sources: 2 s, FAT's modification-time resolution.
     static let racyMargin: Int64 = 2_000_000_000
 
@@ -89,8 +90,9 @@ struct BuildSnapshot: Equatable {
     var backFeeds: [FeedRecord] = []
     /// The build's diagnostics, as reported (before the closing notes), in
     /// ``Diagnostics/sorted`` order (format 6; a patch build merges its own into them), with the
-    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 9).
-    /// Read ones stay packed (``SnapshotDiagnostics``).
+    /// tally of their kinds when it is known (``Diagnostics/kinds``, after the counts: format 9);
+    /// written as a table of their texts and fixed-width records (format 10). Read ones stay
+    /// packed (``SnapshotDiagnostics``).
     var diagnostics: Diagnostics
     /// The build's counts (``BuildReport``).
     var pages: Int
@@ -213,7 +215,8 @@ struct BuildSnapshot: Equatable {
             guard let record = Self.feedPage(&r) else { return nil }
             backFeeds.append(record)
         }
-        // The diagnostics' bytes follow their count (8 bytes); they are made when read.
+        // The diagnostics' bytes (table and records) follow their count (8 bytes); they are made
+        // when read.
         let diagnosticStart = r.offset + 8
         guard let packed = SnapshotDiagnostics(&r, bytes: array) else { return nil }
         read = (diagnosticStart..<r.offset, packed)
@@ -298,14 +301,14 @@ struct BuildSnapshot: Equatable {
     }
 
     /// Writes the snapshot into the cache folder (a temporary file renamed over the old one).
-    func write(cacheFolder folder: String) { Self.write(encoded(salt: BuildCache.salt), cacheFolder: folder) }
+    func write(cacheFolder folder: String) { Self.write(encodedPieces(salt: BuildCache.salt), cacheFolder: folder) }
 
-    /// Writes a snapshot's bytes (``encoded(salt:)``) into the cache folder, as
+    /// Writes a snapshot's bytes (``encodedPieces(salt:)``) into the cache folder, as
     /// ``write(cacheFolder:)``.
-    static func write(_ bytes: [UInt8], cacheFolder folder: String) {
+    static func write(_ pieces: [Piece], cacheFolder folder: String) {
         let path = folder + "/" + fileName
         let temporary = path + ".tmp-\(getpid())"
-        guard CacheFile.write(bytes, to: temporary) else { return }
+        guard CacheFile.write(pieces.map { $0.bytes[$0.range] }, to: temporary) else { return }
         if rename(temporary, path) != 0 { CacheFile.remove(temporary) }
     }
 

@@ -347,7 +347,7 @@ extension PatchBuild {
                 timing.mark("patch: files put")
                 // Encoded while the output is committed; written once it is.
                 let finished = snapshot
-                let encoded = Background { finished.encoded(salt: BuildCache.salt) }
+                let encoded = Background { finished.encodedPieces(salt: BuildCache.salt) }
                 BuildSnapshot.remove(cacheFolder: folder)
                 let committed = Result { try session.commit() }
                 let bytes = encoded.value

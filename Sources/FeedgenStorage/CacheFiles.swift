@@ -111,6 +111,23 @@ public enum CacheFile {
         bytes.withUnsafeBytes { feedgen_write_regular(path, $0.baseAddress, $0.count) } == 0
     }
 
+    /// Writes `pieces`, one after another, as a new regular file at `path`, as ``write(_:to:)``
+    /// (no joined copy of them made).
+    /// - Returns: whether it was written whole (errno set when not).
+    @discardableResult
+    public static func write(_ pieces: [ArraySlice<UInt8>], to path: String) -> Bool {
+        let fd = create(path)
+        guard fd >= 0 else { return false }
+        var written = true
+        for piece in pieces where written {
+            written = piece.withUnsafeBytes { feedgen_write_all(fd, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count) } == 0
+        }
+        let saved = errno
+        if close(fd) != 0, written { return false }
+        errno = saved
+        return written
+    }
+
     /// Renames `from` over `to`, removing a folder in the way. - Returns: whether it was renamed.
     @discardableResult
     public static func rename(_ from: String, over to: String) -> Bool { feedgen_rename_over(from, to) == 0 }

@@ -158,6 +158,10 @@ int feedgen_create_regular(const char *path);
 /// feedgen_create_regular, then writes `length` bytes and closes. Returns 0, or -1 with errno.
 int feedgen_write_regular(const char *path, const void *bytes, size_t length);
 
+/// Writes `length` bytes at `fd`'s place (again after a short write or EINTR). Returns 0, or -1
+/// with errno.
+int feedgen_write_all(int fd, const char *p, size_t length);
+
 /// Renames `from` to `to`; when a folder is in the way (`to` is a folder), removes it and tries
 /// again. Returns 0, or -1 with errno set.
 int feedgen_rename_over(const char *from, const char *to);
