@@ -51,6 +51,8 @@ typedef void (*vips_error_fn)(const char *domain, const char *fmt, ...);
 // vips/operation.h
 typedef void (*vips_cache_set_max_fn)(int max);
 typedef void (*vips_concurrency_set_fn)(int concurrency);
+// vips/vector.h (gboolean is an int)
+typedef void (*vips_vector_set_enabled_fn)(int enabled);
 // vips/resample.h; option lists are NULL-terminated.
 typedef int (*vips_thumbnail_fn)(const char *filename, VipsImage **out, int width, ...);
 // vips/foreign.h
@@ -74,6 +76,7 @@ static struct {
     vips_error_fn error;
     vips_cache_set_max_fn cache_set_max;
     vips_concurrency_set_fn concurrency_set;
+    vips_vector_set_enabled_fn vector_set_enabled;  // NULL where the library has none
     vips_thumbnail_fn thumbnail;
     vips_webpsave_buffer_fn webpsave_buffer;
     vips_jpegsave_fn jpegsave;
@@ -136,6 +139,8 @@ static void load_vips(void) {
             vips.version_string(), abi, VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE, install_hint);
         return;
     }
+    // Optional: libvips builds without Orc may not export it.
+    vips.vector_set_enabled = (vips_vector_set_enabled_fn)dlsym(handle, "vips_vector_set_enabled");
     load_status = 0;
 }
 
@@ -180,6 +185,10 @@ static void init_vips(void) {
     // survive the file being replaced (watch mode).
     vips.cache_set_max(0);
     vips.concurrency_set(1);
+    // No run-time generated SIMD code (Orc): it has crashed with SIGSEGV on image threads here
+    // and in other libvips users (sharp #172, imagor #271 turn it off too); a build makes few
+    // variants, so the plain C paths cost little.
+    if (vips.vector_set_enabled != NULL) vips.vector_set_enabled(0);
     init_status = 0;
 }
 
