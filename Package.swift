@@ -27,9 +27,9 @@ let package = Package(
     targets: [
         // Debian's libcmark-gfm-dev + libcmark-gfm-extensions-dev (GitHub's cmark-gfm: CommonMark
         // with the GFM extensions; it exports libcmark's `cmark_*` symbols, so libcmark must not be
-        // linked too) and libyaml-dev, through pkg-config.
+        // linked too), its static archives linked by CCmarkSpecialChars; libyaml-dev through pkg-config.
         .systemLibrary(
-            name: "CCmark", pkgConfig: "libcmark-gfm",
+            name: "CCmark",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(
             name: "CYaml", pkgConfig: "yaml-0.1",
@@ -58,8 +58,17 @@ let package = Package(
             name: "CToml",
             cxxSettings: [.define("TOML_HEADER_ONLY", to: "0"), .define("TOML_SHARED_LIB", to: "1")],
             linkerSettings: [.linkedLibrary("tomlplusplus")]),
-        // Replaces cmark-gfm's special-character management with a thread-safe one (see its file).
-        .target(name: "CCmarkSpecialChars", linkerSettings: [.linkedLibrary("dl")]),
+        // cmark-gfm's static archives (its calls within the library are direct, not through a
+        // shared library's PLT), with its special-character table made thread-safe (see the file).
+        .target(
+            name: "CCmarkSpecialChars",
+            linkerSettings: [
+                .unsafeFlags([
+                    "-Xlinker", "-l:libcmark-gfm-extensions.a", "-Xlinker", "-l:libcmark-gfm.a",
+                    "-Xlinker", "--wrap=cmark_inlines_add_special_character",
+                    "-Xlinker", "--wrap=cmark_inlines_remove_special_character",
+                ])
+            ]),
         // A per-thread arena for cmark-gfm's nodes and buffers (see its file).
         .target(name: "CCmarkArena"),
 

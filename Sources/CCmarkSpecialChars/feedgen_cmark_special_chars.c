@@ -8,40 +8,35 @@
 // plain text: about one body in a hundred of a parallel build, a different one on every run
 // (github/cmark-gfm#176; later releases keep the table per parser).
 //
-// The library calls the function through its PLT, so this definition in the program takes its
-// place: the characters are added when the first parser with extensions starts and removed
-// when the last one ends, under a lock, by the library's own function (found with RTLD_NEXT).
-// Every parser of feedgen attaches the same extensions, so the table then always matches the
-// running parsers. Parsers without extensions (strict CommonMark) change nothing.
-#define _GNU_SOURCE
-#include <dlfcn.h>
+// feedgen links the library's static archives with `--wrap` for the two functions that change
+// the table (Package.swift): blocks.c's calls to them come here (the `__wrap_` names), and each
+// character is added when the first parser that needs it starts and removed when the last one
+// ends, under a lock, by the library's own functions (the `__real_` names). The table then
+// always holds the characters of the running parsers. Parsers without extensions (strict
+// CommonMark) change nothing.
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stddef.h>
+#include <stdbool.h>
 
 #include "feedgen_cmark_special_chars.h"
 
-typedef struct cmark_parser cmark_parser;
-typedef struct _cmark_llist cmark_llist;
-extern cmark_llist *cmark_parser_get_syntax_extensions(cmark_parser *parser);
+void __real_cmark_inlines_add_special_character(unsigned char c, bool emphasis);
+void __real_cmark_inlines_remove_special_character(unsigned char c, bool emphasis);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int parsing;  // parsers with extensions between their add and their remove
+static unsigned users[256];  // parsers between their add and their remove of each character
 static atomic_int replaced;
 
-void cmark_manage_extensions_special_characters(cmark_parser *parser, int add) {
-  static void (*library)(cmark_parser *, int);
+void __wrap_cmark_inlines_add_special_character(unsigned char c, bool emphasis) {
   atomic_store(&replaced, 1);
-  if (cmark_parser_get_syntax_extensions(parser) == NULL) return;  // no characters to manage
   pthread_mutex_lock(&lock);
-  if (library == NULL) library = (void (*)(cmark_parser *, int))dlsym(RTLD_NEXT, "cmark_manage_extensions_special_characters");
-  if (library != NULL) {
-    if (add) {
-      if (parsing++ == 0) library(parser, 1);
-    } else if (parsing > 0 && --parsing == 0) {
-      library(parser, 0);
-    }
-  }
+  if (users[c]++ == 0) __real_cmark_inlines_add_special_character(c, emphasis);
+  pthread_mutex_unlock(&lock);
+}
+
+void __wrap_cmark_inlines_remove_special_character(unsigned char c, bool emphasis) {
+  pthread_mutex_lock(&lock);
+  if (users[c] > 0 && --users[c] == 0) __real_cmark_inlines_remove_special_character(c, emphasis);
   pthread_mutex_unlock(&lock);
 }
 

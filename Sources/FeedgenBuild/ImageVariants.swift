@@ -141,7 +141,8 @@ public enum ImageVariants {
         var sources: [String: Source?] = [:]
         var plans: [(key: String, source: String, widths: [Int], card: String, covers: Bool, detail: String?)] = []
         var locations: [String: [SourceLocation]] = [:]
-        for feed in site.feeds {
+        // A site without item images makes no image keys (a string per item) to look up.
+        for feed in site.feeds where !site.images.isEmpty {
             let env = site.layoutEnvironment(feed, width: 0, viewportHeight: 844)
             let detail = ImageSizes.column(env)
             for section in feed.sections {
