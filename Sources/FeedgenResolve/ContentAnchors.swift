@@ -40,23 +40,29 @@ package struct ContentAnchors: Sendable {
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment
     /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``;
     /// a body path that leads to a file (an image, a PDF) has its fragment unchecked.
-    /// `anchors`: ``init(feeds:)`` of `feeds`, when made already.
+    /// `anchors`: ``init(feeds:)`` of `feeds`, when made already; `targets`: the links of `feeds`
+    /// resolved by `pages` (``LinkTargets/resolved(by:)``), when known.
     package static func check(
-        _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, into diagnostics: inout Diagnostics
+        _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, targets: LinkTargets? = nil,
+        into diagnostics: inout Diagnostics
     ) {
-        var links: [MarkdownLink] = []
+        var links: [(link: MarkdownLink, page: String)] = []
+        var k = 0
         BodyPaths.forEachLink(feeds) { link in
-            if needsCheck(link), pages[link.target] != nil { links.append(link) }
+            defer { k += 1 }
+            guard needsCheck(link) else { return }
+            let page = if let targets { targets.page(ofLink: k) } else { pages[link.target] }
+            if let page { links.append((link, page)) }
         }
         guard !links.isEmpty else { return }
         var anchors = made ?? ContentAnchors(feeds: feeds)
-        for link in links {
+        for (link, value) in links {
             var target = link.target
             var page = link.target
             // A body path or a folder link (`/docs/x/`, `../post/`) names no source file: the
             // page it resolved to holds the ids; a path to a file (an image, a PDF) is not checked.
             if link.isPath || link.target.hasSuffix("/") {
-                let resolved = BodyPaths.parse(pages[link.target]!)
+                let resolved = BodyPaths.parse(value)
                 guard !resolved.verbatim, anchors.texts[pageKey(String(resolved.path))] != nil else { continue }
                 (target, page) = (pageKey(String(resolved.path)), String(resolved.path))
             }
