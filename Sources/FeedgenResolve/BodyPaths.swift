@@ -17,6 +17,8 @@ public enum BodyPaths {
         /// Files (absolute) whose appearance would change what a path resolves to (an incremental
         /// build must not patch when one appears).
         public var absent: [String] = []
+        /// Every link's target, by index: the checks after this stage look each target up once.
+        var targets = LinkTargets()
     }
 
     /// A ``ContentLinks/pages`` value: the output path, and for an image the size its `<img>`
@@ -53,26 +55,38 @@ public enum BodyPaths {
         // Each target is resolved once, on every core (a target's outcome depends on the
         // target alone: files are looked at with `stat`); the links are then taken in order.
         // Whether a link is resolved here depends on its target alone too: asked once per target.
-        var slotOf: [String: Int] = [:]  // target → its index in `targets`, -1 when not resolved here
+        // Every distinct target gets an index (``LinkTargets``); its slot is its index in
+        // `targets`, -1 when not resolved here.
+        var indexOf: [String: Int32] = [:]
+        var slotOfIndex: [Int] = []
         var targets: [MarkdownLink] = []
         var targetIsPath: [Bool] = []
         var slots: [Int] = []  // each link's target's slot, in ``forEachLink(_:_:)``'s order
+        var all = LinkTargets()
         var resolved = 0  // links whose slot is not -1
         forEachLink(feeds) { link in
-            var slot = slotOf[link.target] ?? -2
-            if slot == -2 {
+            let slot: Int
+            if let index = indexOf[link.target] {
+                all.ofLink.append(index)
+                slot = slotOfIndex[Int(index)]
+            } else {
                 let isPath = link.isPath
                 slot = isPath || (link.target.hasSuffix("/") && contentPages[link.target] == nil) ? targets.count : -1
                 if slot >= 0 {
                     targets.append(link)
                     targetIsPath.append(isPath)
                 }
-                slotOf[link.target] = slot
+                let index = Int32(all.targets.count)
+                indexOf[link.target] = index
+                all.targets.append(link.target)
+                all.ofLink.append(index)
+                slotOfIndex.append(slot)
             }
             slots.append(slot)
             if slot >= 0 { resolved += 1 }
         }
         var out = Resolution()
+        out.targets = all
         guard resolved > 0 else { return out }
         let (unique, isPath) = (targets, targetIsPath)
         var resolver = Resolver(names: names ?? PageNames(feeds: feeds), site: site, realRoot: realRoot)

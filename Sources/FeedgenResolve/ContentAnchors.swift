@@ -9,10 +9,16 @@ import FeedgenDiagnostics
 package struct ContentAnchors: Sendable {
     /// What each content file's page shows, by site-relative source path.
     private var texts: [String: Text] = [:]
+    /// What each output page shows, by its output path (a table of its own: no key to build
+    /// per page, and the Markdown aliases of ``texts`` are made over its keys alone).
+    private var pageTexts: [String: Text] = [:]
+    /// The ids of ``texts``' and of ``pageTexts``' entries, once asked for.
     private var cache: [String: Set<String>] = [:]
+    private var pageCache: [String: Set<String>] = [:]
 
     init(feeds: [PreparedFeed]) {
-        texts.reserveCapacity(feeds.reduce(0) { $0 + 3 + $1.sections.reduce(0) { $0 + 1 + 2 * $1.section.items.count } })
+        texts.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
+        pageTexts.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
         for feed in feeds {
             // A feed page shows its intro, every section's header text and section headings.
             var html = [feed.feed.introHTML]
@@ -22,46 +28,54 @@ package struct ContentAnchors: Sendable {
                 if s.section.title != nil { ids.append(OutputPaths.sectionAnchor(s.section.id)) }
             }
             let page = Text.page(html: html, ids: ids)
-            texts[Self.pageKey(feed.pagePath)] = page
+            pageTexts[feed.pagePath] = page
             if let source = feed.feed.sourcePath { texts[source] = page }
             texts["content/" + (feed.feed.folder.isEmpty ? "" : feed.feed.folder + "/")] = page
             for s in feed.sections {
                 if let source = s.section.sourcePath { texts[source] = page }
                 for item in s.section.items where item.fileName != "" {
                     texts[item.sourcePath] = item.hasBody ? .item(item) : page
-                    if item.hasBody { texts[Self.pageKey(feed.detailPath(item))] = .item(item) }
+                    if item.hasBody { pageTexts[feed.detailPath(item)] = .item(item) }
                 }
             }
         }
         // The alias ``ContentLinks`` gives (`x.md` for `x.markdown`; of two, the first by path).
         texts = MarkdownLink.addingMdAliases(to: texts)
+        pageTexts = MarkdownLink.addingMdAliases(to: pageTexts)
     }
 
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment
     /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``;
     /// a body path that leads to a file (an image, a PDF) has its fragment unchecked.
-    /// `anchors`: ``init(feeds:)`` of `feeds`, when made already.
+    /// `anchors`: ``init(feeds:)`` of `feeds`, when made already; `targets`: the links of `feeds`
+    /// resolved by `pages` (``LinkTargets/resolved(by:)``), when known.
     package static func check(
-        _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, into diagnostics: inout Diagnostics
+        _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, targets: LinkTargets? = nil,
+        into diagnostics: inout Diagnostics
     ) {
-        var links: [MarkdownLink] = []
+        var links: [(link: MarkdownLink, page: String)] = []
+        var k = 0
         BodyPaths.forEachLink(feeds) { link in
-            if needsCheck(link), pages[link.target] != nil { links.append(link) }
+            defer { k += 1 }
+            guard needsCheck(link) else { return }
+            let page = if let targets { targets.page(ofLink: k) } else { pages[link.target] }
+            if let page { links.append((link, page)) }
         }
         guard !links.isEmpty else { return }
         var anchors = made ?? ContentAnchors(feeds: feeds)
-        for link in links {
+        for (link, value) in links {
             var target = link.target
             var page = link.target
+            var isPage = false
             // A body path or a folder link (`/docs/x/`, `../post/`) names no source file: the
             // page it resolved to holds the ids; a path to a file (an image, a PDF) is not checked.
             if link.isPath || link.target.hasSuffix("/") {
-                let resolved = BodyPaths.parse(pages[link.target]!)
-                guard !resolved.verbatim, anchors.texts[pageKey(String(resolved.path))] != nil else { continue }
-                (target, page) = (pageKey(String(resolved.path)), String(resolved.path))
+                let resolved = BodyPaths.parse(value)
+                guard !resolved.verbatim, anchors.pageTexts[String(resolved.path)] != nil else { continue }
+                (target, page, isPage) = (String(resolved.path), String(resolved.path), true)
             }
             let fragment = MarkdownLink.decodePercent(link.fragment!)
-            let ids = anchors.ids(of: target)
+            let ids = anchors.ids(of: target, isPage: isPage)
             guard !ids.contains(fragment) else { continue }
             diagnostics.warning(
                 link.location,
@@ -93,20 +107,18 @@ package struct ContentAnchors: Sendable {
         case item(Item)
     }
 
-    /// The key of an output page among ``texts`` (which are otherwise keyed by source path).
-    private static func pageKey(_ path: String) -> String { "\u{0}" + path }
-
-    private mutating func ids(of target: String) -> Set<String> {
-        if let known = cache[target] { return known }
+    /// The ids of the page of `target`: a source path, or with `isPage` an output page's path.
+    private mutating func ids(of target: String, isPage: Bool) -> Set<String> {
+        if let known = isPage ? pageCache[target] : cache[target] { return known }
         var ids: Set<String> = []
-        switch texts[target] {
+        switch isPage ? pageTexts[target] : texts[target] {
         case .page(let html, let extra):
             for html in html { ids.formUnion(MarkdownHeadings.ids(inHTML: html)) }
             ids.formUnion(extra)
         case .item(let item): ids = MarkdownHeadings.ids(inHTML: item.html)
         case nil: break
         }
-        cache[target] = ids
+        if isPage { pageCache[target] = ids } else { cache[target] = ids }
         return ids
     }
 }

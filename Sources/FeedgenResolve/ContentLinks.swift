@@ -70,16 +70,28 @@ public struct ContentLinks: Sendable {
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
     /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:)``).
-    /// The pages of the items' links are kept (``pages(of:feed:section:item:)``).
-    package mutating func check(_ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, into diagnostics: inout Diagnostics) {
+    /// The pages of the items' links are kept (``pages(of:feed:section:item:)``). `targets`: the
+    /// links of `feeds` by target, resolved by ``pages`` (``LinkTargets/resolved(by:)``), when
+    /// known: each target is then looked up once.
+    package mutating func check(
+        _ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, targets: LinkTargets? = nil, into diagnostics: inout Diagnostics
+    ) {
         // The items' links are looked up on every core (a table lookup per link, ~20,000 on a
-        // site of 10,000 items); their problems are then added in page order.
-        var items: [(feed: Int, section: Int, item: Int)] = []
+        // site of 10,000 items, unless `targets` has them); their problems are then added in
+        // page order. Each item's first link's place among ``BodyPaths/forEachLink(_:_:)``'s.
+        var items: [(feed: Int, section: Int, item: Int, first: Int)] = []
+        var count = 0
         for f in feeds.indices {
+            count += feeds[f].feed.introLinks.count
             for s in feeds[f].sections.indices {
-                for i in feeds[f].sections[s].section.items.indices { items.append((f, s, i)) }
+                count += feeds[f].sections[s].section.headerLinks.count
+                for i in feeds[f].sections[s].section.items.indices {
+                    items.append((f, s, i, count))
+                    count += feeds[f].sections[s].section.items[i].markdownLinks.count
+                }
             }
         }
+        let memo = targets.flatMap { $0.fits(linkCount: count) ? $0 : nil }
         let refs = items
         let pages = self.pages
         let itemProblems = parallelMap(refs.count) { k -> (problems: [Diagnostic], links: ResolvedLinks) in
@@ -90,8 +102,9 @@ public struct ContentLinks: Sendable {
             // A folder link may be a permalink written for another generator, and a Jekyll
             // `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which may not have
             // been copied, as may a Hugo `ref` / `relref`'s: warnings.
-            for link in links {
-                let page = pages[link.target]
+            let first = refs[k].first
+            for (j, link) in links.enumerated() {
+                let page = if let memo { memo.page(ofLink: first + j) } else { pages[link.target] }
                 resolved.append(page)
                 if page == nil, let problem = Self.problem(link) { found.append(problem) }
             }
@@ -118,7 +131,7 @@ public struct ContentLinks: Sendable {
             resolved.append(sections)
         }
         self.resolved = resolved
-        ContentAnchors.check(feeds, pages: pages, anchors: anchors, into: &diagnostics)
+        ContentAnchors.check(feeds, pages: pages, anchors: anchors, targets: memo, into: &diagnostics)
     }
 
     /// ``pages`` of each of `links` (an item's, in order), the item being the one at `feed`,

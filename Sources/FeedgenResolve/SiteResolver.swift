@@ -38,7 +38,9 @@ public enum SiteResolver {
         let paths = BodyPaths.resolve(
             feeds: feeds, contentPages: files.pages, names: tables[1].1!, site: site, realRoot: realRoot, diagnostics: &diagnostics)
         var contentLinks = files.adding(paths: paths.pages)
-        contentLinks.check(feeds, anchors: tables.count > 2 ? tables[2].2 : nil, into: &diagnostics)
+        contentLinks.check(
+            feeds, anchors: tables.count > 2 ? tables[2].2 : nil, targets: paths.targets.resolved(by: contentLinks.pages),
+            into: &diagnostics)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
         for f in feeds.indices {
