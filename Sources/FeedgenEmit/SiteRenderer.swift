@@ -97,7 +97,10 @@ public struct SiteRenderer: Sendable {
     public func path(of page: Page) -> String {
         switch page {
         case .feed(let f): site.feeds[f].pagePath
-        case .detail(let f, let s, let i): site.feeds[f].detailPath(site.feeds[f].sections[s].pageItems[i])
+        case .detail(let f, let s, let i):
+            // The feed's folder and the item's id read in place: a method of the feed here
+            // copied the whole feed (its sections) for every page.
+            PreparedFeed.detailPath(folder: site.feeds[f].feed.path, id: site.feeds[f].sections[s].pageItems[i].id)
         }
     }
 

@@ -75,8 +75,11 @@ public struct PreparedFeed: Sendable {
     public var syndicationFolder: String { ownPage?.folder ?? feed.path }
 
     /// An item's detail page, relative to the output folder (content-format §8).
-    public func detailPath(_ item: Item) -> String {
-        feed.path.isEmpty ? item.id + ".html" : feed.path + "/" + item.id + ".html"
+    public func detailPath(_ item: Item) -> String { Self.detailPath(folder: feed.path, id: item.id) }
+
+    /// ``detailPath(_:)`` of the item `id` in the feed whose folder is `folder` (`feed.path`).
+    public static func detailPath(folder: String, id: String) -> String {
+        folder.isEmpty ? id + ".html" : folder + "/" + id + ".html"
     }
 }
 
