@@ -41,7 +41,7 @@ struct PageNames: Sendable {
                     add(stem, page)
                     // A page bundle (`x/index.md`, Hugo's `x/_index.md`) is named by its folder.
                     for bundle in ["/index", "/_index"] where stem.hasSuffix(bundle) { add(String(stem.dropLast(bundle.count)), page) }
-                    if item.hasBody { add("content/" + page.dropLast(".html".count), page) }
+                    if item.hasBody, !Self.isStem(stem, of: page) { add("content/" + page.dropLast(".html".count), page) }
                     addHugoNames(item, stem: stem, page: page)
                 }
             }
@@ -118,6 +118,21 @@ struct PageNames: Sendable {
                 } else {
                     foldedPosts[folded] = page
                 }
+            }
+        }
+    }
+
+    /// Whether `stem` is `content/` + `page` without `.html` (the usual item: that name is
+    /// added already), compared on bytes without making it. Only when the byte before `.html`
+    /// is ASCII: then dropping five characters drops five bytes.
+    private static func isStem(_ stem: String, of page: String) -> Bool {
+        var stem = stem, page = page
+        return stem.withUTF8 { s in
+            page.withUTF8 { p in
+                let n = p.count - 5
+                let prefix: StaticString = "content/"
+                guard n > 0, s.count == n + 8, p[n - 1] < 0x80 else { return false }
+                return memcmp(s.baseAddress!, prefix.utf8Start, 8) == 0 && memcmp(s.baseAddress! + 8, p.baseAddress!, n) == 0
             }
         }
     }
