@@ -61,7 +61,7 @@ public enum BodyPaths {
         var slotOfIndex: [Int] = []
         var targets: [MarkdownLink] = []
         var targetIsPath: [Bool] = []
-        var slots: [Int] = []  // each link's target's slot, in ``forEachLink(_:_:)``'s order
+        var slots: [Int] = []  // each link's target's slot, in ``forEachLink(_:item:_:)``'s order
         var all = LinkTargets()
         var resolved = 0  // links whose slot is not -1
         forEachLink(feeds) { link in
@@ -185,7 +185,10 @@ public enum BodyPaths {
 
     /// Calls `body` with every Markdown link of `feeds` (intros', section texts' and items', in
     /// page order), without copying them into an array.
-    static func forEachLink(_ feeds: [PreparedFeed], _ body: (MarkdownLink) -> Void) {
+    static func forEachLink(
+        _ feeds: [PreparedFeed], item: (_ feed: Int, _ section: Int, _ item: Int) -> Void = { _, _, _ in },
+        _ body: (MarkdownLink) -> Void
+    ) {
         // By index: the elements are lent to `body`, not copied as a `for … in` copies them.
         for f in feeds.indices {
             for link in feeds[f].feed.introLinks.indices { body(feeds[f].feed.introLinks[link]) }
@@ -193,6 +196,7 @@ public enum BodyPaths {
                 let section = feeds[f].sections[s].section
                 for link in section.headerLinks.indices { body(section.headerLinks[link]) }
                 for i in section.items.indices {
+                    item(f, s, i)
                     for link in section.items[i].markdownLinks.indices { body(section.items[i].markdownLinks[link]) }
                 }
             }

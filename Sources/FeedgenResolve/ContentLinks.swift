@@ -78,19 +78,11 @@ public struct ContentLinks: Sendable {
     ) {
         // The items' links are looked up on every core (a table lookup per link, ~20,000 on a
         // site of 10,000 items, unless `targets` has them); their problems are then added in
-        // page order. Each item's first link's place among ``BodyPaths/forEachLink(_:_:)``'s.
+        // page order. Each item's first link's place among ``BodyPaths/forEachLink(_:item:_:)``'s,
+        // counted by that walk itself.
         var items: [(feed: Int, section: Int, item: Int, first: Int)] = []
         var count = 0
-        for f in feeds.indices {
-            count += feeds[f].feed.introLinks.count
-            for s in feeds[f].sections.indices {
-                count += feeds[f].sections[s].section.headerLinks.count
-                for i in feeds[f].sections[s].section.items.indices {
-                    items.append((f, s, i, count))
-                    count += feeds[f].sections[s].section.items[i].markdownLinks.count
-                }
-            }
-        }
+        BodyPaths.forEachLink(feeds, item: { items.append(($0, $1, $2, count)) }) { _ in count += 1 }
         let memo = targets.flatMap { $0.fits(linkCount: count) ? $0 : nil }
         let refs = items
         let pages = self.pages

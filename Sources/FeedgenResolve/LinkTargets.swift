@@ -8,7 +8,7 @@ import FeedgenContent
 package struct LinkTargets: Sendable {
     package init() {}
 
-    /// Each link of ``BodyPaths/forEachLink(_:_:)``, in its order: its target's index in
+    /// Each link of ``BodyPaths/forEachLink(_:item:_:)``, in its order: its target's index in
     /// ``targets``.
     package var ofLink: [Int32] = []
     /// The distinct targets (``MarkdownLink/target``), in the order of their first link.
@@ -24,12 +24,12 @@ package struct LinkTargets: Sendable {
         return copy
     }
 
-    /// Whether these are the links of `feeds` (as many as ``BodyPaths/forEachLink(_:_:)`` calls
+    /// Whether these are the links of `feeds` (as many as ``BodyPaths/forEachLink(_:item:_:)`` calls
     /// with) and resolved.
     package func fits(linkCount: Int) -> Bool {
         ofLink.count == linkCount && pages.count == targets.count
     }
 
-    /// The page of the `k`th link (in ``BodyPaths/forEachLink(_:_:)``'s order).
+    /// The page of the `k`th link (in ``BodyPaths/forEachLink(_:item:_:)``'s order).
     package func page(ofLink k: Int) -> String? { pages[Int(ofLink[k])] }
 }
