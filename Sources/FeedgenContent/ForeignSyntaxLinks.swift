@@ -109,17 +109,18 @@ extension ForeignSyntaxPass {
     /// Whether the output so far ends where a link destination starts: `](` (spaces allowed
     /// after it) or a line holding only a reference definition's `[label]:` and spaces.
     var inDestinationPosition: Bool {
-        var k = out.count - 1
-        while k >= 0, out[k] == 0x20 || out[k] == 0x09 { k -= 1 }
+        // The output read through ``outByte(_:)``: its last bytes may still be pending.
+        var k = outCount - 1
+        while k >= 0, outByte(k) == 0x20 || outByte(k) == 0x09 { k -= 1 }
         guard k >= 0 else { return false }
-        if out[k] == 0x28 { return k > 0 && out[k - 1] == 0x5D }  // `](`
-        guard out[k] == 0x3A, k > 0, out[k - 1] == 0x5D else { return false }  // `]:`
+        if outByte(k) == 0x28 { return k > 0 && outByte(k - 1) == 0x5D }  // `](`
+        guard outByte(k) == 0x3A, k > 0, outByte(k - 1) == 0x5D else { return false }  // `]:`
         var start = k
-        while start > 0, out[start - 1] != 0x0A { start -= 1 }
+        while start > 0, outByte(start - 1) != 0x0A { start -= 1 }
         var j = start
-        while j < k, out[j] == 0x20 || out[j] == 0x3E { j += 1 }  // indent, block quote markers
-        guard j < k, out[j] == 0x5B else { return false }
-        return !out[(j + 1)..<(k - 1)].contains(0x5B) && !out[(j + 1)..<(k - 1)].contains(0x5D)
+        while j < k, outByte(j) == 0x20 || outByte(j) == 0x3E { j += 1 }  // indent, block quote markers
+        guard j < k, outByte(j) == 0x5B else { return false }
+        return !((j + 1)..<(k - 1)).contains { outByte($0) == 0x5B || outByte($0) == 0x5D }
     }
 
     static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {

@@ -5,7 +5,11 @@ import CFileSystem
 struct ForeignSyntaxPass {
     let b: [UInt8]
     var i = 0
+    /// The output up to ``pending``: the input bytes copied since (`b[pending..<i]`) are
+    /// appended in one piece when an edit comes (``flush()``) or the run ends, not byte by byte.
     var out: [UInt8] = []
+    /// The start of the input bytes copied but not yet in ``out``.
+    var pending = 0
     var warnings: [ForeignSyntax.Warning] = []
     var anchors: [PositionMap.Anchor] = [.init(outLine: 1, outColumn: 1, inLine: 1, inColumn: 1)]
     var inLine = 1, inColumn = 1, outLine = 1, outColumn = 1
@@ -115,6 +119,7 @@ struct ForeignSyntaxPass {
             }
             copy(1)
         }
+        flush()
         if raw {
             warnings.append(
                 .init(
@@ -132,10 +137,22 @@ struct ForeignSyntaxPass {
 
     // MARK: Output and positions
 
+    /// Appends the input bytes copied and not yet written (``pending``) to ``out``.
+    mutating func flush() {
+        guard pending < i else { return }
+        b.withUnsafeBufferPointer { b in out.append(contentsOf: UnsafeBufferPointer(rebasing: b[pending..<i])) }
+        pending = i
+    }
+
+    /// The output's length so far, the bytes still ``pending`` included.
+    var outCount: Int { out.count + i - pending }
+
+    /// The output's byte at `k` (< ``outCount``).
+    func outByte(_ k: Int) -> UInt8 { k < out.count ? out[k] : b[pending + k - out.count] }
+
     mutating func copy(_ count: Int) {
         for _ in 0..<count where i < b.count {
             let c = b[i]
-            out.append(c)
             i += 1
             if c == 0x0A {
                 inLine += 1
@@ -151,13 +168,14 @@ struct ForeignSyntaxPass {
 
     /// ``copy(_:)`` of `count` bytes that hold no newline.
     mutating func copyRun(_ count: Int) {
-        b.withUnsafeBufferPointer { b in out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(i + count)])) }
         i += count
         inColumn += count
         outColumn += count
     }
 
     mutating func skip(_ count: Int) {
+        flush()
+        defer { pending = i }
         for _ in 0..<count where i < b.count {
             if b[i] == 0x0A {
                 inLine += 1
@@ -171,6 +189,7 @@ struct ForeignSyntaxPass {
     }
 
     mutating func emit(_ bytes: [UInt8]) {
+        flush()
         for c in bytes {
             out.append(c)
             if c == 0x0A {

@@ -170,7 +170,8 @@ extension ForeignSyntaxPass {
 
     /// Whether the output's current line holds anything but white space.
     var outLineHasText: Bool {
-        for c in out.reversed() {
+        for k in stride(from: outCount - 1, through: 0, by: -1) {
+            let c = outByte(k)
             if c == 0x0A { return false }
             if c != 0x20, c != 0x09 { return true }
         }

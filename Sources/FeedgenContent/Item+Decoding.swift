@@ -151,10 +151,10 @@ extension Item {
     /// `_`, `.`, no empty segment, no segment starting with `.`; else the problem.
     static func idProblem(_ id: String) -> String? {
         // An ASCII id (nearly every one) is read on its bytes, a character per byte.
-        let valid =
-            id.utf8.allSatisfy({ $0 < 0x80 })
-            ? segmentsAreValid(id.utf8, slash: UInt8(ascii: "/"), dot: UInt8(ascii: "."), allowed: ItemName.isASCIIIDByte)
-            : segmentsAreValid(id.unicodeScalars, slash: "/", dot: ".", allowed: ItemName.isIDScalar)
+        let ascii = id.withUTF8Bytes { b -> Bool? in
+            ByteScan.isASCII(b) ? segmentsAreValid(b, slash: UInt8(ascii: "/"), dot: UInt8(ascii: "."), allowed: ItemName.isASCIIIDByte) : nil
+        }
+        let valid = ascii ?? segmentsAreValid(id.unicodeScalars, slash: "/", dot: ".", allowed: ItemName.isIDScalar)
         if valid { return nil }
         return "item id '\(id)' cannot name an output file: use letters, digits, '-', '_' and '.' "
             + "in segments separated by '/', with no empty or '.'-prefixed segment"

@@ -327,7 +327,7 @@ public enum Markdown {
     /// static is), then only read by the parsers of every thread.
     nonisolated(unsafe) private static let gfmExtensions: [OpaquePointer] = {
         cmark_gfm_core_extensions_ensure_registered()
-        // The order matters: `tasklist` is [3] (``prepare``).
+        // The order matters: `autolink` is [2] (``withDocument``), `tasklist` [3] (``prepare``).
         return ["table", "strikethrough", "autolink", "tasklist", "tagfilter"].map { name in
             guard let e = cmark_find_syntax_extension(name) else { fatalError("cmark-gfm has no '\(name)' extension") }
             return e
@@ -354,8 +354,14 @@ public enum Markdown {
             guard let parser = cmark_parser_new_with_mem(options, feedgen_cmark_arena()) else {
                 fatalError("cmark_parser_new returned NULL (out of memory)")
             }
-            if gfm { for e in gfmExtensions { _ = cmark_parser_attach_syntax_extension(parser, e) } }
             var source = definitions.isEmpty ? markdown : MarkdownDefinitionLists.marking(markdown, items: definitions, empty: emptied)
+            if gfm {
+                // The order of `gfmExtensions` is kept: `autolink` is [2].
+                let email = source.withUTF8 { Self.mayHoldEmail($0) }
+                for (k, e) in gfmExtensions.enumerated() {
+                    _ = cmark_parser_attach_syntax_extension(parser, k == 2 && !email ? autolinkWithoutEmail : e)
+                }
+            }
             source.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
                     cmark_parser_feed(parser, chars.baseAddress, chars.count)

@@ -53,7 +53,12 @@ enum MarkdownDefinitionLists {
                 lineStart -= 1
             }
             guard lineStart > 0, base[lineStart - 1] == 0x0A else { continue }
-            for k in counted..<i where base[k] == 0x0A { line += 1 }
+            // The newlines since the last candidate, found by memchr (not byte by byte).
+            var k = counted
+            while k < i, let newline = memchr(base + k, 0x0A, i - k) {
+                line += 1
+                k = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(newline)) + 1
+            }
             counted = i
             var start = lineStart - 1  // the line before: back to its newline
             var blank = true

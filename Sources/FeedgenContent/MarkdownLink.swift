@@ -123,9 +123,25 @@ public struct MarkdownLink: Sendable, Hashable {
     /// its own added, holding its source's value: the one rule by which both the link and the
     /// anchor checks find `x.markdown` from a link to `x.md`.
     public static func addingMdAliases<V>(to table: [String: V]) -> [String: V] {
+        // Nearly every key ends in `.md` (no alias) or names an output page: read on its last
+        // bytes, and the table is returned as it is when no key has an alias.
+        var aliases: [(source: String, alias: String)] = []
+        for source in table.keys where !endsInDotMd(source) {
+            if let alias = mdAlias(of: source) { aliases.append((source, alias)) }
+        }
+        guard !aliases.isEmpty else { return table }
+        aliases.sort { $0.source.utf8.lexicographicallyPrecedes($1.source.utf8) }
         var out = table
-        for (source, alias) in mdAliases(table.keys) where out[alias] == nil { out[alias] = table[source] }
+        for (source, alias) in aliases where out[alias] == nil { out[alias] = table[source] }
         return out
+    }
+
+    /// Whether `source` ends in `.md` (then it has no ``mdAlias(of:)``).
+    private static func endsInDotMd(_ source: String) -> Bool {
+        source.withUTF8Bytes { b in
+            let n = b.count
+            return n >= 3 && b[n - 1] == UInt8(ascii: "d") && b[n - 2] == UInt8(ascii: "m") && b[n - 3] == UInt8(ascii: ".")
+        }
     }
 
     /// Whether the part of `destination` before `#` ends in `/` (a folder).

@@ -123,6 +123,13 @@ public struct YAMLNode: Sendable, Hashable {
     }
 
     static func parseInt(_ text: String) -> Int? {
+        // Plain decimal digits (nearly every value, `weight: 12`): read on bytes, no String work
+        // (up to 18 digits, which cannot overflow).
+        let decimal = text.utf8.withContiguousStorageIfAvailable { b -> Int? in
+            guard !b.isEmpty, b.count <= 18, b.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return b.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        if let value = decimal ?? nil { return value }
         var s = Substring(text)
         for (prefix, radix) in [("0o", 8), ("0x", 16)] where s.hasPrefix(prefix) {
             let digits = s.dropFirst(2)

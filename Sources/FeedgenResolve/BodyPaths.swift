@@ -189,15 +189,21 @@ public enum BodyPaths {
         _ feeds: [PreparedFeed], item: (_ feed: Int, _ section: Int, _ item: Int) -> Void = { _, _, _ in },
         _ body: (MarkdownLink) -> Void
     ) {
-        // By index: the elements are lent to `body`, not copied as a `for … in` copies them.
+        // Through buffer pointers: the elements are lent to `body` in place, not copied (an
+        // array's subscript and a `for … in` copy each link, retaining its strings).
+        func each(_ links: [MarkdownLink]) {
+            links.withUnsafeBufferPointer { links in
+                for k in links.indices { body(links[k]) }
+            }
+        }
         for f in feeds.indices {
-            for link in feeds[f].feed.introLinks.indices { body(feeds[f].feed.introLinks[link]) }
+            each(feeds[f].feed.introLinks)
             for s in feeds[f].sections.indices {
                 let section = feeds[f].sections[s].section
-                for link in section.headerLinks.indices { body(section.headerLinks[link]) }
+                each(section.headerLinks)
                 for i in section.items.indices {
                     item(f, s, i)
-                    for link in section.items[i].markdownLinks.indices { body(section.items[i].markdownLinks[link]) }
+                    each(section.items[i].markdownLinks)
                 }
             }
         }

@@ -95,10 +95,14 @@ public struct ContentLinks: Sendable {
             // `{% link %}` / `{% post_url %}` names a file of the Jekyll site, which may not have
             // been copied, as may a Hugo `ref` / `relref`'s: warnings.
             let first = refs[k].first
-            for (j, link) in links.enumerated() {
-                let page = if let memo { memo.page(ofLink: first + j) } else { pages[link.target] }
-                resolved.append(page)
-                if page == nil, let problem = Self.problem(link) { found.append(problem) }
+            // By index in the buffer: a link is read in place (only a missing one's problem is
+            // made from it), not copied.
+            links.withUnsafeBufferPointer { links in
+                for j in links.indices {
+                    let page = if let memo { memo.page(ofLink: first + j) } else { pages[links[j].target] }
+                    resolved.append(page)
+                    if page == nil, let problem = Self.problem(links[j]) { found.append(problem) }
+                }
             }
             return (found, ResolvedLinks(links: links, pages: resolved))
         }
