@@ -69,7 +69,7 @@ public struct ContentLinks: Sendable {
     /// An error for every item link whose file is not a page of the site (missing, skipped as a
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
-    /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:)``).
+    /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:sources:pages:)``).
     /// The pages of the items' links are kept (``pages(of:feed:section:item:)``). `targets`: the
     /// links of `feeds` by target, resolved by ``pages`` (``LinkTargets/resolved(by:)``), when
     /// known: each target is then looked up once.
