@@ -158,7 +158,6 @@ struct FeedAssembler {
             case item(Int, Int, Int)
         }
         var pages: [String: Owner] = [:]
-        pages.reserveCapacity(feeds.reduce(feeds.count) { $0 + $1.sections.reduce(0) { $0 + $1.items.count } })
         for feed in feeds {
             let page = feed.path.isEmpty ? "index.html" : feed.path + "/index.html"
             // Two folders whose URL-safe names are equal (`a b`, `a-b`) would share one page.
@@ -171,6 +170,15 @@ struct FeedAssembler {
             }
             pages[page] = .feed(feed.folder)
         }
+        // An item page `F/id.html` can be another page only when its id is `index` (its feed's
+        // page), when its id holds a `/` and there is another feed (`F/a/b.html` is `b.html`
+        // of the feed `F/a`), or when two feeds share a folder (reported above, which left a
+        // feed page out): else no page is looked up (one String and its hashes per item).
+        let shared = pages.count < feeds.count
+        let others = feeds.count > 1
+        guard shared || feeds.contains(where: { $0.sections.contains { $0.items.contains { Self.mayCollide($0.id, others: others) } } })
+        else { return }
+        pages.reserveCapacity(feeds.reduce(feeds.count) { $0 + $1.sections.reduce(0) { $0 + $1.items.count } })
         for f in feeds.indices {
             let prefix = feeds[f].path.isEmpty ? "" : feeds[f].path + "/"
             for s in feeds[f].sections.indices {
@@ -195,6 +203,13 @@ struct FeedAssembler {
                 }
             }
         }
+    }
+
+    /// Whether the page of an item named `id` may be another page of the site (a feed's, or
+    /// with `others`, other feeds being there, another feed's item's): then
+    /// ``checkOutputPaths(_:)`` looks every page up.
+    private static func mayCollide(_ id: String, others: Bool) -> Bool {
+        id == "index" || (others && id.utf8.contains(UInt8(ascii: "/")))
     }
 
     /// Where to report a problem with an item's id: the `id` value, or the item itself.

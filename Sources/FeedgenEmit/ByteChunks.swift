@@ -60,12 +60,19 @@ public final class ByteChunks: @unchecked Sendable, Hashable {
         return try withExtendedLifetime(owners) { try body(list) }
     }
 
-    /// The bytes joined (a copy).
+    /// The bytes joined (a copy), each piece copied in place (the array's generic append of
+    /// a buffer cost more than the copy of a card).
     public var bytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        withPieces { for piece in $0 { out.append(contentsOf: piece) } }
-        return out
+        withPieces { pieces in
+            [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                var at = 0
+                for piece in pieces where !piece.isEmpty {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + at).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+                    at += piece.count
+                }
+                initialized = at
+            }
+        }
     }
 
     /// The hash of the bytes, as ``StableHasher/hash(_:)-([UInt8])`` of ``bytes``.

@@ -63,12 +63,12 @@ extension SiteRenderer {
     /// rendered).
     public func detailInputs(of page: Page) -> DetailPageInputs? {
         guard case .detail(let f, let s, let i) = page else { return nil }
-        let feed = site.feeds[f]
-        let item = feed.sections[s].pageItems[i]
-        let image = site.image(feed: feed, item: item)
+        // The feed read in place (a copy of it per page retained all its parts).
+        let item = site.feeds[f].sections[s].pageItems[i]
+        let image = site.images.isEmpty ? nil : site.image(feed: site.feeds[f], item: item)
         return DetailPageInputs(
-            path: path(of: page), item: item, feedTitle: feed.feed.title, feedPath: feed.feed.path, feedLang: feed.feed.lang,
-            image: image, variants: image == nil ? nil : images.card(feed: feed, item: item),
+            path: path(of: page), item: item, feedTitle: site.feeds[f].feed.title, feedPath: site.feeds[f].feed.path,
+            feedLang: site.feeds[f].feed.lang, image: image, variants: image == nil ? nil : images.card(feed: site.feeds[f], item: item),
             bodyImages: images.bodies.isEmpty ? [:] : bodyImages(of: item))
     }
 }

@@ -16,7 +16,18 @@ package struct ContentAnchors: Sendable {
     private var cache: [String: Set<String>] = [:]
     private var pageCache: [String: Set<String>] = [:]
 
-    init(feeds: [PreparedFeed]) {
+    /// `sources` and `pages`: the only source paths and output pages whose ids will be asked for
+    /// (nil: all); an item's text is kept when its key or its ``MarkdownLink/mdAlias(of:)`` is
+    /// one of them, so the aliases made below are those the whole table would have for them.
+    init(feeds: [PreparedFeed], sources: Set<String>? = nil, pages: Set<String>? = nil) {
+        // An alias ends in `.md`: made per key only when a wanted key does.
+        let sourceAliases = sources.map { $0.contains { $0.hasSuffix(".md") } } ?? true
+        let pageAliases = pages.map { $0.contains { $0.hasSuffix(".md") } } ?? true
+        func wanted(_ key: String, _ set: Set<String>?, aliases: Bool) -> Bool {
+            guard let set else { return true }
+            return set.contains(key) || (aliases && MarkdownLink.mdAlias(of: key).map(set.contains) == true)
+        }
+        let anyPage = pages.map { !$0.isEmpty } ?? true
         texts.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         pageTexts.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
         for feed in feeds {
@@ -34,8 +45,10 @@ package struct ContentAnchors: Sendable {
             for s in feed.sections {
                 if let source = s.section.sourcePath { texts[source] = page }
                 for item in s.section.items where item.fileName != "" {
-                    texts[item.sourcePath] = item.hasBody ? .item(item) : page
-                    if item.hasBody { pageTexts[feed.detailPath(item)] = .item(item) }
+                    if wanted(item.sourcePath, sources, aliases: sourceAliases) { texts[item.sourcePath] = item.hasBody ? .item(item) : page }
+                    guard item.hasBody, anyPage else { continue }
+                    let path = feed.detailPath(item)
+                    if wanted(path, pages, aliases: pageAliases) { pageTexts[path] = .item(item) }
                 }
             }
         }
@@ -47,8 +60,9 @@ package struct ContentAnchors: Sendable {
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment
     /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``;
     /// a body path that leads to a file (an image, a PDF) has its fragment unchecked.
-    /// `anchors`: ``init(feeds:)`` of `feeds`, when made already; `targets`: the links of `feeds`
-    /// resolved by `pages` (``LinkTargets/resolved(by:)``), when known.
+    /// `anchors`: ``init(feeds:sources:pages:)`` of `feeds`, when made already (else made for
+    /// the pages these links name); `targets`: the links of `feeds` resolved by `pages`
+    /// (``LinkTargets/resolved(by:)``), when known.
     package static func check(
         _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, targets: LinkTargets? = nil,
         into diagnostics: inout Diagnostics
@@ -62,7 +76,22 @@ package struct ContentAnchors: Sendable {
             if let page { links.append((link, page)) }
         }
         guard !links.isEmpty else { return }
-        var anchors = made ?? ContentAnchors(feeds: feeds)
+        // Only the pages these links name are looked at: their texts alone are gathered (a
+        // site of 10,000 items links to a few of them with a fragment).
+        var anchors =
+            made
+            ?? {
+                var (sources, pages) = (Set<String>(), Set<String>())
+                for (link, value) in links {
+                    if link.isPath || link.target.hasSuffix("/") {
+                        let resolved = BodyPaths.parse(value)
+                        if !resolved.verbatim { pages.insert(String(resolved.path)) }
+                    } else {
+                        sources.insert(link.target)
+                    }
+                }
+                return ContentAnchors(feeds: feeds, sources: sources, pages: pages)
+            }()
         for (link, value) in links {
             var target = link.target
             var page = link.target
@@ -80,17 +109,6 @@ package struct ContentAnchors: Sendable {
             diagnostics.warning(
                 link.location,
                 MarkdownHeadings.deadAnchorMessage(destination: link.destination, fragment: fragment, page: page, ids: ids))
-        }
-    }
-
-    /// Whether some link of `feeds` has a fragment to check (then ``check(_:pages:anchors:into:)``
-    /// needs the anchors, if the link leads to a page).
-    package static func needed(_ feeds: [PreparedFeed]) -> Bool {
-        feeds.contains { feed in
-            feed.feed.introLinks.contains(where: needsCheck)
-                || feed.sections.contains { s in
-                    s.section.headerLinks.contains(where: needsCheck) || s.section.items.contains { $0.markdownLinks.contains(where: needsCheck) }
-                }
         }
     }
 

@@ -69,7 +69,7 @@ public struct ContentLinks: Sendable {
     /// An error for every item link whose file is not a page of the site (missing, skipped as a
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
-    /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:)``).
+    /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:sources:pages:)``).
     /// The pages of the items' links are kept (``pages(of:feed:section:item:)``). `targets`: the
     /// links of `feeds` by target, resolved by ``pages`` (``LinkTargets/resolved(by:)``), when
     /// known: each target is then looked up once.
@@ -224,17 +224,29 @@ public struct ContentLinks: Sendable {
     private func rewrite(bytes: UnsafeRawBufferPointer, page: String, edits: inout [(range: Range<Int>, length: Int)]) -> [UInt8]? {
         let found = replacements(bytes: bytes, page: page)
         guard !found.isEmpty else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + found.reduce(0) { $0 + $1.text.utf8.count })
-        var copied = 0
-        for (range, replacement) in found {
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
-            out.append(contentsOf: replacement.utf8)
-            edits.append((range, replacement.utf8.count))
-            copied = range.upperBound
+        // Written in place at its exact size: a feed page holds thousands of destinations, and
+        // the array's generic appends of each slice and replacement cost more than the copies.
+        let size = found.reduce(bytes.count) { $0 + $1.text.utf8.count - $1.range.count }
+        edits.reserveCapacity(edits.count + found.count)
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            let out = UnsafeMutableRawPointer(buffer.baseAddress!)
+            var at = 0
+            func put(_ piece: UnsafeRawBufferPointer) {
+                guard let base = piece.baseAddress, !piece.isEmpty else { return }
+                (out + at).copyMemory(from: base, byteCount: piece.count)
+                at += piece.count
+            }
+            var copied = 0
+            for (range, replacement) in found {
+                put(UnsafeRawBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
+                var text = replacement
+                text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+                edits.append((range, replacement.utf8.count))
+                copied = range.upperBound
+            }
+            put(UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+            initialized = at
         }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
-        return out
     }
 
     /// Each content-link destination's byte range in `bytes` and the text that replaces it, in

@@ -27,6 +27,8 @@ extension OutputCollisions {
             let reserved = key(OutputPaths.previews)
             let reservedFolder = reserved + "/"
             var lastFolder: Substring?
+            // Room for every page at once: growing the set rehashed its keys again and again.
+            keys.reserveCapacity(feeds.reduce(0) { $0 + $1.sections.reduce(0) { $0 + $1.pageItems.count } })
             for feed in feeds {
                 var ids: [String] = []
                 for s in feed.sections {
