@@ -58,7 +58,9 @@ extension PatchBuild {
         if options.exitsAfterBuild { ExitReclaimed.keep(old) }
         // A usual build after this attempt reuses what the snapshot knows, and the item files.
         let files = listing.itemFiles
-        return patch(options, listing: listing, files: files, output: output, opening: opening, start: start, old: old, timing: &timing)
+        return patch(
+            options, listing: listing, files: files, output: output, opening: opening, start: start, old: old,
+            templates: early?.templates(folder: listing.root + "/Templates"), timing: &timing)
             .mapError { failure in
                 var failure = failure
                 failure.snapshot = old
@@ -68,10 +70,12 @@ extension PatchBuild {
     }
 
     /// ``attempt(_:listing:output:opening:start:timing:)`` with the output's snapshot `old`;
-    /// `files`: the listing's item files.
+    /// `files`: the listing's item files; `templates`: the site's templates compiled already
+    /// (nil: compiled here).
     static func patch(
         _ options: BuildOptions, listing: ContentListing, files: [(path: String, stamp: FileStamp?)], output: String,
-        opening: Pipeline.SessionOpening, start: Int64, old: BuildSnapshot, timing: inout StageTiming
+        opening: Pipeline.SessionOpening, start: Int64, old: BuildSnapshot, templates early: Result<TemplateSet, any Error>? = nil,
+        timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         func no(_ reason: String) -> Result<BuildReport, NotApplicable> { .failure(NotApplicable(reason: reason)) }
         let root = listing.root
@@ -111,7 +115,11 @@ extension PatchBuild {
         // The templates and the options.
         let templates: TemplateSet
         do {
-            templates = try TemplateSet(overrides: try Pipeline.readTemplates(root + "/Templates"))
+            if let early {
+                templates = try early.get()
+            } else {
+                templates = try TemplateSet(overrides: try Pipeline.readTemplates(root + "/Templates"))
+            }
         } catch {
             return no("templates")
         }

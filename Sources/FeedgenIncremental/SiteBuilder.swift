@@ -29,7 +29,11 @@ public enum SiteBuilder {
         var lastSnapshot: BuildSnapshot?
         var itemFiles: [(path: String, stamp: FileStamp?)]?
         let early = PatchBuild.EarlySnapshot()
-        if PatchBuild.isEligible(options), let listed = build.listFirst(alongside: { early.read(output: $0) }), let output = listed.output,
+        let templatesFolder = build.root + "/Templates"
+        if PatchBuild.isEligible(options),
+            let listed = build.listFirst(alongside: {
+                if early.read(output: $0) { early.compileTemplates(folder: templatesFolder) }
+            }), let output = listed.output,
             let session = listed.session
         {
             switch PatchBuild.attempt(
