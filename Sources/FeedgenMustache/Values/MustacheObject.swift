@@ -53,9 +53,16 @@ public struct MustacheObject: Sendable, Sequence {
                 built = positions
                 return false
             }
+            // A bit per fingerprint seen (64 buckets): a key whose bit is clear repeats no
+            // earlier key, so only a key sharing a bucket is compared with the earlier ones.
+            var seen: UInt64 = 0
             for i in elements.indices {
                 let print = Self.fingerprint(elements[i].0)
-                for j in 0..<i where prints[j] == print && elements[j].0 == elements[i].0 { return true }
+                let bit: UInt64 = 1 &<< ((print ^ (print >> 29) ^ (print >> 56)) & 63)
+                if seen & bit != 0 {
+                    for j in 0..<i where prints[j] == print && elements[j].0 == elements[i].0 { return true }
+                }
+                seen |= bit
                 prints.append(print)
             }
             return false
