@@ -81,12 +81,15 @@ public final class BuildRun {
     /// stamped) and, when the output may be written, the cache's lock is taken on another thread
     /// and the output's session made ready to open (``Pipeline/SessionOpening/startIfIdle()``:
     /// a patch that writes nothing needs none). The load then reads the site from the same listing.
-    /// - Returns: the listing, and the output and its session when they were opened.
+    /// - Returns: the listing, the output folder, and `opened`, which waits for that other thread
+    ///   and gives the output's session (nil when the output is not to be patched: no cache, a
+    ///   stray file, another program's folder). A patch computes what it can before calling it;
+    ///   the build calls it before going on in any case (the thread sets the item cache's session).
     /// - Parameter alongside: called on another thread with the output folder while the
     ///   content is listed (a patch build reads the output's snapshot then).
     public func listFirst(
         alongside: (@Sendable (String) -> Void)? = nil
-    ) -> (listing: ContentListing, output: String?, session: Pipeline.SessionOpening?)? {
+    ) -> (listing: ContentListing, output: String, opened: () -> Pipeline.SessionOpening?)? {
         guard FileManager.default.fileExists(atPath: root + "/content") else { return nil }
         let (options, root, itemCache) = (self.options, self.root, self.itemCache)
         let configured = SiteLoader.configuration(siteRoot: root)
@@ -95,8 +98,9 @@ public final class BuildRun {
         final class Opened: @unchecked Sendable { var output: String? }
         let opened = Opened()
         let output = Pipeline.outputPath(options, configured: configured.config.output, root: root)
+        let reading = DispatchGroup()
         let opening = DispatchGroup()
-        if let alongside, options.useCache { DispatchQueue.global().async(group: opening) { alongside(output) } }
+        // The output is examined first: of the two threads, it takes longer.
         DispatchQueue.global().async(group: opening) {
             guard options.useCache, OutputWriter.check(output: output, siteRoot: root) == nil else { return }
             // One listing of the output: no stray file, and whether a patch that writes nothing
@@ -109,11 +113,15 @@ public final class BuildRun {
             itemCache.opening = session
             opened.output = output
         }
+        if let alongside, options.useCache { DispatchQueue.global().async(group: reading) { alongside(output) } }
         let listed = SiteLoader.list(configured, stampFiles: true)
-        opening.wait()
+        reading.wait()
         listing = listed
         timing.mark("listing")
-        return (listed, opened.output, opened.output == nil ? nil : itemCache.opening)
+        return (listed, output, {
+            opening.wait()
+            return opened.output == nil ? nil : itemCache.opening
+        })
     }
 
     /// After a patch that did not apply: the session it used is not reused (`sessionUsed`), else

@@ -1,7 +1,9 @@
 /// `PatchBuild.EarlySnapshot`: the output's snapshot read on another thread while the content is
 /// listed, before the build cache's lock is taken; a patch uses it only if its file is still the
-/// one read (another build may have replaced it meanwhile).
+/// one read (another build may have replaced it meanwhile). The site's templates are compiled
+/// there too, after it: the thread has time left while the output is examined.
 import FeedgenBuild
+import FeedgenEmit
 import FeedgenStorage
 import Foundation
 
@@ -9,15 +11,29 @@ extension PatchBuild {
     final class EarlySnapshot: @unchecked Sendable {
         private let lock = NSLock()
         private var read: (folder: String, stamp: FileStamp, snapshot: BuildSnapshot)?
+        private var compiled: (folder: String, templates: Result<TemplateSet, any Error>)?
 
         /// Reads the snapshot in the build cache of `output` (``BuildRun/listFirst(alongside:)``).
-        func read(output: String) {
+        /// - Returns: whether there was one to read.
+        @discardableResult func read(output: String) -> Bool {
             let folder = BuildCache.folder(forOutput: output)
             let path = folder + "/" + BuildSnapshot.fileName
             guard let before = FileStamp.of(path), let snapshot = BuildSnapshot.read(cacheFolder: folder),
                 FileStamp.of(path) == before
-            else { return }
+            else { return false }
             lock.withLock { read = (folder, before, snapshot) }
+            return true
+        }
+
+        /// Compiles the templates of `folder` (a site's `Templates`), as a patch would.
+        func compileTemplates(folder: String) {
+            let templates = Result<TemplateSet, any Error> { try TemplateSet(overrides: try Pipeline.readTemplates(folder)) }
+            lock.withLock { compiled = (folder, templates) }
+        }
+
+        /// The templates of `folder` compiled early (or the error compiling them), else nil.
+        func templates(folder: String) -> Result<TemplateSet, any Error>? {
+            lock.withLock { compiled?.folder == folder ? compiled?.templates : nil }
         }
 
         /// The snapshot read early, when it is the one of `folder` and its file has not been

@@ -36,19 +36,26 @@ extension PatchBuild {
     /// - Returns: the build's report (its output written), or ``NotApplicable`` with nothing
     ///   written: the caller builds the usual way.
     static func attempt(
-        _ options: BuildOptions, listing: ContentListing, output: String, opening: Pipeline.SessionOpening, start: Int64,
-        early: EarlySnapshot? = nil, timing: inout StageTiming
+        _ options: BuildOptions, listing: ContentListing, output: String, opening opened: () -> Pipeline.SessionOpening?,
+        start: Int64, early: EarlySnapshot? = nil, timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         let folder = BuildCache.folder(forOutput: output)
         guard !listing.hasErrors else { return .failure(NotApplicable(reason: "configuration")) }
         // A patch rewrites only what changed: a cache file replaced by something else, or a
         // killed build's temporary file, waits for the usual build, which replaces them.
         guard BuildCache.isHealthy(cacheFolder: folder) else { return .failure(NotApplicable(reason: "build cache damaged")) }
+        // The output's session (the cache's lock taken) is waited for where it is needed. Another
+        // build may have replaced the snapshot before this one had the lock: then no patch.
+        let snapshotPath = folder + "/" + BuildSnapshot.fileName
+        let stamp = FileStamp.of(snapshotPath)
+        func locked() -> Pipeline.SessionOpening? {
+            guard let opening = opened(), stamp != nil, FileStamp.of(snapshotPath) == stamp else { return nil }
+            return opening
+        }
         // An item file changed since the snapshot was written: the patch will render it, and
         // the output's session starts opening now, while the snapshot is read.
-        if let written = FileStamp.of(folder + "/" + BuildSnapshot.fileName),
-            listing.hasItemFile(changedSince: written.mtime - BuildSnapshot.racyMargin)
-        {
+        if let written = stamp, listing.hasItemFile(changedSince: written.mtime - BuildSnapshot.racyMargin) {
+            guard let opening = locked() else { return .failure(NotApplicable(reason: "output not opened")) }
             opening.startIfIdle()
         }
         guard let old = early?.snapshot(cacheFolder: folder) ?? BuildSnapshot.read(cacheFolder: folder) else {
@@ -58,7 +65,9 @@ extension PatchBuild {
         if options.exitsAfterBuild { ExitReclaimed.keep(old) }
         // A usual build after this attempt reuses what the snapshot knows, and the item files.
         let files = listing.itemFiles
-        return patch(options, listing: listing, files: files, output: output, opening: opening, start: start, old: old, timing: &timing)
+        return patch(
+            options, listing: listing, files: files, output: output, opening: locked, start: start, old: old,
+            templates: early?.templates(folder: listing.root + "/Templates"), timing: &timing)
             .mapError { failure in
                 var failure = failure
                 failure.snapshot = old
@@ -68,10 +77,13 @@ extension PatchBuild {
     }
 
     /// ``attempt(_:listing:output:opening:start:timing:)`` with the output's snapshot `old`;
-    /// `files`: the listing's item files.
+    /// `files`: the listing's item files; `opened`: waits for the output's session (nil: no
+    /// patch); `templates`: the site's templates compiled already (nil: compiled here).
     static func patch(
         _ options: BuildOptions, listing: ContentListing, files: [(path: String, stamp: FileStamp?)], output: String,
-        opening: Pipeline.SessionOpening, start: Int64, old: BuildSnapshot, timing: inout StageTiming
+        opening opened: () -> Pipeline.SessionOpening?, start: Int64, old: BuildSnapshot,
+        templates early: Result<TemplateSet, any Error>? = nil,
+        timing: inout StageTiming
     ) -> Result<BuildReport, NotApplicable> {
         func no(_ reason: String) -> Result<BuildReport, NotApplicable> { .failure(NotApplicable(reason: reason)) }
         let root = listing.root
@@ -106,12 +118,19 @@ extension PatchBuild {
         }
         // The output's session opens on another thread while the changed items are rendered;
         // with none, nothing is written and no session is needed.
-        if !changes.isEmpty { opening.startIfIdle() }
+        if !changes.isEmpty {
+            guard let opening = opened() else { return no("output not opened") }
+            opening.startIfIdle()
+        }
 
         // The templates and the options.
         let templates: TemplateSet
         do {
-            templates = try TemplateSet(overrides: try Pipeline.readTemplates(root + "/Templates"))
+            if let early {
+                templates = try early.get()
+            } else {
+                templates = try TemplateSet(overrides: try Pipeline.readTemplates(root + "/Templates"))
+            }
         } catch {
             return no("templates")
         }
@@ -177,6 +196,8 @@ extension PatchBuild {
         // Body images need none: an item whose body names a file is not patched.
         var images = ImageVariantTable()
         if prepared.images.count > 0 {
+            // Variants are looked up (or made) in the build cache: under its lock.
+            guard opened() != nil else { return no("output not opened") }
             images = ImageVariants.make(prepared, cacheFolder: folder, bodies: false, progress: nil, diagnostics: &diagnostics).images
             guard !diagnostics.hasErrors else { return no("images") }
         }
@@ -236,6 +257,7 @@ extension PatchBuild {
         // The session: the previous output's files, its changed pages replaced. Without a
         // changed item shown there is nothing to render: the output stays as it is if it is as
         // written, which listing it told (it has a manifest then).
+        guard let opening = opened() else { return no("output not opened") }
         if changes.isEmpty, let asWritten = opening.outputAsWritten {
             guard asWritten else {
                 return .failure(NotApplicable(reason: "an output file was changed, added or removed by hand", sessionUsed: false))

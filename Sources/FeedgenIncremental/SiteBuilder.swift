@@ -29,12 +29,24 @@ public enum SiteBuilder {
         var lastSnapshot: BuildSnapshot?
         var itemFiles: [(path: String, stamp: FileStamp?)]?
         let early = PatchBuild.EarlySnapshot()
-        if PatchBuild.isEligible(options), let listed = build.listFirst(alongside: { early.read(output: $0) }), let output = listed.output,
-            let session = listed.session
+        let templatesFolder = build.root + "/Templates"
+        if PatchBuild.isEligible(options),
+            let listed = build.listFirst(alongside: {
+                if early.read(output: $0) { early.compileTemplates(folder: templatesFolder) }
+            })
         {
-            switch PatchBuild.attempt(
-                options, listing: listed.listing, output: output, opening: session, start: build.started, early: early, timing: &build.timing)
-            {
+            // The patch compares the listing with the snapshot while the output is examined,
+            // and waits for the output's session only where it needs it.
+            var attempt: Result<BuildReport, PatchBuild.NotApplicable>?
+            if options.useCache {
+                attempt = PatchBuild.attempt(
+                    options, listing: listed.listing, output: listed.output, opening: listed.opened, start: build.started,
+                    early: early, timing: &build.timing)
+            }
+            // Not opened (a stray file, no cache): no patch was tried.
+            switch listed.opened() == nil ? nil : attempt {
+            case nil:
+                break
             case .success(var patched):
                 if listed.listing.config.baseURL == nil { patched.diagnostics.append(Pipeline.noBaseURLNote(listed.listing.config)) }
                 return build.finish(patched: &patched)

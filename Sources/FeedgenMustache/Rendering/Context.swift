@@ -17,26 +17,29 @@ struct Context {
     /// 3. Each further part is looked up in the previous result only; any miss yields `nil`
     ///    ("Dotted Names - Broken Chain Resolution", "Dotted Names - Context Precedence").
     func lookup(_ name: Name) -> MustacheValue? {
-        let components = name.components
-        guard let first = components.first else { return frames.last }
-        let prints = name.fingerprints
-        var i = frames.count - 1
-        while i >= 0 {
-            if case .object(let object) = frames[i],
-                var value = object.value(forKey: first, fingerprint: prints[0])
-            {
-                var k = 1
-                while k < components.count {
-                    guard case .object(let inner) = value,
-                        let next = inner.value(forKey: components[k], fingerprint: prints[k])
-                    else { return nil }
-                    value = next
-                    k += 1
+        let count = name.fingerprints.count
+        if count == 0 { return frames.last }
+        // Through buffer pointers, each object read in place: a lookup retains only the value
+        // it returns (copying an object out of its frame retained each of its buffers).
+        return name.components.withUnsafeBufferPointer { components in
+            name.fingerprints.withUnsafeBufferPointer { prints in
+                frames.withUnsafeBufferPointer { frames -> MustacheValue? in
+                    var i = frames.count - 1
+                    while i >= 0 {
+                        if var value = frames[i].member(components[0], fingerprint: prints[0]) {
+                            var k = 1
+                            while k < count {
+                                guard let next = value.member(components[k], fingerprint: prints[k]) else { return nil }
+                                value = next
+                                k += 1
+                            }
+                            return value
+                        }
+                        i -= 1
+                    }
+                    return nil
                 }
-                return value
             }
-            i -= 1
         }
-        return nil
     }
 }

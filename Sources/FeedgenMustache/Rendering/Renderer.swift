@@ -21,24 +21,30 @@ struct Renderer {
 
     /// Renders `nodes`, written in `source`, writing `indent` at the start of each line.
     mutating func render(_ nodes: [Node], source: SourceText, indent: [UInt8]) throws(MustacheError) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                output.append(text.string)
-            case .lineStart(let line):
-                if !indent.isEmpty { output.append(indent) }
-                if !line.leadingString.isEmpty { output.append(line.leadingString) }
-            case .variable(let variable):
-                try renderVariable(variable, source: source)
-            case .section(let section):
-                try renderSection(section, indent: indent)
-            case .partial(let partial):
-                try renderPartial(partial.value, source: source, indent: indent)
-            case .parent(let parent):
-                try renderParent(parent.value, source: source, indent: indent)
-            case .block(let block):
-                try renderSlot(block.value, source: source, indent: indent)
-            }
+        // Each node borrowed in place: copying it out of the array retained its payload, an
+        // object every page shares (atomic operations both cores contend for).
+        try nodes.withUnsafeBufferPointer { (nodes) throws(MustacheError) in
+            for i in nodes.indices { try render(nodes[i], source: source, indent: indent) }
+        }
+    }
+
+    @inline(__always) private mutating func render(_ node: borrowing Node, source: SourceText, indent: [UInt8]) throws(MustacheError) {
+        switch node {
+        case .text(let text):
+            output.append(text.string)
+        case .lineStart(let line):
+            if !indent.isEmpty { output.append(indent) }
+            if !line.leadingString.isEmpty { output.append(line.leadingString) }
+        case .variable(let variable):
+            try renderVariable(variable, source: source)
+        case .section(let section):
+            try renderSection(section, indent: indent)
+        case .partial(let partial):
+            try renderPartial(partial.value, source: source, indent: indent)
+        case .parent(let parent):
+            try renderParent(parent.value, source: source, indent: indent)
+        case .block(let block):
+            try renderSlot(block.value, source: source, indent: indent)
         }
     }
 

@@ -53,9 +53,16 @@ public struct MustacheObject: Sendable, Sequence {
                 built = positions
                 return false
             }
+            // A bit per fingerprint seen (64 buckets): a key whose bit is clear repeats no
+            // earlier key, so only a key sharing a bucket is compared with the earlier ones.
+            var seen: UInt64 = 0
             for i in elements.indices {
                 let print = Self.fingerprint(elements[i].0)
-                for j in 0..<i where prints[j] == print && elements[j].0 == elements[i].0 { return true }
+                let bit: UInt64 = 1 &<< ((print ^ (print >> 29) ^ (print >> 56)) & 63)
+                if seen & bit != 0 {
+                    for j in 0..<i where prints[j] == print && elements[j].0 == elements[i].0 { return true }
+                }
+                seen |= bit
                 prints.append(print)
             }
             return false
@@ -147,8 +154,20 @@ public struct MustacheObject: Sendable, Sequence {
     /// The value for `key`, whose ``fingerprint(_:)`` the caller computed once (names of a
     /// compiled template carry theirs).
     func value(forKey key: String, fingerprint: UInt64) -> MustacheValue? {
-        guard let i = position(of: key, fingerprint: fingerprint) else { return nil }
-        return pairs[i].1
+        if let index {
+            guard let i = index[key] else { return nil }
+            return pairs[i].1
+        }
+        return fingerprints.withUnsafeBufferPointer { prints in
+            pairs.withUnsafeBufferPointer { pairs -> MustacheValue? in
+                var i = 0
+                while i < prints.count {
+                    if prints[i] == fingerprint && pairs[i].0 == key { return pairs[i].1 }
+                    i += 1
+                }
+                return nil
+            }
+        }
     }
 
     /// The value for `key`, or `nil` when absent. Setting `nil` removes the key (O(n)).

@@ -11,14 +11,17 @@
 /// - **Interpolation.** Strings render as themselves, numbers as their stored text, booleans
 ///   as `true`/`false`, `null` as nothing; lists and objects render as nothing.
 /// - **Lambdas** follow `~lambdas.json`; see ``MustacheLambda``.
-public indirect enum MustacheValue: Sendable {
+///
+/// Only an object is boxed (its three buffers would make every value four words): a string,
+/// number or list is stored inline, so a context does not allocate a box for each of them.
+public enum MustacheValue: Sendable {
     case null
     case bool(Bool)
     /// A number, kept as the text it renders as (`"85"`, `"1.21"`), so no precision is lost.
     case number(String)
     case string(String)
     case array([MustacheValue])
-    case object(MustacheObject)
+    indirect case object(MustacheObject)
     case lambda(MustacheLambda)
 
     /// An integer number.
@@ -41,6 +44,13 @@ public indirect enum MustacheValue: Sendable {
     public subscript(key: String) -> MustacheValue? {
         if case .object(let object) = self { return object[key] }
         return nil
+    }
+
+    /// The value for `key` (of ``MustacheObject/fingerprint(_:)`` `fingerprint`) when this is
+    /// an object; `nil` otherwise or when the key is absent.
+    @inline(__always) func member(_ key: String, fingerprint: UInt64) -> MustacheValue? {
+        guard case .object(let object) = self else { return nil }
+        return object.value(forKey: key, fingerprint: fingerprint)
     }
 
     /// The text a plain (non-lambda) value interpolates as, before escaping.
