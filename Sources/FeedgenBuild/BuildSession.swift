@@ -89,11 +89,16 @@ extension Pipeline {
                 readingCards = true
                 cardsRead.enter()
             }
-            DispatchQueue.global().async(group: group) {
+            // A thread of its own, not a dispatch worker: the workers may all be busy (the
+            // snapshot's records on every core, feed pages waiting for this very session), and
+            // the build's main thread waits for the session.
+            group.enter()
+            let thread = Thread {
                 self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) }
-                guard readCards else { return }
-                DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
+                self.group.leave()
+                if readCards { self.readCardCache(useCache: useCache) }
             }
+            thread.start()
         }
 
         /// Whether ``start(useCache:readCards:)`` was called (on the build's thread only).
