@@ -23,24 +23,21 @@ public enum SiteResolver {
         let early = views ? nil : CollisionCheck(PreparedSite(site: site, feeds: feeds, images: images))
         // With views, the detail pages (most of the files) are claimed meanwhile, the rest after.
         let detailKeys = views ? OutputCollisions.DetailKeys(feeds) : nil
-        // The two tables of page names are made side by side, and the ids of the pages that
-        // links with a fragment may need.
+        // The two tables of page names are made side by side; the ids of the pages that links
+        // with a fragment may need are made on another core while the body paths (which need
+        // the tables, not the ids) are resolved on this one.
         let frozen = feeds
-        let tables = parallelMap(ContentAnchors.needed(feeds) ? 3 : 2) { k -> (ContentLinks?, PageNames?, ContentAnchors?) in
-            switch k {
-            case 0: (ContentLinks(feeds: frozen), nil, nil)
-            case 1: (nil, PageNames(feeds: frozen), nil)
-            default: (nil, nil, ContentAnchors(feeds: frozen))
-            }
+        let tables = parallelMap(2) { k -> (ContentLinks?, PageNames?) in
+            k == 0 ? (ContentLinks(feeds: frozen), nil) : (nil, PageNames(feeds: frozen))
         }
+        let anchors = ContentAnchors.needed(feeds) ? Background { ContentAnchors(feeds: frozen) } : nil
         let files = tables[0].0!
         // Body paths (images, files, root-relative pages, permalink folders): content-format §5.4.
         let paths = BodyPaths.resolve(
             feeds: feeds, contentPages: files.pages, names: tables[1].1!, site: site, realRoot: realRoot, diagnostics: &diagnostics)
         var contentLinks = files.adding(paths: paths.pages)
         contentLinks.check(
-            feeds, anchors: tables.count > 2 ? tables[2].2 : nil, targets: paths.targets.resolved(by: contentLinks.pages),
-            into: &diagnostics)
+            feeds, anchors: anchors?.value, targets: paths.targets.resolved(by: contentLinks.pages), into: &diagnostics)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
         for f in feeds.indices {
