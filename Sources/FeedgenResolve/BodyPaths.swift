@@ -189,15 +189,17 @@ public enum BodyPaths {
         _ feeds: [PreparedFeed], item: (_ feed: Int, _ section: Int, _ item: Int) -> Void = { _, _, _ in },
         _ body: (MarkdownLink) -> Void
     ) {
-        // By index: the elements are lent to `body`, not copied as a `for … in` copies them.
+        // Through each array's buffer: the elements are lent to `body`, not copied (a `for … in`
+        // copies them, and so did an array's subscript: every string of a link retained).
+        func lend(_ links: [MarkdownLink]) { links.withUnsafeBufferPointer { for link in $0.indices { body($0[link]) } } }
         for f in feeds.indices {
-            for link in feeds[f].feed.introLinks.indices { body(feeds[f].feed.introLinks[link]) }
+            lend(feeds[f].feed.introLinks)
             for s in feeds[f].sections.indices {
                 let section = feeds[f].sections[s].section
-                for link in section.headerLinks.indices { body(section.headerLinks[link]) }
+                lend(section.headerLinks)
                 for i in section.items.indices {
                     item(f, s, i)
-                    for link in section.items[i].markdownLinks.indices { body(section.items[i].markdownLinks[link]) }
+                    lend(section.items[i].markdownLinks)
                 }
             }
         }
