@@ -135,6 +135,8 @@ extension Pipeline {
         }
         let session = try opening?.session()
         try session?.begin(paths: paths)
+        // Before the feed thread puts anything: with nothing to keep, no page is looked up.
+        let keepsNothing = session?.keepsNothing ?? true
         gate.open(.success(session))
         timing.mark("back buffer checked")
         options.progress?.begin(session == nil ? "checking pages" : "rendering pages", total: pages.count)
@@ -160,7 +162,7 @@ extension Pipeline {
         // lock was contended by both cores for 10,000 unchanged pages).
         let detailKeys: [UInt64] = parallelMap(detailPages.count) { pageKey(detailPages[$0]) }
         var stale = Array(zip(detailPages, detailKeys))  // (page index, key) of pages to render
-        if let session {
+        if let session, !keepsNothing {
             let current = session.current(stale.map { (pages[$0.0].0, $0.1) })
             stale = zip(stale, current).compactMap { page, hash in
                 guard let hash else { return page }
