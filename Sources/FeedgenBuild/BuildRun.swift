@@ -196,7 +196,7 @@ public final class BuildRun {
         // are about to be written.
         if itemCache.opening == nil {
             let opening = Pipeline.SessionOpening(output: output, memo: itemCache.memo, cutCardsLog: options.testCutLog == "cards.log")
-            opening.start(useCache: options.useCache, readCards: options.useCache)
+            opening.start(useCache: options.useCache, readCards: options.useCache, ownThread: true)
             itemCache.opening = opening
         }
         let (images, stats) = ImageVariants.make(site, cacheFolder: cacheFolder, progress: options.progress, diagnostics: &report.diagnostics)

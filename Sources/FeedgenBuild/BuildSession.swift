@@ -83,22 +83,30 @@ extension Pipeline {
         /// pages need first: on this thread, which is done with the session before the content
         /// is loaded, rather than on the build's critical path. `readCards: false` (a patch
         /// build, which needs no card cache): only ``readCards(useCache:)`` reads it.
-        func start(useCache: Bool, readCards: Bool = true) {
+        /// `ownThread`: on a thread of its own, not a dispatch worker (the workers may all be
+        /// busy by then: the snapshot's records on every core, feed pages waiting for this very
+        /// session); a build that starts it while it loads finds them idle.
+        func start(useCache: Bool, readCards: Bool = true, ownThread: Bool = false) {
             started = true
             if readCards {
                 readingCards = true
                 cardsRead.enter()
             }
-            // A thread of its own, not a dispatch worker: the workers may all be busy (the
-            // snapshot's records on every core, feed pages waiting for this very session), and
-            // the build's main thread waits for the session.
-            group.enter()
-            let thread = Thread {
-                self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) }
-                self.group.leave()
-                if readCards { self.readCardCache(useCache: useCache) }
+            let open = { @Sendable in self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) } }
+            if ownThread {
+                group.enter()
+                Thread {
+                    open()
+                    self.group.leave()
+                    if readCards { self.readCardCache(useCache: useCache) }
+                }.start()
+            } else {
+                DispatchQueue.global().async(group: group) {
+                    open()
+                    guard readCards else { return }
+                    DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
+                }
             }
-            thread.start()
         }
 
         /// Whether ``start(useCache:readCards:)`` was called (on the build's thread only).
