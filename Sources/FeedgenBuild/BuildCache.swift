@@ -286,6 +286,12 @@ struct CacheState {
                 continue
             }
             let manifest = trees[ino] ?? [:]
+            if trees[ino] != nil, let order = orders[ino], order.count == manifest.count, order.count >= 1024,
+                let runs = Self.lines(of: order, in: manifest)
+            {
+                for run in runs { out.append(contentsOf: run) }
+                continue
+            }
             var lines: [(String, ManifestEntry)] = []
             if trees[ino] == nil, let order = orders[ino], let list = entries[ino], order.count == list.count {
                 lines = Array(zip(order, list))

@@ -199,6 +199,14 @@ public final class BuildRun {
             return nil
         }
         itemCache.lock.acquire(cacheFolder: cacheFolder, output: output, waiting: options.waitingMessage)
+        // A build that opened no session while it loaded (`--clean`, or after a patch that used
+        // it) opens it now, beside the images and the page plan, rather than when the pages
+        // are about to be written.
+        if itemCache.opening == nil {
+            let opening = Pipeline.SessionOpening(output: output, memo: itemCache.memo, cutCardsLog: options.testCutLog == "cards.log")
+            opening.start(useCache: options.useCache, readCards: options.useCache, ownThread: true)
+            itemCache.opening = opening
+        }
         let (images, stats) = ImageVariants.make(site, cacheFolder: cacheFolder, progress: options.progress, diagnostics: &report.diagnostics)
         report.images = stats
         timing.mark("images")

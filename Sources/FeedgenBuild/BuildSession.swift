@@ -83,16 +83,29 @@ extension Pipeline {
         /// pages need first: on this thread, which is done with the session before the content
         /// is loaded, rather than on the build's critical path. `readCards: false` (a patch
         /// build, which needs no card cache): only ``readCards(useCache:)`` reads it.
-        func start(useCache: Bool, readCards: Bool = true) {
+        /// `ownThread`: on a thread of its own, not a dispatch worker (the workers may all be
+        /// busy by then: the snapshot's records on every core, feed pages waiting for this very
+        /// session); a build that starts it while it loads finds them idle.
+        func start(useCache: Bool, readCards: Bool = true, ownThread: Bool = false) {
             started = true
             if readCards {
                 readingCards = true
                 cardsRead.enter()
             }
-            DispatchQueue.global().async(group: group) {
-                self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) }
-                guard readCards else { return }
-                DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
+            let open = { @Sendable in self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) } }
+            if ownThread {
+                group.enter()
+                Thread {
+                    open()
+                    self.group.leave()
+                    if readCards { self.readCardCache(useCache: useCache) }
+                }.start()
+            } else {
+                DispatchQueue.global().async(group: group) {
+                    open()
+                    guard readCards else { return }
+                    DispatchQueue.global().async { self.readCardCache(useCache: useCache) }
+                }
             }
         }
 

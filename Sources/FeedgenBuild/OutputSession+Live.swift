@@ -176,6 +176,10 @@ extension OutputWriter.Session {
         return nil
     }
 
+    /// Whether ``current(_:)`` can find no file to keep: the back buffer and the output's
+    /// manifest are empty (a clean build's; asked before this build puts anything).
+    var keepsNothing: Bool { lock.withLock { back.isEmpty && live.isEmpty } }
+
     /// Records the new tree (the back buffer, `ino`) in `state`: by its entries in order when
     /// ``entriesInOrder()`` gave them (`inOrder`), else by `written`.
     func recordNewTree(_ ino: UInt64, _ inOrder: (entries: [ManifestEntry], kept: [Bool])?, in state: inout CacheState) {

@@ -54,6 +54,8 @@ extension OutputWriter {
         var written: [String: ManifestEntry] = [:]
         /// The new tree's files; left empty when they are the back buffer's (``begin(paths:)``).
         private var paths: Set<String> = []
+        /// ``paths``, made on another core when only ``commit()`` needs it (nothing is stale in an empty back buffer).
+        private var pathsLater: Background<Set<String>>?
         /// Whether the new tree's files are the back buffer's, each once, in the same order.
         private(set) var backPaths = false
         /// The new tree's files in the order the build gave them (its state lines' order).
@@ -193,9 +195,8 @@ extension OutputWriter {
             // is stale, and no Set of 10,000 paths is made.
             backPaths = back.count == backOrder.count && backOrder == order
             if !backPaths {
-                var set = Set<String>(minimumCapacity: order.count)
-                for path in order { set.insert(path) }
-                self.paths = set
+                let order = order
+                if back.isEmpty { pathsLater = Background { Set(order) } } else { self.paths = Set(order) }
             }
             // A file of the build (from static/) named as one of the user's root entries would
             // push that entry out of the output: refused, naming it.
@@ -352,6 +353,7 @@ extension OutputWriter {
             let marker = "This folder is written by feedgen; it is replaced on every build.\n"
             try put(OutputFile(path: markerName, contents: .text(marker)), hash: StableHasher.hash(marker), key: 0)
             let inOrder = lock.withLock { entriesInOrder() }
+            if let later = pathsLater { (paths, pathsLater) = (later.value, nil) }
             guard inOrder != nil || written.count == (backPaths ? order.count : paths.count) else {
                 let missing = (backPaths ? Set(order) : paths).subtracting(written.keys).sorted().first ?? ""
                 throw WriteError(path: missing, message: "not written")

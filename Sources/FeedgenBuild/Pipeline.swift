@@ -67,9 +67,11 @@ public enum Pipeline {
         }
         guard let site = loaded else { return (nil, templates, nil) }
 
-        // 3. Resolve: layouts, images, links, output paths.
+        // 3. Resolve: layouts, images, links, output paths. The templates are linted on another
+        // core meanwhile (the resolver starts on one).
+        let lint = templates.map { templates in Background { templates.lint(for: site) } }
         let (prepared, contentLinks) = SiteResolver.resolve(site, diagnostics: &report.diagnostics)
-        if let templates { report.diagnostics.append(contentsOf: templates.lint(for: site)) }
+        if let lint { report.diagnostics.append(contentsOf: lint.value) }
         timing.mark("resolve")
         // Feeds and their cards; a section's or tag's own pages count as pages only.
         report.feeds = prepared.feeds.count { $0.ownPage == nil }

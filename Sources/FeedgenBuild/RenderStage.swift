@@ -64,9 +64,10 @@ extension Pipeline {
         feedsDone.enter()
         // A feed page whose key the back buffer has, with the last build's record of those very
         // bytes (its key and hash: where its cards are), is not rendered (only when writing).
-        let siteKey = output == nil || cardCache == nil ? nil : keys?.feedSiteKey(outline: renderer.feedOutline(), links: links)
+        // The site's part of the keys is made on the feed thread (not this one's plan).
+        let keysFeeds = output != nil && cardCache != nil
         let last = Dictionary(grouping: lastFeeds.filter { $0.key != 0 }, by: \.path)
-        let renderFeed = { @Sendable (f: Int) in
+        let renderFeed = { @Sendable (f: Int, siteKey: UInt64?) in
             feedHashes.set(f, Result {
                 var key: UInt64 = 0
                 var cardKeys: [[UInt64]]?
@@ -91,12 +92,13 @@ extension Pipeline {
             })
         }
         let feedThread = Thread {
+            let siteKey = keysFeeds ? keys?.feedSiteKey(outline: renderer.feedOutline(), links: links) : nil
             // Many feed pages (a paginated section's pages, tag pages) render side by side, each
             // on one core; a few render one after another, each with its cards on every core.
             if feedCount >= Self.parallelFeedPages {
-                DispatchQueue.concurrentPerform(iterations: feedCount, execute: renderFeed)
+                DispatchQueue.concurrentPerform(iterations: feedCount) { renderFeed($0, siteKey) }
             } else {
-                for f in 0..<feedCount { renderFeed(f) }
+                for f in 0..<feedCount { renderFeed(f, siteKey) }
             }
             feedsDone.leave()
         }
@@ -114,7 +116,7 @@ extension Pipeline {
         // the order they are written in; sorting 100,000 paths was a serial step of its own.
         let allPages = planner.pages()
         var seen = Set<String>(minimumCapacity: allPages.count + 16)
-        let pages = allPages.map { (planner.path(of: $0), $0) }.filter { seen.insert($0.0).inserted }
+        let pages = parallelMap(allPages.count) { (renderer.path(of: allPages[$0]), allPages[$0]) }.filter { seen.insert($0.0).inserted }
         // Preview pages (`--previews`) are few: rendered up front, post-processed like pages.
         let previews = options.previews ? try planner.previews().map(post.process) : []
         let (assetFiles, syndicationMaps) = planner.assetFilesAndMaps()
@@ -133,6 +135,8 @@ extension Pipeline {
         }
         let session = try opening?.session()
         try session?.begin(paths: paths)
+        // Before the feed thread puts anything: with nothing to keep, no page is looked up.
+        let keepsNothing = session?.keepsNothing ?? true
         gate.open(.success(session))
         timing.mark("back buffer checked")
         options.progress?.begin(session == nil ? "checking pages" : "rendering pages", total: pages.count)
@@ -158,7 +162,7 @@ extension Pipeline {
         // lock was contended by both cores for 10,000 unchanged pages).
         let detailKeys: [UInt64] = parallelMap(detailPages.count) { pageKey(detailPages[$0]) }
         var stale = Array(zip(detailPages, detailKeys))  // (page index, key) of pages to render
-        if let session {
+        if let session, !keepsNothing {
             let current = session.current(stale.map { (pages[$0.0].0, $0.1) })
             stale = zip(stale, current).compactMap { page, hash in
                 guard let hash else { return page }
@@ -173,8 +177,9 @@ extension Pipeline {
         }
         feedsDone.wait()
         options.progress?.advance(by: feedCount)
+        let feedHashValues = feedHashes.values  // each read of `values` copies every slot
         for (index, page) in pages.enumerated() {
-            if case .feed(let f) = page.1 { hashes.set(index, feedHashes.values[f]) }
+            if case .feed(let f) = page.1 { hashes.set(index, feedHashValues[f]) }
         }
         var manifest: [(String, UInt64)] = []
         for (index, r) in hashes.values.enumerated() {
@@ -226,10 +231,11 @@ extension Pipeline {
         if let cardCache {
             if let deferred { deferred.add { cardCache.save() } } else { cardCache.save() }
         }
+        let (feedMapValues, feedKeyValues) = (feedMaps.values, feedKeys.values)
         for f in 0..<feedCount {
-            guard case .success(let hash) = feedHashes.values[f], case .success(let map) = feedMaps.values[f] else { continue }
+            guard case .success(let hash) = feedHashValues[f], case .success(let map) = feedMapValues[f] else { continue }
             var record = WrittenFeed(path: site.feeds[f].pagePath, hash: hash, map: map)
-            if case .success(let key) = feedKeys.values[f] { record.key = key }
+            if case .success(let key) = feedKeyValues[f] { record.key = key }
             // A tag's later pages name its first page's documents (``PreparedFeed/syndicationFolder``),
             // which they do not write.
             if f < syndicationMaps.count, site.feeds[f].isSyndicated {

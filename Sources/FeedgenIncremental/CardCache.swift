@@ -88,22 +88,24 @@ final class CardCache: CardMemo, @unchecked Sendable {
                 if written == out.count { log.sealAfterAppending() }
                 return
             }
-            var out = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
-            out.reserveCapacity(log.bytes.count + added.values.reduce(0) { $0 + $1.count + 20 })
-            for key in log.usedKeys.union(added.keys).sorted() {
-                if let bytes = added[key] {
-                    bytes.withUnsafeBytes { RecordLog.append(key, $0, to: &out) }
-                } else if let payload = log.storedPayload(of: key) {
-                    RecordLog.append(key, payload, to: &out)
-                }
-            }
+            let (log, added) = (log, added)
+            let keys = log.usedKeys.union(added.keys).sorted()
+            let sizes = keys.map { key in (added[key]?.count ?? log.storedPayload(of: key)?.count).map { $0 + 20 } ?? 0 }
             var folder = ""
             for part in path.split(separator: "/").dropLast() {
                 folder += "/" + part
                 mkdir(folder, 0o755)
             }
             let temporary = path + ".tmp-\(getpid())"
-            if CacheFile.write(out, to: temporary), CacheFile.rename(temporary, over: path) {
+            let header = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
+            let wrote = RecordLog.write(header: header, sizes: sizes, to: temporary) { i, out in
+                if let bytes = added[keys[i]] {
+                    bytes.withUnsafeBytes { RecordLog.append(keys[i], $0, to: &out) }
+                } else if let payload = log.storedPayload(of: keys[i]) {
+                    RecordLog.append(keys[i], payload, to: &out)
+                }
+            }
+            if wrote, CacheFile.rename(temporary, over: path) {
                 LogSeal.seal(path)
             } else {
                 unlink(temporary)
