@@ -19,7 +19,8 @@ public enum MarkdownHeadings {
         // ASCII (most headings) on bytes: its letters, digits and `_` are the kept categories.
         let asciiSlug = text.withUTF8Bytes { bytes -> String? in
             guard ByteScan.isASCII(bytes) else { return nil }
-            let out = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+            // Made in the String's own storage (ASCII: valid UTF-8), no byte array between.
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
                 var o = 0
                 for byte in bytes {
                     switch byte {
@@ -31,9 +32,8 @@ public enum MarkdownHeadings {
                     }
                     o += 1
                 }
-                count = o
+                return o
             }
-            return out.withUnsafeBufferPointer { String(validUTF8: $0) }
         }
         if let asciiSlug { return asciiSlug }
         var out = String.UnicodeScalarView()
