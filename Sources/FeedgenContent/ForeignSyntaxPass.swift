@@ -67,10 +67,14 @@ struct ForeignSyntaxPass {
     var figures: [Int: MarkdownFigure] = [:]
     /// Whether the body may hold a `{:toc}` line (``tableOfContents()``).
     let mayHaveTOC: Bool
+    /// The offset of the body's last `{`, or -1: every edit starts at or before one, so past it
+    /// (outside `raw` and `highlight`) the rest is copied as it is, without reading its lines.
+    let lastBrace: Int
 
     init(_ bytes: [UInt8], unsafe: Bool = false) {
         b = bytes
         mayHaveTOC = Self.mayHaveTOC(bytes)
+        lastBrace = bytes.withUnsafeBufferPointer { Self.lastBrace(in: $0) }
         self.unsafe = unsafe
         out.reserveCapacity(bytes.count)
     }
@@ -78,6 +82,11 @@ struct ForeignSyntaxPass {
     mutating func run() {
         var lineStart = true
         while i < b.count {
+            if i > lastBrace, highlight == nil, !raw {
+                // Nothing left to edit; the line and column counters are not read after the run.
+                i = b.count
+                break
+            }
             if lineStart, highlight == nil {
                 classifyLine()
                 if !lineIsCode, !raw, b[i] != 0x0A, tableOfContents() {
@@ -133,6 +142,25 @@ struct ForeignSyntaxPass {
     static func nextSpecial(in b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = b.baseAddress, start < b.count else { return start }
         return start + feedgen_first_of4(base + start, b.count - start, 0x0A, 0x7B, 0x60, 0x5C)
+    }
+
+    /// The offset of the last `{` in `b`, or -1; eight bytes at a time from the end (whether a
+    /// word holds a `{` is exact: a false match needs a real one below it in the word).
+    static func lastBrace(in b: UnsafeBufferPointer<UInt8>) -> Int {
+        var k = b.count
+        if let base = b.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while k >= 8 {
+                let w = raw.loadUnaligned(fromByteOffset: k - 8, as: UInt64.self) ^ 0x7B7B_7B7B_7B7B_7B7B
+                if (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0 { break }
+                k -= 8
+            }
+        }
+        while k > 0 {
+            k -= 1
+            if b[k] == 0x7B { return k }
+        }
+        return -1
     }
 
     // MARK: Output and positions

@@ -32,10 +32,9 @@ package struct ItemName: Equatable {
         var stem = Substring(fileName)
         stem = stem.dropLast(Self.extensionLength(fileName))
         // Most names are a file right in the section folder: one segment, nothing to split.
-        var segments =
-            stem.utf8.contains(UInt8(ascii: "/"))
-            ? stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init) : [String(stem)]
-        var last = segments.popLast() ?? ""
+        let nested = stem.utf8.contains(UInt8(ascii: "/"))
+        var segments = nested ? stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init) : []
+        var last = nested ? segments.popLast() ?? "" : String(stem)
         if let (base, code) = ItemLanguage.split(last) {
             lang = code
             last = base
@@ -48,9 +47,14 @@ package struct ItemName: Equatable {
         } else {
             invalidDate = Self.nonDatePrefix(last)
         }
-        segments.append(last)
         // A feed's pages (``Section/pagesID``) have ids without a section part: `about.md` → `about`.
-        id = (sectionID.isEmpty ? segments : [sectionID] + segments).map(Self.pathSegment).joined(separator: "/")
+        if segments.isEmpty {
+            let name = Self.pathSegment(last)
+            id = sectionID.isEmpty ? name : Self.pathSegment(sectionID) + "/" + name
+        } else {
+            segments.append(last)
+            id = (sectionID.isEmpty ? segments : [sectionID] + segments).map(Self.pathSegment).joined(separator: "/")
+        }
     }
 
     /// The item files of one section whose default id keeps its date prefix: the dated files

@@ -19,7 +19,8 @@ public enum MarkdownHeadings {
         // ASCII (most headings) on bytes: its letters, digits and `_` are the kept categories.
         let asciiSlug = text.withUTF8Bytes { bytes -> String? in
             guard ByteScan.isASCII(bytes) else { return nil }
-            let out = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+            // Made in the String's own storage (ASCII: valid UTF-8), no byte array between.
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
                 var o = 0
                 for byte in bytes {
                     switch byte {
@@ -31,9 +32,8 @@ public enum MarkdownHeadings {
                     }
                     o += 1
                 }
-                count = o
+                return o
             }
-            return out.withUnsafeBufferPointer { String(validUTF8: $0) }
         }
         if let asciiSlug { return asciiSlug }
         var out = String.UnicodeScalarView()
@@ -58,18 +58,43 @@ public enum MarkdownHeadings {
     /// Unique slugs within one text, as github-slugger makes them: a repeated slug gets `-1`,
     /// `-2`, … (the first free one: `a`, `a`, `a-1` → `a`, `a-1`, `a-1-1`).
     public struct Slugger {
-        private var occurrences: [String: Int] = [:]
+        /// The slugs given, each with its count of repeats. A text has few headings: they are
+        /// looked up in a list (no hashing, no table per text), in a dictionary past ``listLimit``.
+        private var list: [(slug: String, repeats: Int)] = []
+        private var table: [String: Int]?
+        private static let listLimit = 16
 
         public init() {}
 
         public mutating func unique(_ base: String) -> String {
             var slug = base
-            while occurrences[slug] != nil {
-                occurrences[base, default: 0] += 1
-                slug = base + "-" + String(occurrences[base]!)
+            while repeats(slug) != nil {
+                let n = repeats(base)! + 1
+                setRepeats(base, n)
+                slug = base + "-" + String(n)
             }
-            occurrences[slug] = 0
+            setRepeats(slug, 0)
             return slug
+        }
+
+        private func repeats(_ slug: String) -> Int? {
+            if let table { return table[slug] }
+            for entry in list where entry.slug == slug { return entry.repeats }
+            return nil
+        }
+
+        private mutating func setRepeats(_ slug: String, _ n: Int) {
+            if table != nil {
+                table![slug] = n
+            } else if let k = list.firstIndex(where: { $0.slug == slug }) {
+                list[k].repeats = n
+            } else {
+                list.append((slug, n))
+                if list.count > Self.listLimit {
+                    table = Dictionary(uniqueKeysWithValues: list.map { ($0.slug, $0.repeats) })
+                    list = []
+                }
+            }
         }
     }
 
@@ -124,7 +149,8 @@ public enum MarkdownHeadings {
             }
             child = cmark_node_next(c)
         }
-        guard smart else { return text }
+        // Both dashes start with the byte E2 (U+2013, U+2014).
+        guard smart, text.utf8.contains(0xE2) else { return text }
         return text.replacingBytes("\u{2014}", with: "---").replacingBytes("\u{2013}", with: "--")
     }
 
