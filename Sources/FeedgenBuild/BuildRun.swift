@@ -25,6 +25,9 @@ public final class BuildRun {
     /// snapshot's records of the output and of the back buffer), if known: a feed page whose
     /// key and bytes are still one of those is not rendered again.
     public var lastFeeds: [WrittenFeed] = []
+    /// The site's templates compiled already (by a patch that did not apply), reused by
+    /// ``loadAndResolve()`` when its files are still the ones read.
+    package var compiledTemplates: Pipeline.CompiledTemplates?
     /// Called with the cache folder just before the new output replaces the old one.
     public var beforeCommit: (String) -> Void = { _ in }
     /// The cache saves that ``renderAndWrite(_:images:templates:links:output:)`` leaves to run
@@ -140,7 +143,9 @@ public final class BuildRun {
     /// Stages 2–3: ``Pipeline/prepare(_:report:itemCache:listing:)``.
     /// - Returns: nil when the build stops here (errors, or warnings with `--strict`).
     public func loadAndResolve() -> (PreparedSite, TemplateSet, ContentLinks)? {
-        let (prepared, templates, links) = Pipeline.prepare(options, report: &report, itemCache: itemCache, listing: listing)
+        let (prepared, templates, links) = Pipeline.prepare(
+            options, report: &report, itemCache: itemCache, listing: listing, compiled: compiledTemplates)
+        compiledTemplates = nil
         if options.exitsAfterBuild { ExitReclaimed.keep([prepared as Any, templates as Any, links as Any, itemCache]) }
         timing.mark("load+prepare")
         if let cache = itemCache.value {

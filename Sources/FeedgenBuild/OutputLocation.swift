@@ -47,4 +47,17 @@ extension Pipeline {
         }
         return result
     }
+
+    /// A site's templates compiled before the build asked for them (while its content was
+    /// listed), with the files read for them: `overrides` as ``readTemplates(_:)`` gave them for
+    /// `folder`.
+    package struct CompiledTemplates: Sendable {
+        package var folder: String
+        package var overrides: [String: String]
+        package var templates: TemplateSet
+
+        package init(folder: String, overrides: [String: String], templates: TemplateSet) {
+            (self.folder, self.overrides, self.templates) = (folder, overrides, templates)
+        }
+    }
 }

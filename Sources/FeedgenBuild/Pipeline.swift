@@ -28,7 +28,8 @@ public enum Pipeline {
 
     /// ``prepare(_:report:)``, also giving the site's content links (checked) for rendering.
     static func prepare(
-        _ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?, listing: ContentListing? = nil
+        _ options: BuildOptions, report: inout BuildReport, itemCache: ItemCacheBox?, listing: ContentListing? = nil,
+        compiled: CompiledTemplates? = nil
     ) -> (PreparedSite?, TemplateSet?, ContentLinks?) {
         var timing = StageTiming(enabled: options.timing)
         defer { timing.report() }
@@ -56,10 +57,17 @@ public enum Pipeline {
         report.diagnostics.append(contentsOf: loadDiagnostics)
         timing.mark("load")
 
-        // 2. Templates.
+        // 2. Templates (those compiled already from the same files are reused: compiling is
+        // a function of the files alone).
         var templates: TemplateSet?
         do {
-            templates = try TemplateSet(overrides: try readTemplates(root + "/Templates"))
+            let folder = root + "/Templates"
+            let overrides = try readTemplates(folder)
+            if let compiled, compiled.folder == folder, compiled.overrides == overrides {
+                templates = compiled.templates
+            } else {
+                templates = try TemplateSet(overrides: overrides)
+            }
         } catch let error as TemplateErrors {
             report.diagnostics.append(contentsOf: error.diagnostics)
         } catch {

@@ -155,14 +155,27 @@ public struct TemplateSet: Sendable, PartialProvider {
         let types = compiled.keys.filter { $0.hasPrefix("cards/") }.map { String($0.dropFirst(6).dropLast(9)) }
         var seen: Set<SourceLocation> = []
         var diagnostics: [Diagnostic] = []
-        // Whether each type has a card template, asked once per type (a site has a few types).
+        // Whether each type has a card template, asked once per type (a site has a few types);
+        // the last item's answer is kept too: items in a row mostly share their type, and a
+        // string comparison costs less than a hash.
         var drawn: [String: Bool] = [:]
+        var last: (type: String, found: Bool)?
         for feed in site.feeds {
             for section in feed.sections {
                 for item in section.items {
                     let type = item.type
-                    let found = drawn[type] ?? (card(type: type) != nil)
-                    drawn[type] = found
+                    let found: Bool
+                    if let last, last.type == type {
+                        found = last.found
+                    } else {
+                        if let known = drawn[type] {
+                            found = known
+                        } else {
+                            found = card(type: type) != nil
+                            drawn[type] = found
+                        }
+                        last = (type, found)
+                    }
                     guard !found else { continue }
                     let node = item.frontMatter["type"]
                     let location = node.map { SourceLocation(path: item.sourcePath, line: $0.line, column: $0.column) }

@@ -11,7 +11,7 @@ extension PatchBuild {
     final class EarlySnapshot: @unchecked Sendable {
         private let lock = NSLock()
         private var read: (folder: String, stamp: FileStamp, snapshot: BuildSnapshot)?
-        private var compiled: (folder: String, templates: Result<TemplateSet, any Error>)?
+        private var compiled: (folder: String, overrides: [String: String]?, templates: Result<TemplateSet, any Error>)?
 
         /// Reads the snapshot in the build cache of `output` (``BuildRun/listFirst(alongside:)``).
         /// - Returns: whether there was one to read.
@@ -27,8 +27,23 @@ extension PatchBuild {
 
         /// Compiles the templates of `folder` (a site's `Templates`), as a patch would.
         func compileTemplates(folder: String) {
-            let templates = Result<TemplateSet, any Error> { try TemplateSet(overrides: try Pipeline.readTemplates(folder)) }
-            lock.withLock { compiled = (folder, templates) }
+            var overrides: [String: String]?
+            let templates = Result<TemplateSet, any Error> {
+                overrides = try Pipeline.readTemplates(folder)
+                return try TemplateSet(overrides: overrides!)
+            }
+            lock.withLock { compiled = (folder, overrides, templates) }
+        }
+
+        /// The templates of `folder` compiled early with the files they were compiled from, for
+        /// a full build to reuse when it reads the same files; nil when they did not compile.
+        func compiledTemplates(folder: String) -> Pipeline.CompiledTemplates? {
+            lock.withLock {
+                guard let compiled, compiled.folder == folder, let overrides = compiled.overrides,
+                    case .success(let templates) = compiled.templates
+                else { return nil }
+                return Pipeline.CompiledTemplates(folder: folder, overrides: overrides, templates: templates)
+            }
         }
 
         /// The templates of `folder` compiled early (or the error compiling them), else nil.

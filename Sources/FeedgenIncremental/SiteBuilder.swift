@@ -56,6 +56,7 @@ public enum SiteBuilder {
                 itemFiles = why.itemFiles
                 build.lastFeeds = (why.snapshot?.feeds ?? []) + (why.snapshot?.backFeeds ?? [])
                 build.patchDidNotApply(sessionUsed: why.sessionUsed)
+                build.compiledTemplates = early.compiledTemplates(folder: templatesFolder)
             }
         }
         // The snapshot describes the output being replaced: gone before the exchange.
