@@ -3,6 +3,7 @@
 /// §4.1), read with positioned errors, and the step of stage 3 that applies them to the feeds.
 import FeedgenContent
 import FeedgenDiagnostics
+import FeedgenStorage
 
 /// What a section's view keys say (all absent for an ordinary section).
 struct SectionViewSettings: Sendable {
@@ -146,6 +147,17 @@ public enum SectionViews {
         }
     }
 
+    /// Whether any of `items` is unlisted (``FeedgenContent/Item/isListed``): a long section's
+    /// items are looked at on every core (each one's front matter is searched for `build`, on
+    /// the build's serial path).
+    static func holdsUnlisted(_ items: [Item]) -> Bool {
+        let chunk = 2048
+        guard items.count > chunk else { return items.contains { !$0.isListed } }
+        return parallelMap((items.count + chunk - 1) / chunk) { c in
+            items[c * chunk..<min(items.count, (c + 1) * chunk)].contains { !$0.isListed }
+        }.contains(true)
+    }
+
     /// Applies every section's view keys to `feeds` (stage 3, after links are rewritten): each
     /// view's items drawn, filtered, sorted and limited; each section's own pages and each tag's
     /// page appended as pages (``PreparedFeed/ownPage``), their images registered under their
@@ -159,7 +171,7 @@ public enum SectionViews {
             // Unlisted items (`build: {list: never}`) and the feed's pages are no card anywhere;
             // their pages are written.
             for s in feeds[f].sections.indices
-            where feeds[f].sections[s].section.isPages || feeds[f].sections[s].section.items.contains(where: { !$0.isListed }) {
+            where feeds[f].sections[s].section.isPages || Self.holdsUnlisted(feeds[f].sections[s].section.items) {
                 feeds[f].sections[s].detailItems = feeds[f].sections[s].pageItems
                 let pages = feeds[f].sections[s].section.isPages
                 feeds[f].sections[s].section.items.removeAll { pages || !$0.isListed }

@@ -56,6 +56,9 @@ public enum SiteResolver {
         } else if detailKeys?.isClean(prepared) != true {
             OutputCollisions.check(prepared, into: &diagnostics)
         }
+        // The tables made for every item (page names, content pages, detail keys) are freed on
+        // another core, not on the build's serial path.
+        releaseElsewhere((consume tables, consume files, consume detailKeys))
         return (prepared, contentLinks)
     }
 
