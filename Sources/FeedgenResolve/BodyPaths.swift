@@ -19,6 +19,10 @@ public enum BodyPaths {
         public var absent: [String] = []
         /// Every link's target, by index: the checks after this stage look each target up once.
         var targets = LinkTargets()
+        /// The links' problems, in link order, made on another core (``problems``).
+        var pending: Background<[Diagnostic]>?
+        /// The links' problems, in link order (waits for them).
+        var problems: [Diagnostic] { pending?.value ?? [] }
     }
 
     /// A ``ContentLinks/pages`` value: the output path, and for an image the size its `<img>`
@@ -46,11 +50,10 @@ public enum BodyPaths {
 
     /// Resolves the body paths of `feeds` (items, `_feed.md` intros, `_section.md` texts) and
     /// the folder links that `contentPages` has no page for (`names`: the feeds' page names,
-    /// when already made). A path above the output root is an
-    /// error at the link; one that names no file or page is a warning (`--strict`: an error).
+    /// when already made). Problems, in ``Resolution/problems``: a path above the output root is
+    /// an error at the link; one that names no file or page is a warning (`--strict`: an error).
     static func resolve(
-        feeds: [PreparedFeed], contentPages: [String: String], names: PageNames? = nil, site: Site, realRoot: String,
-        diagnostics: inout Diagnostics
+        feeds: [PreparedFeed], contentPages: [String: String], names: PageNames? = nil, site: Site, realRoot: String
     ) -> Resolution {
         // Each target is resolved once, on every core (a target's outcome depends on the
         // target alone: files are looked at with `stat`); the links are then taken in order.
@@ -141,29 +144,35 @@ public enum BodyPaths {
                 kinds.append(.problem(message))
             }
         }
-        // The links again, in the same order (not copied into an array).
-        var k = 0
-        forEachLink(feeds) { link in
-            let slot = slots[k]
-            k += 1
-            guard slot >= 0 else { return }
-            switch kinds[slot] {
-            case .none:
-                return
-            case .outside:
-                diagnostics.error(
-                    link.location, "link '\(link.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site")
-            case .missing(let first, let tail):
-                diagnostics.warning(link.location, link.destination == unique[slot].destination ? first : quoted(link.destination, tail))
-            case .problem(let message):
-                diagnostics.error(link.location, message)
+        // The links again, in the same order (not copied into an array), on another core: the
+        // caller goes on with the link check meanwhile.
+        let (problemKinds, linkSlots) = (kinds, slots)
+        out.pending = Background {
+            var problems: [Diagnostic] = []
+            var k = 0
+            forEachLink(feeds) { link in
+                let slot = linkSlots[k]
+                k += 1
+                guard slot >= 0 else { return }
+                switch problemKinds[slot] {
+                case .none:
+                    return
+                case .outside:
+                    problems.append(.error(
+                        link.location, "link '\(link.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site"))
+                case .missing(let first, let tail):
+                    problems.append(.warning(link.location, link.destination == unique[slot].destination ? first : quoted(link.destination, tail)))
+                case .problem(let message):
+                    problems.append(.error(link.location, message))
+                }
             }
+            return problems
         }
         out.absent = absent
         return out
     }
 
-    /// What ``resolve(feeds:contentPages:names:site:realRoot:diagnostics:)`` found for one
+    /// What ``resolve(feeds:contentPages:names:site:realRoot:)`` found for one
     /// target: its outcome, the files whose appearance would change it, and for a path that
     /// names nothing its warning's ``missingTail(_:)``.
     struct Target: Sendable {
@@ -176,7 +185,7 @@ public enum BodyPaths {
     }
 
     /// The problem each link to a target gets.
-    private enum Problem {
+    private enum Problem: Sendable {
         case none
         case outside
         case missing(first: String, tail: String)

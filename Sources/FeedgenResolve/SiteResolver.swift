@@ -32,9 +32,13 @@ public enum SiteResolver {
         let files = tables[0].0!
         // Body paths (images, files, root-relative pages, permalink folders): content-format §5.4.
         let paths = BodyPaths.resolve(
-            feeds: feeds, contentPages: files.pages, names: tables[1].1!, site: site, realRoot: realRoot, diagnostics: &diagnostics)
+            feeds: feeds, contentPages: files.pages, names: tables[1].1!, site: site, realRoot: realRoot)
         var contentLinks = files.adding(paths: paths.pages)
-        contentLinks.check(feeds, targets: paths.targets.resolved(by: contentLinks.pages), into: &diagnostics)
+        // The body paths' problems (made meanwhile) come first, then the link check's.
+        var linkProblems = Diagnostics()
+        contentLinks.check(feeds, targets: paths.targets.resolved(by: contentLinks.pages), into: &linkProblems)
+        diagnostics.append(contentsOf: paths.problems)
+        diagnostics.append(contentsOf: linkProblems)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
         for f in feeds.indices {
