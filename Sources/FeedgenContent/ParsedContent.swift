@@ -58,10 +58,13 @@ struct ParsedContent: Sendable {
         let allJobs = jobs
         let suggestions = KeySuggestions(candidates: Item.knownKeys)
         let zone = TimeZone(identifier: timeZone)
+        // In reverse job order: drained front to back below by popping, without copying (an
+        // array's `reverse()` copied every output to swap it).
+        let last = allJobs.count - 1
         var pending = parallelMap(allJobs.count) { index in
             run(
-                allJobs[index], plan: plan, root: root, markdown: markdown, timeZone: zone, language: language, suggestions: suggestions,
-                store: store)
+                allJobs[last - index], plan: plan, root: root, markdown: markdown, timeZone: zone, language: language,
+                suggestions: suggestions, store: store)
         }
 
         var result = ParsedContent(
@@ -75,8 +78,6 @@ struct ParsedContent: Sendable {
                 }
             },
             diagnostics: [])
-        // Drain the outputs front to back without copying them: reverse (swaps), then pop.
-        pending.reverse()
         for job in jobs {
             guard let (output, diagnostics) = pending.popLast() else { break }
             result.diagnostics += diagnostics
