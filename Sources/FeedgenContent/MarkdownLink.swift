@@ -100,23 +100,9 @@ public struct MarkdownLink: Sendable, Hashable {
         let utf8 = source.utf8
         let n = ItemName.extensionLength(utf8)
         guard n > 0 else { return nil }
-        // Only a 3-byte extension can be `.md` (called for every content file: read in place).
-        if n == 3 {
-            let md =
-                utf8.withContiguousStorageIfAvailable { b in
-                    b[b.count - 3] == UInt8(ascii: ".") && b[b.count - 2] == UInt8(ascii: "m") && b[b.count - 1] == UInt8(ascii: "d")
-                } ?? utf8.suffix(3).elementsEqual(".md".utf8)
-            if md { return nil }
-        }
+        // Only a 3-byte extension can be `.md`.
+        if n == 3, endsInDotMd(source) { return nil }
         return String(decoding: utf8.dropLast(n), as: UTF8.self) + ".md"
-    }
-
-    /// The ``mdAlias(of:)`` of each of `sources` that has one, in byte order of the sources (so
-    /// that of two files `x.markdown` and `x.mkd` the first claims `x.md`, whatever the order of
-    /// `sources`).
-    public static func mdAliases<S: Sequence>(_ sources: S) -> [(source: String, alias: String)] where S.Element == String {
-        sources.compactMap { source in mdAlias(of: source).map { (source, $0) } }
-            .sorted { $0.source.utf8.lexicographicallyPrecedes($1.source.utf8) }
     }
 
     /// `table` (content source path → value) with each ``mdAlias(of:)`` that names no key of
@@ -124,7 +110,8 @@ public struct MarkdownLink: Sendable, Hashable {
     /// anchor checks find `x.markdown` from a link to `x.md`.
     public static func addingMdAliases<V>(to table: [String: V]) -> [String: V] {
         // Nearly every key ends in `.md` (no alias) or names an output page: read on its last
-        // bytes, and the table is returned as it is when no key has an alias.
+        // bytes, and the table is returned as it is when no key has an alias. The aliases in
+        // byte order of their sources: of `x.markdown` and `x.mkd` the first claims `x.md`.
         var aliases: [(source: String, alias: String)] = []
         for source in table.keys where !endsInDotMd(source) {
             if let alias = mdAlias(of: source) { aliases.append((source, alias)) }

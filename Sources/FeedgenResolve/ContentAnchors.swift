@@ -10,24 +10,21 @@ package struct ContentAnchors: Sendable {
     /// What each content file's page shows, by site-relative source path.
     private var texts: [String: Text] = [:]
     /// What each output page shows, by its output path (a table of its own: no key to build
-    /// per page, and the Markdown aliases of ``texts`` are made over its keys alone).
+    /// per page; its keys end in `.html`, so they have no Markdown aliases).
     private var pageTexts: [String: Text] = [:]
     /// The ids of ``texts``' and of ``pageTexts``' entries, once asked for.
     private var cache: [String: Set<String>] = [:]
     private var pageCache: [String: Set<String>] = [:]
 
-    /// `sources` and `pages`: the only source paths and output pages whose ids will be asked for
-    /// (nil: all); an item's text is kept when its key or its ``MarkdownLink/mdAlias(of:)`` is
-    /// one of them, so the aliases made below are those the whole table would have for them.
-    init(feeds: [PreparedFeed], sources: Set<String>? = nil, pages: Set<String>? = nil) {
+    /// `sources` and `pages`: the only source paths and output pages whose ids will be asked
+    /// for; an item's text is kept when its source path or its ``MarkdownLink/mdAlias(of:)`` is
+    /// one of `sources`, so the aliases made below are those the whole table would have for them.
+    init(feeds: [PreparedFeed], sources: Set<String>, pages: Set<String>) {
         // An alias ends in `.md`: made per key only when a wanted key does.
-        let sourceAliases = sources.map { $0.contains { $0.hasSuffix(".md") } } ?? true
-        let pageAliases = pages.map { $0.contains { $0.hasSuffix(".md") } } ?? true
-        func wanted(_ key: String, _ set: Set<String>?, aliases: Bool) -> Bool {
-            guard let set else { return true }
-            return set.contains(key) || (aliases && MarkdownLink.mdAlias(of: key).map(set.contains) == true)
+        let aliases = sources.contains { $0.hasSuffix(".md") }
+        func wantedSource(_ key: String) -> Bool {
+            sources.contains(key) || (aliases && MarkdownLink.mdAlias(of: key).map(sources.contains) == true)
         }
-        let anyPage = pages.map { !$0.isEmpty } ?? true
         texts.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         pageTexts.reserveCapacity(feeds.reduce(0) { $0 + 1 + $1.sections.reduce(0) { $0 + $1.section.items.count } })
         for feed in feeds {
@@ -45,27 +42,24 @@ package struct ContentAnchors: Sendable {
             for s in feed.sections {
                 if let source = s.section.sourcePath { texts[source] = page }
                 for item in s.section.items where item.fileName != "" {
-                    if wanted(item.sourcePath, sources, aliases: sourceAliases) { texts[item.sourcePath] = item.hasBody ? .item(item) : page }
-                    guard item.hasBody, anyPage else { continue }
+                    if wantedSource(item.sourcePath) { texts[item.sourcePath] = item.hasBody ? .item(item) : page }
+                    guard item.hasBody, !pages.isEmpty else { continue }
                     let path = feed.detailPath(item)
-                    if wanted(path, pages, aliases: pageAliases) { pageTexts[path] = .item(item) }
+                    if pages.contains(path) { pageTexts[path] = .item(item) }
                 }
             }
         }
         // The alias ``ContentLinks`` gives (`x.md` for `x.markdown`; of two, the first by path).
         texts = MarkdownLink.addingMdAliases(to: texts)
-        pageTexts = MarkdownLink.addingMdAliases(to: pageTexts)
     }
 
     /// A warning (an error with `--strict`) for every link to a page of the site whose fragment
     /// is no id of that page. Links to files that are no page are reported by ``ContentLinks``;
     /// a body path that leads to a file (an image, a PDF) has its fragment unchecked.
-    /// `anchors`: ``init(feeds:sources:pages:)`` of `feeds`, when made already (else made for
-    /// the pages these links name); `targets`: the links of `feeds` resolved by `pages`
-    /// (``LinkTargets/resolved(by:)``), when known.
+    /// `targets`: the links of `feeds` resolved by `pages` (``LinkTargets/resolved(by:)``), when
+    /// known.
     package static func check(
-        _ feeds: [PreparedFeed], pages: [String: String], anchors made: ContentAnchors? = nil, targets: LinkTargets? = nil,
-        into diagnostics: inout Diagnostics
+        _ feeds: [PreparedFeed], pages: [String: String], targets: LinkTargets? = nil, into diagnostics: inout Diagnostics
     ) {
         var links: [(link: MarkdownLink, page: String)] = []
         var k = 0
@@ -78,20 +72,16 @@ package struct ContentAnchors: Sendable {
         guard !links.isEmpty else { return }
         // Only the pages these links name are looked at: their texts alone are gathered (a
         // site of 10,000 items links to a few of them with a fragment).
-        var anchors =
-            made
-            ?? {
-                var (sources, pages) = (Set<String>(), Set<String>())
-                for (link, value) in links {
-                    if link.isPath || link.target.hasSuffix("/") {
-                        let resolved = BodyPaths.parse(value)
-                        if !resolved.verbatim { pages.insert(String(resolved.path)) }
-                    } else {
-                        sources.insert(link.target)
-                    }
-                }
-                return ContentAnchors(feeds: feeds, sources: sources, pages: pages)
-            }()
+        var (sources, named) = (Set<String>(), Set<String>())
+        for (link, value) in links {
+            if link.isPath || link.target.hasSuffix("/") {
+                let resolved = BodyPaths.parse(value)
+                if !resolved.verbatim { named.insert(String(resolved.path)) }
+            } else {
+                sources.insert(link.target)
+            }
+        }
+        var anchors = ContentAnchors(feeds: feeds, sources: sources, pages: named)
         for (link, value) in links {
             var target = link.target
             var page = link.target

@@ -11,7 +11,7 @@ public struct ContentLinks: Sendable {
     public let pages: [String: String]
     /// ``pages`` by the bytes of a marker's path, for rewriting.
     private let table = LazyPageTable()
-    /// Each item's links as ``check(_:anchors:into:)`` looked them up, by feed, section and
+    /// Each item's links as ``check(_:targets:into:)`` looked them up, by feed, section and
     /// item: the detail pages' keys and the build snapshot's records read them
     /// (``pages(of:feed:section:item:)``) instead of looking each link up again.
     private var resolved: [[[ResolvedLinks]]] = []
@@ -69,12 +69,11 @@ public struct ContentLinks: Sendable {
     /// An error for every item link whose file is not a page of the site (missing, skipped as a
     /// draft, or outside the content folder); a warning (an error with `--strict`) for such a
     /// link in a `_feed.md` intro or `_section.md` text, which the page shows as `#`.
-    /// `anchors`: the ids of the pages, when made already (``ContentAnchors/init(feeds:sources:pages:)``).
     /// The pages of the items' links are kept (``pages(of:feed:section:item:)``). `targets`: the
     /// links of `feeds` by target, resolved by ``pages`` (``LinkTargets/resolved(by:)``), when
     /// known: each target is then looked up once.
     package mutating func check(
-        _ feeds: [PreparedFeed], anchors: ContentAnchors? = nil, targets: LinkTargets? = nil, into diagnostics: inout Diagnostics
+        _ feeds: [PreparedFeed], targets: LinkTargets? = nil, into diagnostics: inout Diagnostics
     ) {
         // The items' links are looked up on every core (a table lookup per link, ~20,000 on a
         // site of 10,000 items, unless `targets` has them); their problems are then added in
@@ -127,7 +126,7 @@ public struct ContentLinks: Sendable {
             resolved.append(sections)
         }
         self.resolved = resolved
-        ContentAnchors.check(feeds, pages: pages, anchors: anchors, targets: memo, into: &diagnostics)
+        ContentAnchors.check(feeds, pages: pages, targets: memo, into: &diagnostics)
     }
 
     /// ``pages`` of each of `links` (an item's, in order), the item being the one at `feed`,

@@ -141,33 +141,24 @@ public struct MustacheObject: Sendable, Sequence {
 
     private func position(of key: String, fingerprint: UInt64) -> Int? {
         if let index { return index[key] }
+        // Both read in place: a key compared is not copied out of its pair (a retain each).
         return fingerprints.withUnsafeBufferPointer { prints in
-            var i = 0
-            while i < prints.count {
-                if prints[i] == fingerprint && pairs[i].0 == key { return i }
-                i += 1
+            pairs.withUnsafeBufferPointer { pairs in
+                var i = 0
+                while i < prints.count {
+                    if prints[i] == fingerprint && pairs[i].0 == key { return i }
+                    i += 1
+                }
+                return nil
             }
-            return nil
         }
     }
 
     /// The value for `key`, whose ``fingerprint(_:)`` the caller computed once (names of a
     /// compiled template carry theirs).
     func value(forKey key: String, fingerprint: UInt64) -> MustacheValue? {
-        if let index {
-            guard let i = index[key] else { return nil }
-            return pairs[i].1
-        }
-        return fingerprints.withUnsafeBufferPointer { prints in
-            pairs.withUnsafeBufferPointer { pairs -> MustacheValue? in
-                var i = 0
-                while i < prints.count {
-                    if prints[i] == fingerprint && pairs[i].0 == key { return pairs[i].1 }
-                    i += 1
-                }
-                return nil
-            }
-        }
+        guard let i = position(of: key, fingerprint: fingerprint) else { return nil }
+        return pairs[i].1
     }
 
     /// The value for `key`, or `nil` when absent. Setting `nil` removes the key (O(n)).
