@@ -286,4 +286,17 @@ import Testing
         #expect(r.html == "<p>Text:   end.</p>\n")
         #expect(r.warnings.count == 2)
     }
+
+    /// The last `{` of a body, found eight bytes at a time from the end: past it the pass copies
+    /// the rest unread. Bytes one bit from `{` (`z` 0x7A, `;` 0x3B, 0xFB) are no match.
+    @Test func lastBraceFindsTheLastOpeningBrace() {
+        let at = { (text: [UInt8]) -> Int in text.withUnsafeBufferPointer { ForeignSyntaxPass.lastBrace(in: $0) } }
+        #expect(at([]) == -1)
+        #expect(at(Array("no braces here, only text }".utf8)) == -1)
+        #expect(at(Array("{".utf8)) == 0)
+        #expect(at(Array("{".utf8) + Array(repeating: 0x78, count: 20)) == 0)
+        #expect(at(Array("xx{yy{".utf8) + Array(repeating: 0x78, count: 16)) == 5)
+        #expect(at(Array("{{ x }}".utf8) + [0x7A, 0x3B, 0xFB, 0x7A, 0x3B, 0xFB, 0x7A, 0x3B, 0xFB]) == 1)
+        #expect(at([0x7A, 0x3B, 0xFB, 0x7A, 0x3B, 0xFB, 0x7A, 0x3B, 0xFB, 0x7A]) == -1)
+    }
 }

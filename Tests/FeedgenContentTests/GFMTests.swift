@@ -184,4 +184,30 @@ import Testing
         // delimiter row of two: no table.
         #expect(MarkdownBlocks.overflowingTable(in: "| a \\| b |\n|---|---|\n" + String(repeating: "x\n", count: 200_001)) == nil)
     }
+
+    /// A text that cannot hold an `@` is parsed with the autolink extension minus its email
+    /// search (a tree walk); one that may, through an entity too, gets the whole extension.
+    @Test func emailSearchOnlyWhereAnAtMayBe() {
+        let bytes = { (text: String) -> Bool in Array(text.utf8).withUnsafeBufferPointer { Markdown.mayHoldEmail($0) } }
+        #expect(bytes("me@example.org"))
+        #expect(bytes("me&#64;example.org") && bytes("me&#x40;example.org") && bytes("me&commat;example.org"))
+        #expect(!bytes("") && !bytes("Tom & Jerry, &amp; &comma; www.example.org"))
+        #expect(
+            Markdown.render("Write to me&#64;example.org or visit www.example.org.\n", unsafe: false, smart: false)
+                == "<p>Write to <a href=\"mailto:me@example.org\">me@example.org</a> or visit <a href=\"http://www.example.org\">www.example.org</a>.</p>\n")
+        #expect(
+            Markdown.render("Visit www.example.org & https://x.org.\n", unsafe: false, smart: false)
+                == "<p>Visit <a href=\"http://www.example.org\">www.example.org</a> &amp; <a href=\"https://x.org\">https://x.org</a>.</p>\n")
+    }
+
+    /// Past 16 slugs the slugger moves them from its list to a table; the github-slugger rule
+    /// (the first free suffix) holds on both sides of the move.
+    @Test func sluggerGivesTheSameSlugsInListAndTable() {
+        var small = MarkdownHeadings.Slugger()
+        #expect(["a", "a", "a-1", "a"].map { small.unique($0) } == ["a", "a-1", "a-1-1", "a-2"])
+        var large = MarkdownHeadings.Slugger()
+        let distinct = (0..<17).map { "h\($0)" }
+        #expect(distinct.map { large.unique($0) } == distinct)
+        #expect(["a", "a", "a-1", "a", "h3"].map { large.unique($0) } == ["a", "a-1", "a-1-1", "a-2", "h3-1"])
+    }
 }

@@ -43,4 +43,30 @@ import Testing
         // Used: 1, 2, 3, 4, 99. Stored among them: 1, 2, 4. Stale: 7 records - 3.
         #expect(usage == (5, 4))
     }
+
+    /// `write(header:sizes:to:record:)` writes the bytes that appending every record to one
+    /// buffer makes (its runs made and written at their offsets on every core); a record of
+    /// another size than announced makes it fail.
+    @Test func writeMakesTheRecordsInOrder() throws {
+        let path = NSTemporaryDirectory() + "feedgen-recordlog-write-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(path) }
+        let header = RecordLog.header(magic: Self.magic, formatVersion: 1, salt: 9)
+        // 1,000 entries of 0 to 96 payload bytes; every seventh has no record.
+        let payloads: [[UInt8]?] = (0..<1000).map { $0 % 7 == 3 ? nil : Array(repeating: UInt8($0 % 251), count: $0 % 97) }
+        var expected = header
+        for (i, payload) in payloads.enumerated() {
+            payload?.withUnsafeBytes { RecordLog.append(UInt64(i), $0, to: &expected) }
+        }
+        let sizes = payloads.map { $0.map { $0.count + 20 } ?? 0 }
+        let record = { @Sendable (i: Int, out: inout [UInt8]) -> Void in
+            guard let payload = payloads[i] else { return }
+            payload.withUnsafeBytes { RecordLog.append(UInt64(i), $0, to: &out) }
+        }
+        #expect(RecordLog.write(header: header, sizes: sizes, to: path, record: record))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(expected))
+        #expect(RecordLog(path: path, magic: Self.magic, formatVersion: 1, salt: 9).count == payloads.count { $0 != nil })
+        var wrong = sizes
+        wrong[501] += 1
+        #expect(!RecordLog.write(header: header, sizes: wrong, to: path, record: record))
+    }
 }
