@@ -106,7 +106,7 @@ final class CardCache: CardMemo, @unchecked Sendable {
                 }
             }
             if wrote, CacheFile.rename(temporary, over: path) {
-                LogSeal.seal(path)
+                RecordLog.seal(path)
             } else {
                 unlink(temporary)
             }

@@ -232,7 +232,7 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
                 close(sink)
                 sink = -1
                 if sinkIsNew {
-                    if CacheFile.rename(temporaryPath, over: path), !writeFailed { LogSeal.seal(path) }
+                    if CacheFile.rename(temporaryPath, over: path), !writeFailed { RecordLog.seal(path) }
                     return
                 }
                 if !writeFailed { log.sealAfterAppending() }
@@ -246,7 +246,7 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
                 flush()
                 close(sink)
                 sink = -1
-                if CacheFile.rename(temporaryPath, over: path), !writeFailed { LogSeal.seal(path) }
+                if CacheFile.rename(temporaryPath, over: path), !writeFailed { RecordLog.seal(path) }
                 return
             } else if !log.sealed {
                 log.sealAfterAppending()  // nothing appended: sealed when every record holds
@@ -260,7 +260,7 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
             var out = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
             for key in used.sorted() { if let payload = reread.storedPayload(of: key) { RecordLog.append(key, payload, to: &out) } }
             if CacheFile.write(out, to: temporaryPath), CacheFile.rename(temporaryPath, over: path) {
-                LogSeal.seal(path)
+                RecordLog.seal(path)
             } else {
                 unlink(temporaryPath)
             }

@@ -14,15 +14,19 @@ import Synchronization
 /// `key (UInt64) · length (UInt32) · checksum (UInt64) · payload`, little-endian; a later record
 /// of a key replaces an earlier one, and a record that is cut short ends the log (a killed
 /// build). The file is mapped (``MappedFile``); the index is made once and not changed, so
-/// look-ups take no lock. A record's checksum (``StableHasher``) is checked when it is used,
-/// unless the log is sealed (``LogSeal``); a record that fails, or that its owner cannot decode,
-/// is marked damaged and never copied into a rewritten log.
+/// look-ups take no lock. A sealed log (``LogSeal``) is indexed from the index its seal holds,
+/// without reading the records' headers from the mapping (a page each: records are KBs); any
+/// other log by reading them, once. A record's checksum (``StableHasher``) is checked when it
+/// is used, unless the log is sealed; a record that fails, or that its owner cannot decode, is
+/// marked damaged and never copied into a rewritten log.
 public final class RecordLog: @unchecked Sendable {
     public let path: String
     /// The log as mapped (nil: none, or not read).
     public let file: MappedFile?
-    /// Key → the record's place in `ranges`.
-    private let index: [UInt64: Int]
+    /// Each record's key, by place (superseded records included).
+    private let keys: [UInt64]
+    /// Key → its latest record's place: ``RecordSlots``.
+    private let slots: RecordSlots
     /// Each record's checksum and payload in ``bytes``.
     private let ranges: [Range<Int>]
     /// Where the last whole record ends; 0 for a missing or foreign log.
@@ -44,24 +48,28 @@ public final class RecordLog: @unchecked Sendable {
         let file = read ? MappedFile(path: path) : nil
         self.file = file
         let data = file?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        var index: [UInt64: Int] = [:]
+        var keys: [UInt64] = []
         var ranges: [Range<Int>] = []
         var end = 0
-        if data.count >= 16, Array(data[0..<4]) == magic, Self.load(UInt32.self, data, 4) == formatVersion,
+        var sealed = false
+        if let file, data.count >= 16, Array(data[0..<4]) == magic, Self.load(UInt32.self, data, 4) == formatVersion,
             Self.load(UInt64.self, data, 8) == salt
         {
-            // Counted first, so the index is not rehashed as it grows.
-            var count = 0
-            Self.forEachRecord(in: data) { _, _ in count += 1 }
-            index.reserveCapacity(count)
-            ranges.reserveCapacity(count)
-            end = Self.forEachRecord(in: data) { key, record in
-                index[key] = ranges.count
-                ranges.append(record)
+            let seal = LogSeal.sealedIndex(file, path: path)
+            if seal.holds, let index = seal.index, let made = Self.ranges(of: index, within: data.count) {
+                (keys, ranges, end) = (index.keys, made.ranges, made.end)
+                sealed = true
+            } else {
+                end = Self.forEachRecord(in: data, from: 16) { key, record in
+                    keys.append(key)
+                    ranges.append(record)
+                }
+                // A seal whose index does not fit the log it seals is not trusted either.
+                sealed = seal.holds && seal.index == nil
             }
         }
-        (self.index, self.ranges, validEnd) = (index, ranges, end)
-        sealed = end > 0 && file.map { LogSeal.holds($0, path: path) } ?? false
+        (self.keys, self.ranges, validEnd, self.sealed) = (keys, ranges, end, sealed)
+        slots = RecordSlots(keys)
         #if DEBUG
             // Test hook (debug builds only): so that the tests can see the build end with a clear
             // error instead of SIGBUS (Tests/FeedgenBuildTests/CacheRobustnessTests).
@@ -146,7 +154,7 @@ public final class RecordLog: @unchecked Sendable {
     /// ``markUsed(_:)`` and ``markDamaged(_:)``; nil when there is none, it was found damaged,
     /// or its checksum fails (it is then marked damaged).
     public func payload(of key: UInt64) -> (place: Int, range: Range<Int>)? {
-        guard let place = index[key], states[place].load(ordering: .relaxed) != Self.damaged else { return nil }
+        guard let place = slots.place(of: key, keys), states[place].load(ordering: .relaxed) != Self.damaged else { return nil }
         let record = ranges[place]
         let range = (record.lowerBound + 8)..<record.upperBound
         guard sealed || StableHasher.hash(bytes: UnsafeRawBufferPointer(rebasing: bytes[range])) == Self.load(UInt64.self, bytes, record.lowerBound)
@@ -163,7 +171,7 @@ public final class RecordLog: @unchecked Sendable {
     /// The record of `key`, if any (and not found damaged), was used by this build, without
     /// being read: kept in a rewritten log.
     public func markUsed(key: UInt64) {
-        guard let place = index[key], states[place].load(ordering: .relaxed) != Self.damaged else { return }
+        guard let place = slots.place(of: key, keys), states[place].load(ordering: .relaxed) != Self.damaged else { return }
         markUsed(place)
     }
 
@@ -173,7 +181,7 @@ public final class RecordLog: @unchecked Sendable {
     /// The payload of the record of `key` as read, unless this build found it damaged (its
     /// checksum is not checked again: for copying into a rewritten log).
     public func storedPayload(of key: UInt64) -> UnsafeRawBufferPointer? {
-        guard let place = index[key], states[place].load(ordering: .relaxed) != Self.damaged else { return nil }
+        guard let place = slots.place(of: key, keys), states[place].load(ordering: .relaxed) != Self.damaged else { return nil }
         let range = ranges[place]
         return UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound + 8)..<range.upperBound])
     }
@@ -189,7 +197,7 @@ public final class RecordLog: @unchecked Sendable {
         var used = marked
         var stored = marked
         for key in added {
-            let state = index[key].map { states[$0].load(ordering: .relaxed) }
+            let state = slots.place(of: key, keys).map { states[$0].load(ordering: .relaxed) }
             guard state != Self.used else { continue }
             used += 1
             if let state, state != Self.damaged { stored += 1 }
@@ -200,7 +208,9 @@ public final class RecordLog: @unchecked Sendable {
     /// The keys of the records this build used.
     public var usedKeys: Set<UInt64> {
         var keys = Set<UInt64>()
-        for (key, place) in index where states[place].load(ordering: .relaxed) == Self.used { keys.insert(key) }
+        slots.forEachLatest { place in
+            if states[place].load(ordering: .relaxed) == Self.used { keys.insert(self.keys[place]) }
+        }
         return keys
     }
 
@@ -208,7 +218,49 @@ public final class RecordLog: @unchecked Sendable {
     /// was sealed, or each record read matches its checksum (checked once).
     public func sealAfterAppending() {
         guard sealed || checksumsHold() else { return }
-        LogSeal.seal(path)
+        Self.seal(path, after: self)
+    }
+
+    /// Seals the log at `path` as it is now (``LogSeal/seal(_:settling:index:)``), with its
+    /// index: the records of `prefix` (this file as read whole at the start of the build, when
+    /// it is still that file) and those after them, read from the file; without a `prefix`,
+    /// every record's.
+    public static func seal(_ path: String, after prefix: RecordLog? = nil) {
+        LogSeal.seal(path) { stamp in
+            guard let file = MappedFile(path: path), file.stamp == stamp, file.bytes.count >= 16 else { return nil }
+            var index = LogSeal.Index()
+            var start = 16
+            // Appended to: the records read are those of the file's start (the same file, and
+            // it was read whole).
+            if let prefix, let read = prefix.file, read.stamp.inode == stamp.inode, read.stamp.device == stamp.device,
+                prefix.validEnd == read.bytes.count, prefix.validEnd <= file.bytes.count
+            {
+                index.keys = prefix.keys
+                index.lengths = prefix.ranges.map { UInt32($0.count - 8) }
+                start = prefix.validEnd
+            }
+            Self.forEachRecord(in: file.bytes, from: start) { key, record in
+                index.keys.append(key)
+                index.lengths.append(UInt32(record.count - 8))
+            }
+            return index
+        }
+    }
+
+    /// The ranges (checksum and payload) of the records of `index` and where the last ends;
+    /// nil when they do not fit in `count` bytes.
+    static func ranges(of index: LogSeal.Index, within count: Int) -> (ranges: [Range<Int>], end: Int)? {
+        guard index.keys.count == index.lengths.count else { return nil }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(index.lengths.count)
+        var offset = 16
+        for length in index.lengths {
+            let end = offset + 20 + Int(length)
+            guard end <= count else { return nil }
+            ranges.append((offset + 12)..<end)
+            offset = end
+        }
+        return (ranges, offset)
     }
 
     /// Whether every record read matches its checksum.
@@ -220,10 +272,10 @@ public final class RecordLog: @unchecked Sendable {
     }
 
     /// Calls `body` with the key and the range (checksum and payload) of each whole record of
-    /// the log `data`, in order; returns where the last whole record ends.
+    /// the log `data` from the one at `start`, in order; returns where the last whole record ends.
     @discardableResult
-    private static func forEachRecord(in data: UnsafeRawBufferPointer, _ body: (UInt64, Range<Int>) -> Void) -> Int {
-        var offset = 16
+    private static func forEachRecord(in data: UnsafeRawBufferPointer, from start: Int, _ body: (UInt64, Range<Int>) -> Void) -> Int {
+        var offset = start
         while offset + 20 <= data.count {
             let length = Int(load(UInt32.self, data, offset + 8))
             let start = offset + 20
