@@ -34,10 +34,11 @@ extension ImageVariants {
             // paths are pages and files: tens of thousands on a large documentation site).
             var links = feed.feed.introLinks.filter { isRasterPath($0.target) }
             for s in feed.sections {
-                for item in s.pageItems where item.hasBody && !item.markdownLinks.isEmpty {
-                    // By index: a link is copied only when it is kept.
-                    let found = item.markdownLinks
-                    for i in found.indices where isRasterPath(found[i].target) { links.append(found[i]) }
+                for item in s.pageItems where item.hasBody {
+                    // Through a buffer pointer: a link (and its target) is copied only when it is kept.
+                    item.markdownLinks.withUnsafeBufferPointer { found in
+                        for i in found.indices where isRasterPath(found[i].target) { links.append(found[i]) }
+                    }
                 }
             }
             guard !links.isEmpty else { continue }
@@ -79,6 +80,12 @@ extension ImageVariants {
     /// Whether `target` ends in `.png`, `.jpg`, `.jpeg` or `.webp` (any case): the files that
     /// may get variants (``formats(of:)`` decides by their bytes).
     static func isRasterPath(_ target: String) -> Bool {
+        // The last byte first: nearly every other body path ends in `/`, `d` (`.md`) or `l`.
+        // (By index: the view's `last` is not inlined.)
+        let utf8 = target.utf8
+        guard utf8.endIndex != utf8.startIndex else { return false }
+        let last = utf8[utf8.index(before: utf8.endIndex)] | 0x20
+        guard last == UInt8(ascii: "g") || last == UInt8(ascii: "p") else { return false }
         // Read from the contiguous bytes: through the UTF-8 view's `suffix`, the four tests of
         // every body link of a large site took a percent of an incremental build.
         var target = target
