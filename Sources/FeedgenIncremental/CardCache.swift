@@ -106,7 +106,9 @@ final class CardCache: CardMemo, @unchecked Sendable {
                 }
             }
             if wrote, CacheFile.rename(temporary, over: path) {
-                RecordLog.seal(path)
+                var index = LogSeal.Index()
+                for i in keys.indices where sizes[i] > 0 { index.add(keys[i], length: sizes[i] - 20) }
+                RecordLog.seal(path, written: index)
             } else {
                 unlink(temporary)
             }

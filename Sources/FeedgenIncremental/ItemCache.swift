@@ -147,12 +147,15 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
                 guard sink >= 0 else { return }
             }
             pending += record
+            if sinkIsNew { written.add(key, length: record.count - 20) }
             if pending.count >= 1 << 20 { flush() }
         }
     }
 
     private var sink: Int32 = -1
     private var sinkIsNew = false
+    /// The records of a new log, in order (its seal's index: ``RecordLog/seal(_:written:)``).
+    private var written = LogSeal.Index()
     private var pending: [UInt8] = []
     private var temporaryPath: String { path + ".tmp-\(getpid())" }
 
@@ -232,7 +235,7 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
                 close(sink)
                 sink = -1
                 if sinkIsNew {
-                    if CacheFile.rename(temporaryPath, over: path), !writeFailed { RecordLog.seal(path) }
+                    if CacheFile.rename(temporaryPath, over: path), !writeFailed { RecordLog.seal(path, written: written) }
                     return
                 }
                 if !writeFailed { log.sealAfterAppending() }
@@ -246,7 +249,7 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
                 flush()
                 close(sink)
                 sink = -1
-                if CacheFile.rename(temporaryPath, over: path), !writeFailed { RecordLog.seal(path) }
+                if CacheFile.rename(temporaryPath, over: path), !writeFailed { RecordLog.seal(path, written: written) }
                 return
             } else if !log.sealed {
                 log.sealAfterAppending()  // nothing appended: sealed when every record holds
@@ -258,9 +261,14 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
             let used = usedKeys
             let reread = RecordLog(path: path, magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
             var out = RecordLog.header(magic: Self.magic, formatVersion: Self.formatVersion, salt: salt)
-            for key in used.sorted() { if let payload = reread.storedPayload(of: key) { RecordLog.append(key, payload, to: &out) } }
+            var index = LogSeal.Index()
+            for key in used.sorted() {
+                guard let payload = reread.storedPayload(of: key) else { continue }
+                RecordLog.append(key, payload, to: &out)
+                index.add(key, length: payload.count)
+            }
             if CacheFile.write(out, to: temporaryPath), CacheFile.rename(temporaryPath, over: path) {
-                RecordLog.seal(path)
+                RecordLog.seal(path, written: index)
             } else {
                 unlink(temporaryPath)
             }
@@ -269,7 +277,11 @@ public final class ItemCache: ItemMemo, @unchecked Sendable {
 
     /// Appends the records this build used from the log as read (for a new log).
     private func copyUsedRecords(into out: inout [UInt8]) {
-        for key in usedKeys.sorted() { if let payload = log.storedPayload(of: key) { RecordLog.append(key, payload, to: &out) } }
+        for key in usedKeys.sorted() {
+            guard let payload = log.storedPayload(of: key) else { continue }
+            RecordLog.append(key, payload, to: &out)
+            written.add(key, length: payload.count)
+        }
     }
 }
 

@@ -65,6 +65,12 @@ public enum LogSeal {
         public var lengths: [UInt32]
 
         public init(keys: [UInt64] = [], lengths: [UInt32] = []) { (self.keys, self.lengths) = (keys, lengths) }
+
+        /// Adds a record of `key` with a payload of `length` bytes.
+        public mutating func add(_ key: UInt64, length: Int) {
+            keys.append(key)
+            lengths.append(UInt32(length))
+        }
     }
 
     /// ``holds(_:path:)``, and when the seal holds, the index it holds (nil: none, or one that

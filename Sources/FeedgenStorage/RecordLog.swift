@@ -247,6 +247,15 @@ public final class RecordLog: @unchecked Sendable {
         }
     }
 
+    /// Seals the log at `path`, just written as `index` says (the header, then its records in
+    /// order), with that index; with none when the file's size is not the index's (it is not
+    /// that file).
+    public static func seal(_ path: String, written index: LogSeal.Index) {
+        LogSeal.seal(path) { stamp in
+            stamp.size == Int64(index.lengths.reduce(16) { $0 + 20 + Int($1) }) ? index : nil
+        }
+    }
+
     /// The ranges (checksum and payload) of the records of `index` and where the last ends;
     /// nil when they do not fit in `count` bytes.
     static func ranges(of index: LogSeal.Index, within count: Int) -> (ranges: [Range<Int>], end: Int)? {

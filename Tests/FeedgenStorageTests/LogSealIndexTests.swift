@@ -149,4 +149,25 @@ import Testing
         #expect(reopened.sealed)
         #expect(Self.contents(reopened) == contents)
     }
+
+    /// A log sealed with the index of what was just written keeps it when the file's size is the
+    /// index's, else its seal holds no index.
+    @Test func aWrittenIndexIsKeptOnlyWhenItFitsTheFilesSize() throws {
+        let path = Self.temporaryLog()
+        defer { unlink(path); unlink(LogSeal.path(for: path)) }
+        try Data(Self.bytes(Self.records)).write(to: URL(fileURLWithPath: path))
+        var index = LogSeal.Index()
+        for (key, text) in Self.records { index.add(key, length: text.utf8.count) }
+        RecordLog.seal(path, written: index)
+        try Self.settle(path)
+        let file = try #require(MappedFile(path: path))
+        #expect(LogSeal.sealedIndex(file, path: path).index == index)
+        unlink(LogSeal.path(for: path))
+        index.add(9, length: 1)  // a record the file does not hold
+        RecordLog.seal(path, written: index)
+        try Self.settle(path)
+        let (holds, none) = LogSeal.sealedIndex(file, path: path)
+        #expect(holds && none == nil)
+        #expect(Self.open(path).sealed)
+    }
 }
