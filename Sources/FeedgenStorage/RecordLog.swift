@@ -233,7 +233,7 @@ public final class RecordLog: @unchecked Sendable {
             // Appended to: the records read are those of the file's start (the same file, and
             // it was read whole).
             if let prefix, let read = prefix.file, read.stamp.inode == stamp.inode, read.stamp.device == stamp.device,
-                prefix.validEnd == read.bytes.count, prefix.validEnd <= file.bytes.count
+                prefix.validEnd >= 16, prefix.validEnd == read.bytes.count, prefix.validEnd <= file.bytes.count
             {
                 index.keys = prefix.keys
                 index.lengths = prefix.ranges.map { UInt32($0.count - 8) }
