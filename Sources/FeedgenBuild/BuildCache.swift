@@ -326,12 +326,24 @@ struct CacheState {
     /// with the same sizes, modification times and inodes, and no other files or folders.
     /// `ignoringUserEntries`: the user's root entries (``OutputWriter/isUserName(_:)``) do not count.
     /// `lines`: the manifest's state lines, if known (``lines``): compared first, as bytes.
+    /// `verified`: a tree just found as its manifest says (the other buffer), whose files vouch
+    /// for their hard links in this one (`feedgen_tree_matches_state_vouched`): those are not
+    /// stat'ed, where the file system allows it. The answer is the same.
     static func matches(
-        _ root: String, _ manifest: [String: ManifestEntry], lines: ArraySlice<UInt8>? = nil, ignoringUserEntries: Bool = false
+        _ root: String, _ manifest: [String: ManifestEntry], lines: ArraySlice<UInt8>? = nil, ignoringUserEntries: Bool = false,
+        vouchedBy verified: OutputWriter.VerifiedTree? = nil
     ) -> Bool {
         if let lines, !lines.isEmpty,
-            lines.withUnsafeBufferPointer({
-                feedgen_tree_matches_state(root, $0.baseAddress, $0.count, 0, 0, ignoringUserEntries ? 1 : 0, OutputWriter.markerName)
+            lines.withUnsafeBufferPointer({ own in
+                let user: Int32 = ignoringUserEntries ? 1 : 0
+                guard let verified else {
+                    return feedgen_tree_matches_state(root, own.baseAddress, own.count, 0, 0, user, OutputWriter.markerName)
+                }
+                return verified.state[verified.body].withUnsafeBufferPointer { trusted in
+                    feedgen_tree_matches_state_vouched(
+                        root, own.baseAddress, own.count, 0, 0, user, OutputWriter.markerName, verified.root, trusted.baseAddress,
+                        trusted.count, verified.inode)
+                }
             }) == 1
         {
             // Debug builds (the tests) check the byte comparison's yes against the exact one.
