@@ -154,9 +154,10 @@ struct CacheState {
     var entries: [UInt64: [ManifestEntry]] = [:]
 
     /// The state file's bytes and where its trees' lines are (between its header and its `end`
-    /// line), nil when it is not one of this salt with its checksum right.
-    static func verified(_ path: String, salt: UInt64) -> (bytes: [UInt8], body: Range<Int>)? {
-        guard let bytes = CacheFile.read(path) else { return nil }
+    /// line), and its stat when it was opened; nil when it is not one of this salt with its
+    /// checksum right.
+    static func verified(_ path: String, salt: UInt64) -> (bytes: [UInt8], body: Range<Int>, stamp: FileStamp)? {
+        guard let (bytes, stamp) = CacheFile.readStamped(path) else { return nil }
         // The last line is `end <checksum of everything before it>`.
         guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return nil }
         let bodyEnd = lastNewline + 1
@@ -165,12 +166,19 @@ struct CacheState {
         guard last == "end \(checksum)" else { return nil }
         let header = Array("feedgen-cache-state \(salt)\n".utf8)
         guard bytes[..<bodyEnd].starts(with: header) else { return nil }
-        return (bytes, header.count..<bodyEnd)
+        return (bytes, header.count..<bodyEnd, stamp)
     }
 
-    static func read(_ path: String, salt: UInt64) -> CacheState {
+    /// The state file at `path`. `reusing`: the state's bytes as verified when the output was
+    /// examined, parsed instead of reading the file again while it is still that file (the
+    /// same stat: a build writes a new state and renames it over the old one).
+    static func read(_ path: String, salt: UInt64, reusing known: OutputWriter.VerifiedTree? = nil) -> CacheState {
         // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
-        guard let (bytes, body) = verified(path, salt: salt) else { return CacheState() }
+        var info = stat()
+        let same = known.map { lstat(path, &info) == 0 && FileStamp(info) == $0.stamp && $0.statePath == path } ?? false
+        guard let (bytes, body, _) = same ? known.map({ ($0.state, $0.body, $0.stamp) }) : verified(path, salt: salt) else {
+            return CacheState()
+        }
         let bodyEnd = body.upperBound
         var state = CacheState()
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in

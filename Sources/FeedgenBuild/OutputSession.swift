@@ -106,7 +106,7 @@ extension OutputWriter {
 
             dirtyPath = cacheFolder + "/dirty"
             // Read even for `--clean`: which root entries the trees' builds wrote (the others are the user's).
-            let known = CacheState.read(statePath, salt: salt)
+            let known = CacheState.read(statePath, salt: salt, reusing: verified)
             var state = useCache ? known : CacheState()
             // A tree whose changing was interrupted (see below) is not what its manifest says.
             if let bytes = CacheFile.read(dirtyPath) {

@@ -1,6 +1,7 @@
 // The user's entries at the output root (a deploy repository's `.git/`, `CNAME`, `.nojekyll`),
 // which survive every build, and the check that stops a build on any other file it did not write.
 import CFileSystem
+import FeedgenStorage
 import Foundation
 
 extension OutputWriter {
@@ -67,9 +68,12 @@ extension OutputWriter {
         /// The tree's folder (standardized) and its inode.
         let root: String
         let inode: UInt64
-        /// The state file's bytes; `body`: its trees' lines (``CacheState/verified(_:salt:)``).
+        /// The state file, its bytes, its trees' lines in them and its stat when it was read
+        /// (``CacheState/verified(_:salt:)``).
+        let statePath: String
         let state: [UInt8]
         let body: Range<Int>
+        let stamp: FileStamp
     }
 
     /// What one listing of `output` says against the manifest of the build that wrote it:
@@ -84,14 +88,14 @@ extension OutputWriter {
         let statePath = BuildCache.folder(forOutput: out) + "/state"
         // The usual case, the output as written, is told from the state's bytes; any other
         // answer is found the exact way below.
-        if let (bytes, body) = CacheState.verified(statePath, salt: BuildCache.salt),
+        if let (bytes, body, stamp) = CacheState.verified(statePath, salt: BuildCache.salt),
             bytes[body].withUnsafeBufferPointer({
                 feedgen_tree_matches_state(out, $0.baseAddress, $0.count, 1, ino, 1, markerName)
             }) == 1
         {
             // Debug builds (the tests) check the byte comparison's yes against the exact one.
             assert(examineExactly(out, inode: ino, statePath: statePath) == (nil, true), "feedgen_tree_matches_state: \(out)")
-            return (nil, true, VerifiedTree(root: out, inode: ino, state: bytes, body: body))
+            return (nil, true, VerifiedTree(root: out, inode: ino, statePath: statePath, state: bytes, body: body, stamp: stamp))
         }
         let exact = examineExactly(out, inode: ino, statePath: statePath)
         return (exact.stray, exact.asWritten, nil)

@@ -78,4 +78,19 @@ import Testing
         #expect(link(out2 + "/news/item-02.html", page2) == 0)
         #expect(try Self.backMatches(out2, back2) == (false, false))
     }
+
+    /// The session parses the state's bytes the examination read while the state file is still
+    /// that file, and reads it again once a build has replaced it.
+    @Test func examinedStateIsReusedOnlyWhileUnchanged() throws {
+        let (site, out, _) = try Self.builtTwice()
+        let statePath = BuildCache.folder(forOutput: out) + "/state"
+        let verified = try #require(OutputWriter.examine(output: out).verified)
+        let before = CacheState.read(statePath, salt: BuildCache.salt)
+        #expect(CacheState.read(statePath, salt: BuildCache.salt, reusing: verified).trees == before.trees)
+        try Incremental.replace(site, "content/news/item-04.md", "Body of item 4", "Changed")
+        #expect(Incremental.build(site, out).exitStatus == 0)
+        let after = CacheState.read(statePath, salt: BuildCache.salt)
+        #expect(after.trees != before.trees)
+        #expect(CacheState.read(statePath, salt: BuildCache.salt, reusing: verified).trees == after.trees)
+    }
 }
