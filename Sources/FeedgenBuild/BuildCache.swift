@@ -201,20 +201,32 @@ struct CacheState {
             var tree: UInt64?
             var order: [String] = []
             var list: [ManifestEntry] = []  // the tree's entries, in order
-            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:same:)``)
-            var sameAsBefore = true  // the tree's paths so far are the tree before's, in its order
+            var before: [String] = []  // the tree before's paths (``CacheState/path(_:after:_:)``)
+            var alignment = Alignment()  // the tree's paths so far against the tree before's
             var beforeIndex: [String: Int] = [:]  // where each path of the tree before is
+            var previous: (manifest: [String: ManifestEntry], list: [ManifestEntry])?  // the tree before's
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
-                // Where each path is (the last line of a path twice), hashed once for two trees
-                // of the same paths: the manifest maps it (keeping its hash table).
-                if !sameAsBefore || order.count != before.count || beforeIndex.count == 0 {
-                    beforeIndex = Dictionary(minimumCapacity: order.count)
-                    for (i, path) in order.enumerated() { beforeIndex[path] = i }
+                let sameAsBefore = alignment.inPlace && order.count == before.count && beforeIndex.count != 0
+                if !sameAsBefore, let previous,
+                    let manifest = Self.manifest(
+                        order: order, list: list, alignment: alignment, before: previous.manifest, beforeOrder: before,
+                        beforeList: previous.list, beforeIndex: beforeIndex)
+                {
+                    state.trees[tree] = manifest
+                    beforeIndex = [:]  // not this tree's
+                } else {
+                    // Where each path is (the last line of a path twice), hashed once for two
+                    // trees of the same paths: the manifest maps it (keeping its hash table).
+                    if !sameAsBefore {
+                        beforeIndex = Dictionary(minimumCapacity: order.count)
+                        for (i, path) in order.enumerated() { beforeIndex[path] = i }
+                    }
+                    state.trees[tree] = beforeIndex.mapValues { list[$0] }
                 }
                 before = order
-                state.trees[tree] = beforeIndex.mapValues { list[$0] }
+                previous = (state.trees[tree]!, list)
                 state.entries[tree] = list
                 state.orders[tree] = order
                 state.lines[tree] = bytes[linesStart..<p]
@@ -234,7 +246,8 @@ struct CacheState {
                         q = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
                         lines += 1
                     }
-                    sameAsBefore = true
+                    alignment = Alignment()
+                    alignment.matches.reserveCapacity(lines)
                     list = []
                     list.reserveCapacity(lines)
                     order.reserveCapacity(lines)
@@ -253,7 +266,7 @@ struct CacheState {
                 let start = p
                 guard p < end, let newline = memchr(buffer.baseAddress! + p, 10, end - p) else { return false }
                 p = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count, same: &sameAsBefore)
+                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), after: before, &alignment)
                 p += 1
                 let entry = ManifestEntry(hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
                 list.append(entry)
