@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "feedgen_fs.h"
+#include "feedgen_folder.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -161,34 +162,6 @@ int feedgen_file_identity(const char *path, long long *size, long long *mtime_ns
     *mtime_ns = (long long)info.st_mtim.tv_sec * 1000000000LL + (long long)info.st_mtim.tv_nsec;
     *inode = (unsigned long long)info.st_ino;
     return 0;
-}
-
-/// A directory stream on the open folder `fd` (closed when that fails); NULL for a negative `fd`.
-/// Also used by feedgen_tree_list.c (not in the public header).
-DIR *feedgen_open_folder(int fd) {
-    if (fd < 0) return NULL;
-    DIR *folder = fdopendir(fd);
-    if (!folder) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-    }
-    return folder;
-}
-
-/// The next entry of `folder` other than `.` and `..`, or NULL at the end (with `*result` set to
-/// -1 when readdir failed). Also used by feedgen_tree_list.c.
-struct dirent *feedgen_next_entry(DIR *folder, int *result) {
-    for (;;) {
-        errno = 0;
-        struct dirent *entry = readdir(folder);
-        if (!entry) {
-            if (errno != 0) *result = -1;
-            return NULL;
-        }
-        const char *name = entry->d_name;
-        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) return entry;
-    }
 }
 
 /// Also used by feedgen_cache_files.c (not in the public header).

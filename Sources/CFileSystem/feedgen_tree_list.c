@@ -2,6 +2,7 @@
 // whose directory entry does not tell enough (feedgen_list_tree_unstated).
 #define _GNU_SOURCE
 #include "feedgen_fs.h"
+#include "feedgen_folder.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,10 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-// In feedgen_fs.c (not in the public header).
-DIR *feedgen_open_folder(int fd);
-struct dirent *feedgen_next_entry(DIR *folder, int *result);
 
 struct tree_scan {
     struct feedgen_tree_entry *entries;
