@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "feedgen_fs.h"
+#include "feedgen_folder.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -163,137 +164,6 @@ int feedgen_file_identity(const char *path, long long *size, long long *mtime_ns
     return 0;
 }
 
-/// A directory stream on the open folder `fd` (closed when that fails); NULL for a negative `fd`.
-static DIR *open_folder(int fd) {
-    if (fd < 0) return NULL;
-    DIR *folder = fdopendir(fd);
-    if (!folder) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-    }
-    return folder;
-}
-
-/// The next entry of `folder` other than `.` and `..`, or NULL at the end (with `*result` set to
-/// -1 when readdir failed).
-static struct dirent *next_entry(DIR *folder, int *result) {
-    for (;;) {
-        errno = 0;
-        struct dirent *entry = readdir(folder);
-        if (!entry) {
-            if (errno != 0) *result = -1;
-            return NULL;
-        }
-        const char *name = entry->d_name;
-        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) return entry;
-    }
-}
-
-struct tree_scan {
-    struct feedgen_tree_entry *entries;
-    size_t count;
-    size_t capacity;
-    char *names;
-    size_t names_length;
-    size_t names_capacity;
-    char path[4096];
-};
-
-static int add_entry(struct tree_scan *t, const struct stat *info, size_t path_length) {
-    if (t->count == t->capacity) {
-        size_t capacity = t->capacity * 2;
-        struct feedgen_tree_entry *grown = realloc(t->entries, capacity * sizeof *grown);
-        if (!grown) return -1;
-        t->entries = grown;
-        t->capacity = capacity;
-    }
-    if (t->names_length + path_length > t->names_capacity) {
-        size_t capacity = (t->names_capacity + path_length) * 2;
-        char *grown = realloc(t->names, capacity);
-        if (!grown) return -1;
-        t->names = grown;
-        t->names_capacity = capacity;
-    }
-    struct feedgen_tree_entry *e = &t->entries[t->count++];
-    e->type = S_ISREG(info->st_mode) ? 'f' : S_ISDIR(info->st_mode) ? 'd' : 'o';
-    e->size = (long long)info->st_size;
-    e->mtime_ns = (long long)info->st_mtim.tv_sec * 1000000000LL + (long long)info->st_mtim.tv_nsec;
-    e->inode = (unsigned long long)info->st_ino;
-    e->path_offset = t->names_length;
-    e->path_length = path_length;
-    memcpy(t->names + t->names_length, t->path, path_length);
-    t->names_length += path_length;
-    return 0;
-}
-
-/// Lists the folder whose path below the root is the first `prefix` bytes of t->path (ending
-/// with '/', or empty for the root), then the folders in it. Each entry is stat'ed relative to its
-/// folder (fstatat), and a folder is closed before the folders in it are listed, so a deep tree
-/// holds two descriptors at a time (the root's and one folder's), not one per level.
-static int scan_folder(struct tree_scan *t, int root, size_t prefix) {
-    int fd;
-    if (prefix == 0) {
-        fd = dup(root);
-    } else {
-        t->path[prefix - 1] = 0;
-        fd = openat(root, t->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        t->path[prefix - 1] = '/';
-    }
-    DIR *folder = open_folder(fd);
-    if (!folder) return -1;
-    size_t first = t->count;
-    int result = 0;
-    for (;;) {
-        struct dirent *entry = next_entry(folder, &result);
-        if (!entry) break;
-        const char *name = entry->d_name;
-        size_t n = strlen(name);
-        if (prefix + n + 2 > sizeof t->path) {
-            errno = ENAMETOOLONG;
-            result = -1;
-            break;
-        }
-        memcpy(t->path + prefix, name, n);
-        struct stat info;
-        if (fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) != 0 || add_entry(t, &info, prefix + n) != 0) {
-            result = -1;
-            break;
-        }
-    }
-    int saved = errno;
-    closedir(folder);
-    errno = saved;
-    if (result != 0) return -1;
-    size_t last = t->count;
-    for (size_t k = first; k < last; k++) {
-        if (t->entries[k].type != 'd') continue;
-        size_t length = t->entries[k].path_length;  // the entry's whole path below the root
-        memcpy(t->path, t->names + t->entries[k].path_offset, length);
-        t->path[length] = '/';
-        if (scan_folder(t, root, length + 1) != 0) return -1;
-    }
-    return 0;
-}
-
-int feedgen_list_tree(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names) {
-    struct tree_scan t = {malloc(1024 * sizeof(struct feedgen_tree_entry)), 0, 1024, malloc(65536), 0, 65536, {0}};
-    int fd = t.entries && t.names ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    int result = fd < 0 ? -1 : scan_folder(&t, fd, 0);
-    int saved = errno;
-    if (fd >= 0) close(fd);
-    if (result != 0) {
-        free(t.entries);
-        free(t.names);
-        errno = saved;
-        return -1;
-    }
-    *entries = t.entries;
-    *count = t.count;
-    *names = t.names;
-    return 0;
-}
-
 /// Also used by feedgen_cache_files.c (not in the public header).
 void feedgen_fill_stamp(struct feedgen_file_stamp *stamp, const struct stat *info) {
     stamp->size = (long long)info->st_size;
@@ -309,7 +179,7 @@ static int compare_entry_names(const void *a, const void *b) {
 
 int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_stamp *folder,
                         struct feedgen_folder_entry **entries, size_t *count, char **names) {
-    DIR *dir = open_folder(open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    DIR *dir = feedgen_open_folder(open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!dir) return -1;
     struct stat info;
     if (folder) {
@@ -326,7 +196,7 @@ int feedgen_list_folder(const char *path, int stamp_files, struct feedgen_file_s
     char *buffer = malloc(names_capacity);
     int result = list && buffer ? 0 : -1;
     while (result == 0) {
-        struct dirent *entry = next_entry(dir, &result);
+        struct dirent *entry = feedgen_next_entry(dir, &result);
         if (!entry) break;
         const char *name = entry->d_name;
         struct feedgen_folder_entry e = {0};

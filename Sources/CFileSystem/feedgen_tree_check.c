@@ -3,9 +3,13 @@
 #define _GNU_SOURCE
 #include "feedgen_fs.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /// One path of the manifest: a file's, or a folder holding one.
 struct check_item {
@@ -17,6 +21,8 @@ struct check_item {
     unsigned long long inode;
     unsigned char is_folder;
     unsigned char seen;
+    /// Whether the verified tree has this very line (its file's inode had this size and time).
+    unsigned char vouched;
 };
 
 /// The items, found by path in an open-addressing table of their indexes plus one (0: empty).
@@ -117,7 +123,7 @@ static const unsigned char *entry_line(const unsigned char *p, const unsigned ch
     if (item) {
         *item = (struct check_item){
             p, (uint32_t)(newline - p), 0, (long long)value(fields[2], fields[3] - 1), (long long)value(fields[3], fields[4] - 1),
-            value(fields[4], fields[5] - 1), 0, 0};
+            value(fields[4], fields[5] - 1), 0, 0, 0};
     }
     return newline + 1;
 }
@@ -132,8 +138,38 @@ static int add(struct check_table *t, struct check_item item, size_t capacity) {
     return 1;
 }
 
+// In feedgen_tree_list.c and feedgen_tree_vouch.c (not in the public header).
+int feedgen_list_tree_unstated(const char *root, struct feedgen_tree_entry **entries, size_t *count, char **names);
+int feedgen_vouch_lines(const char *root, const char *verified_root, const unsigned char *body, size_t length, unsigned long long tree,
+                        const unsigned char **first, const unsigned char **last);
+int feedgen_next_same_line(const unsigned char **cursor, const unsigned char *end, const unsigned char *p, size_t n);
+
+/// Fills `e` (whose path is `path`, `n` bytes) from a stat of that path below the open folder `root`.
+static int stat_entry(int root, const unsigned char *path, size_t n, struct feedgen_tree_entry *e) {
+    char name[4096];
+    struct stat info;
+    if (n >= sizeof name) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(name, path, n);
+    name[n] = 0;
+    if (fstatat(root, name, &info, AT_SYMLINK_NOFOLLOW) != 0) return -1;
+    e->type = S_ISREG(info.st_mode) ? 'f' : S_ISDIR(info.st_mode) ? 'd' : 'o';
+    e->size = (long long)info.st_size;
+    e->mtime_ns = (long long)info.st_mtim.tv_sec * 1000000000LL + (long long)info.st_mtim.tv_nsec;
+    e->inode = (unsigned long long)info.st_ino;
+    return 0;
+}
+
 int feedgen_tree_matches_state(const char *root, const unsigned char *body, size_t length, int whole, unsigned long long tree,
                                int ignore_user_entries, const char *marker) {
+    return feedgen_tree_matches_state_vouched(root, body, length, whole, tree, ignore_user_entries, marker, NULL, NULL, 0, 0);
+}
+
+int feedgen_tree_matches_state_vouched(const char *root, const unsigned char *body, size_t length, int whole, unsigned long long tree,
+                                       int ignore_user_entries, const char *marker, const char *verified_root,
+                                       const unsigned char *verified, size_t verified_length, unsigned long long verified_tree) {
     const unsigned char *end = body + length;
     if (length == 0 || end[-1] != '\n' || length / 8 >= UINT32_MAX) return 0;
     // The tree's lines: all of `body`, or (checking that every line of the state is in its
@@ -181,11 +217,17 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
     size_t files = 0;
     const unsigned char *last_parent = NULL;
     size_t last_parent_length = 0;
+    // The verified tree's lines, walked beside these (with a tree that vouches for its files'
+    // hard links here: their lines' files are listed without a stat).
+    const unsigned char *vouched = NULL, *vouched_end = NULL;
+    int vouching = result == 1 && verified &&
+                   feedgen_vouch_lines(root, verified_root, verified, verified_length, verified_tree, &vouched, &vouched_end);
     for (const unsigned char *p = first; p < last && result == 1;) {
         struct check_item item;
         const unsigned char *next = entry_line(p, last, &item);
         const unsigned char *q = item.path;
         size_t n = next ? item.length : 0;
+        if (next && vouching) item.vouched = (unsigned char)feedgen_next_same_line(&vouched, vouched_end, p, (size_t)(next - p));
         if (!next || !is_ascii(q, n) || !add(&table, item, capacity)) {
             result = 0;  // not in its form, or a path twice: left to the exact check
             break;
@@ -201,7 +243,7 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
         last_parent = q;
         last_parent_length = folder;
         for (;;) {
-            struct check_item parent = {q, (uint32_t)folder, 0, 0, 0, 0, 1, 0};
+            struct check_item parent = {q, (uint32_t)folder, 0, 0, 0, 0, 1, 0, 0};
             if (!add(&table, parent, capacity)) {
                 if (table.count == capacity) result = 0;
                 break;  // there already, with its ancestors
@@ -214,10 +256,13 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
     struct feedgen_tree_entry *entries = NULL;
     size_t listed = 0;
     char *names = NULL;
-    if (result == 1 && feedgen_list_tree(root, &entries, &listed, &names) != 0) result = -1;
+    // Files are then stat'ed below only when their line is not vouched for.
+    int root_fd = vouching ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (vouching && root_fd < 0) result = -1;
+    if (result == 1 && (vouching ? feedgen_list_tree_unstated : feedgen_list_tree)(root, &entries, &listed, &names) != 0) result = -1;
     size_t matched = 0;
     for (size_t k = 0; k < listed && result == 1; k++) {
-        const struct feedgen_tree_entry *e = &entries[k];
+        struct feedgen_tree_entry *e = &entries[k];
         const unsigned char *path = (const unsigned char *)names + e->path_offset;
         size_t n = e->path_length;
         if (!is_ascii(path, n)) {
@@ -234,6 +279,21 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
             }
         }
         uint32_t hash = path_hash(path, n);
+        if (e->type == 'F') {
+            // Its line's inode is the directory entry's, whose size and time a verified file of
+            // that inode had: a stat would say the same.
+            uint32_t slot = *find(&table, path, n, hash, 0);
+            struct check_item *s = slot ? &table.items[slot - 1] : NULL;
+            if (s && !s->seen && s->inode == e->inode && s->vouched) {
+                s->seen = 1;
+                matched++;
+                continue;
+            }
+            if (stat_entry(root_fd, path, n, e) != 0) {
+                result = -1;
+                break;
+            }
+        }
         if (e->type == 'd') {
             if (*find(&table, path, n, hash, 1) == 0) result = 0;
         } else if (e->type == 'f') {
@@ -250,6 +310,7 @@ int feedgen_tree_matches_state(const char *root, const unsigned char *body, size
         }
     }
     if (result == 1 && matched != files) result = 0;
+    if (root_fd >= 0) close(root_fd);
     free(entries);
     free(names);
     free(table.items);

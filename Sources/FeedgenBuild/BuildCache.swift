@@ -154,9 +154,10 @@ struct CacheState {
     var entries: [UInt64: [ManifestEntry]] = [:]
 
     /// The state file's bytes and where its trees' lines are (between its header and its `end`
-    /// line), nil when it is not one of this salt with its checksum right.
-    static func verified(_ path: String, salt: UInt64) -> (bytes: [UInt8], body: Range<Int>)? {
-        guard let bytes = CacheFile.read(path) else { return nil }
+    /// line), and its stat when it was opened; nil when it is not one of this salt with its
+    /// checksum right.
+    static func verified(_ path: String, salt: UInt64) -> (bytes: [UInt8], body: Range<Int>, stamp: FileStamp)? {
+        guard let (bytes, stamp) = CacheFile.readStamped(path) else { return nil }
         // The last line is `end <checksum of everything before it>`.
         guard let lastNewline = bytes.dropLast().lastIndex(of: 10) else { return nil }
         let bodyEnd = lastNewline + 1
@@ -165,12 +166,19 @@ struct CacheState {
         guard last == "end \(checksum)" else { return nil }
         let header = Array("feedgen-cache-state \(salt)\n".utf8)
         guard bytes[..<bodyEnd].starts(with: header) else { return nil }
-        return (bytes, header.count..<bodyEnd)
+        return (bytes, header.count..<bodyEnd, stamp)
     }
 
-    static func read(_ path: String, salt: UInt64) -> CacheState {
+    /// The state file at `path`. `reusing`: the state's bytes as verified when the output was
+    /// examined, parsed instead of reading the file again while it is still that file (the
+    /// same stat: a build writes a new state and renames it over the old one).
+    static func read(_ path: String, salt: UInt64, reusing known: OutputWriter.VerifiedTree? = nil) -> CacheState {
         // One copy of the file, shared by the parse and by every tree's `lines` (slices of it).
-        guard let (bytes, body) = verified(path, salt: salt) else { return CacheState() }
+        var info = stat()
+        let same = known.map { lstat(path, &info) == 0 && FileStamp(info) == $0.stamp && $0.statePath == path } ?? false
+        guard let (bytes, body, _) = same ? known.map({ ($0.state, $0.body, $0.stamp) }) : verified(path, salt: salt) else {
+            return CacheState()
+        }
         let bodyEnd = body.upperBound
         var state = CacheState()
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
@@ -193,20 +201,32 @@ struct CacheState {
             var tree: UInt64?
             var order: [String] = []
             var list: [ManifestEntry] = []  // the tree's entries, in order
-            var before: [String] = []  // the tree before's paths (``CacheState/path(_:sameAs:at:same:)``)
-            var sameAsBefore = true  // the tree's paths so far are the tree before's, in its order
+            var before: [String] = []  // the tree before's paths (``CacheState/path(_:after:_:)``)
+            var alignment = Alignment()  // the tree's paths so far against the tree before's
             var beforeIndex: [String: Int] = [:]  // where each path of the tree before is
+            var previous: (manifest: [String: ManifestEntry], list: [ManifestEntry])?  // the tree before's
             var linesStart = 0
             func finishTree() {
                 guard let tree else { return }
-                // Where each path is (the last line of a path twice), hashed once for two trees
-                // of the same paths: the manifest maps it (keeping its hash table).
-                if !sameAsBefore || order.count != before.count || beforeIndex.count == 0 {
-                    beforeIndex = Dictionary(minimumCapacity: order.count)
-                    for (i, path) in order.enumerated() { beforeIndex[path] = i }
+                let sameAsBefore = alignment.inPlace && order.count == before.count && beforeIndex.count != 0
+                if !sameAsBefore, let previous,
+                    let manifest = Self.manifest(
+                        order: order, list: list, alignment: alignment, before: previous.manifest, beforeOrder: before,
+                        beforeList: previous.list, beforeIndex: beforeIndex)
+                {
+                    state.trees[tree] = manifest
+                    beforeIndex = [:]  // not this tree's
+                } else {
+                    // Where each path is (the last line of a path twice), hashed once for two
+                    // trees of the same paths: the manifest maps it (keeping its hash table).
+                    if !sameAsBefore {
+                        beforeIndex = Dictionary(minimumCapacity: order.count)
+                        for (i, path) in order.enumerated() { beforeIndex[path] = i }
+                    }
+                    state.trees[tree] = beforeIndex.mapValues { list[$0] }
                 }
                 before = order
-                state.trees[tree] = beforeIndex.mapValues { list[$0] }
+                previous = (state.trees[tree]!, list)
                 state.entries[tree] = list
                 state.orders[tree] = order
                 state.lines[tree] = bytes[linesStart..<p]
@@ -226,7 +246,8 @@ struct CacheState {
                         q = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
                         lines += 1
                     }
-                    sameAsBefore = true
+                    alignment = Alignment()
+                    alignment.matches.reserveCapacity(lines)
                     list = []
                     list.reserveCapacity(lines)
                     order.reserveCapacity(lines)
@@ -245,7 +266,7 @@ struct CacheState {
                 let start = p
                 guard p < end, let newline = memchr(buffer.baseAddress! + p, 10, end - p) else { return false }
                 p = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), sameAs: before, at: order.count, same: &sameAsBefore)
+                let path = Self.path(UnsafeBufferPointer(rebasing: buffer[start..<p]), after: before, &alignment)
                 p += 1
                 let entry = ManifestEntry(hash: hash, key: key, size: Int64(size), mtime: Int64(bitPattern: mtime), inode: inode)
                 list.append(entry)
@@ -326,12 +347,24 @@ struct CacheState {
     /// with the same sizes, modification times and inodes, and no other files or folders.
     /// `ignoringUserEntries`: the user's root entries (``OutputWriter/isUserName(_:)``) do not count.
     /// `lines`: the manifest's state lines, if known (``lines``): compared first, as bytes.
+    /// `verified`: a tree just found as its manifest says (the other buffer), whose files vouch
+    /// for their hard links in this one (`feedgen_tree_matches_state_vouched`): those are not
+    /// stat'ed, where the file system allows it. The answer is the same.
     static func matches(
-        _ root: String, _ manifest: [String: ManifestEntry], lines: ArraySlice<UInt8>? = nil, ignoringUserEntries: Bool = false
+        _ root: String, _ manifest: [String: ManifestEntry], lines: ArraySlice<UInt8>? = nil, ignoringUserEntries: Bool = false,
+        vouchedBy verified: OutputWriter.VerifiedTree? = nil
     ) -> Bool {
         if let lines, !lines.isEmpty,
-            lines.withUnsafeBufferPointer({
-                feedgen_tree_matches_state(root, $0.baseAddress, $0.count, 0, 0, ignoringUserEntries ? 1 : 0, OutputWriter.markerName)
+            lines.withUnsafeBufferPointer({ own in
+                let user: Int32 = ignoringUserEntries ? 1 : 0
+                guard let verified else {
+                    return feedgen_tree_matches_state(root, own.baseAddress, own.count, 0, 0, user, OutputWriter.markerName)
+                }
+                return verified.state[verified.body].withUnsafeBufferPointer { trusted in
+                    feedgen_tree_matches_state_vouched(
+                        root, own.baseAddress, own.count, 0, 0, user, OutputWriter.markerName, verified.root, trusted.baseAddress,
+                        trusted.count, verified.inode)
+                }
             }) == 1
         {
             // Debug builds (the tests) check the byte comparison's yes against the exact one.

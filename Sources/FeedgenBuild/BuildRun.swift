@@ -113,6 +113,7 @@ public final class BuildRun {
             itemCache.lock.acquire(cacheFolder: BuildCache.folder(forOutput: output), output: output, waiting: options.waitingMessage)
             let session = Pipeline.SessionOpening(output: output, memo: itemCache.memo, cutCardsLog: options.testCutLog == "cards.log")
             session.outputAsWritten = examined.asWritten
+            session.verifiedOutput = examined.verified
             itemCache.opening = session
             opened.output = output
         }

@@ -61,6 +61,9 @@ extension Pipeline {
         /// Whether the output was exactly as its last build wrote it when this build looked
         /// (``OutputWriter/examine(output:)``, before anything was written); nil: not looked at.
         package var outputAsWritten: Bool?
+        /// The output as that look found it, when it was as written (its files vouch for their
+        /// hard links in the back buffer); dropped once the session is open.
+        package var verifiedOutput: OutputWriter.VerifiedTree?
         private var result: Result<OutputWriter.Session, any Error>?
         private let group = DispatchGroup()
 
@@ -92,7 +95,10 @@ extension Pipeline {
                 readingCards = true
                 cardsRead.enter()
             }
-            let open = { @Sendable in self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache) } }
+            let open = { @Sendable in
+                self.result = Result { try OutputWriter.Session(output: self.output, useCache: useCache, verified: self.verifiedOutput) }
+                self.verifiedOutput = nil
+            }
             if ownThread {
                 group.enter()
                 Thread {

@@ -1,23 +1,69 @@
 /// `CacheState`'s paths and lines: a path of the state file read as the String of the tree
-/// before when it is the same, the folders of paths, their byte order, and a tree's lines made
+/// before when it is the same, a tree's manifest made from the tree before's, the folders of paths, their byte order, and a tree's lines made
 /// from another tree's where they are the same.
 import CFileSystem
 import FeedgenStorage
 import Foundation
 
 extension CacheState {
-    /// `list[line]` when its bytes are `text`, else a new String of them (`same` set false):
-    /// the live and back trees are mostly the same files in the same order, so most paths of
-    /// the second are the first's again (10,000 Strings fewer to make and free).
-    static func path(_ text: UnsafeBufferPointer<UInt8>, sameAs list: [String], at line: Int, same: inout Bool) -> String {
-        if line < list.count, list[line].utf8.count == text.count,
-            list[line].utf8.withContiguousStorageIfAvailable({ text.isEmpty || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
-                ?? false
-        {
-            return list[line]
+    /// Where the tree being read stands against the tree before it in the state: the live and
+    /// back trees are mostly the same files in the same order (a few added, removed or changed).
+    struct Alignment {
+        /// The index in the tree before where this tree's next path is looked for first.
+        var cursor = 0
+        /// For each line so far: the index of its path in the tree before, or -1.
+        var matches: [Int] = []
+        /// Whether every line so far is the tree before's line of the same index.
+        var inPlace = true
+        /// Lines whose path was not found.
+        var unmatched = 0
+    }
+
+    /// The next line's path, `text`: the tree before's String (`list`) when it is one of its next
+    /// few paths (10,000 Strings fewer to make and free), else a new String; `a` records which.
+    static func path(_ text: UnsafeBufferPointer<UInt8>, after list: [String], _ a: inout Alignment) -> String {
+        let line = a.matches.count
+        for k in a.cursor..<min(list.count, a.cursor + 8) {
+            guard list[k].utf8.count == text.count,
+                list[k].utf8.withContiguousStorageIfAvailable({ text.isEmpty || memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+                    ?? false
+            else { continue }
+            a.matches.append(k)
+            a.inPlace = a.inPlace && k == line
+            a.cursor = k + 1
+            return list[k]
         }
-        same = false
+        a.matches.append(-1)
+        a.inPlace = false
+        a.unmatched += 1
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The manifest of a tree (`order`, `list`, aligned as `a` says) read after the tree
+    /// `before` (its paths `beforeOrder`, each once, at the indexes `beforeIndex` gives, and its
+    /// entries `beforeList`): `before` with the lines that differ applied, rather than 10,000
+    /// paths hashed again. Nil when many lines are not the tree before's or a path is here twice
+    /// (then the manifest is made from the lines).
+    static func manifest(
+        order: [String], list: [ManifestEntry], alignment a: Alignment, before: [String: ManifestEntry], beforeOrder: [String],
+        beforeList: [ManifestEntry], beforeIndex: [String: Int]
+    ) -> [String: ManifestEntry]? {
+        guard a.unmatched <= 256, beforeIndex.count == beforeOrder.count, before.count == beforeOrder.count,
+            beforeList.count == beforeOrder.count
+        else { return nil }
+        // Matched lines have distinct paths (their indexes increase); an unmatched one must be
+        // neither one of them nor another unmatched one.
+        var matched = [Bool](repeating: false, count: beforeOrder.count)
+        for m in a.matches where m >= 0 { matched[m] = true }
+        var added = Set<String>()
+        for (i, m) in a.matches.enumerated() where m < 0 {
+            if let j = beforeIndex[order[i]], matched[j] { return nil }
+            if !added.insert(order[i]).inserted { return nil }
+        }
+        var manifest = before
+        for j in beforeOrder.indices where !matched[j] { manifest[beforeOrder[j]] = nil }
+        for (i, m) in a.matches.enumerated() where m < 0 || list[i] != beforeList[m] { manifest[order[i]] = list[i] }
+        return manifest
     }
 
     /// Appends the state line of `file` with `e` to `out` (`scratch`: room for 5 × 21 bytes).

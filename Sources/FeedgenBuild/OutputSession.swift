@@ -83,8 +83,10 @@ extension OutputWriter {
         /// kept one; else one hard-linked from the output, or an empty one), without applying
         /// the new build's changes yet: this part does not depend on the new build's files, so a
         /// build starts it while it loads its content. ``begin(paths:)`` must follow before any
-        /// other use.
-        public init(output: String, useCache: Bool) throws {
+        /// other use. `verified`: the output as ``OutputWriter/examine(output:)`` found it, if it
+        /// was as written: the back buffer's files that are hard links of its files are checked
+        /// without a stat.
+        public init(output: String, useCache: Bool, verified: VerifiedTree? = nil) throws {
             let fm = FileManager.default
             let outURL = URL(fileURLWithPath: output).standardizedFileURL
             self.output = outURL.path
@@ -104,7 +106,7 @@ extension OutputWriter {
 
             dirtyPath = cacheFolder + "/dirty"
             // Read even for `--clean`: which root entries the trees' builds wrote (the others are the user's).
-            let known = CacheState.read(statePath, salt: salt)
+            let known = CacheState.read(statePath, salt: salt, reusing: verified)
             var state = useCache ? known : CacheState()
             // A tree whose changing was interrupted (see below) is not what its manifest says.
             if let bytes = CacheFile.read(dirtyPath) {
@@ -135,7 +137,12 @@ extension OutputWriter {
             var backEntries: [ManifestEntry] = []
             var backLines: ArraySlice<UInt8>?
             var start = "new"
-            if let ino = Self.inode(backPath), let manifest = state.trees[ino], CacheState.matches(backPath, manifest, lines: state.lines[ino]) {
+            // The output's own verification vouches only for this very folder.
+            var vouching: VerifiedTree?
+            if let verified, verified.root == outURL.path, verified.inode == liveInode { vouching = verified }
+            if let ino = Self.inode(backPath), let manifest = state.trees[ino],
+                CacheState.matches(backPath, manifest, lines: state.lines[ino], vouchedBy: vouching)
+            {
                 back = manifest
                 backOrder = state.orders[ino] ?? []
                 backEntries = state.entries[ino] ?? []

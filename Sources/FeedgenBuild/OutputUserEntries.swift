@@ -1,6 +1,7 @@
 // The user's entries at the output root (a deploy repository's `.git/`, `CNAME`, `.nojekyll`),
 // which survive every build, and the check that stops a build on any other file it did not write.
 import CFileSystem
+import FeedgenStorage
 import Foundation
 
 extension OutputWriter {
@@ -60,27 +61,44 @@ extension OutputWriter {
     /// nil when there is none or when that manifest is unknown (no cache beside the output).
     public static func strayEntry(output: String) -> String? { examine(output: output).stray }
 
+    /// A tree found exactly as its manifest in the state says (every file's size, modification
+    /// time and inode): the files of the other buffer that are hard links of its files need no
+    /// stat to be checked (``CacheState/matches(_:_:lines:ignoringUserEntries:vouchedBy:)``).
+    public struct VerifiedTree: Sendable {
+        /// The tree's folder (standardized) and its inode.
+        let root: String
+        let inode: UInt64
+        /// The state file, its bytes, its trees' lines in them and its stat when it was read
+        /// (``CacheState/verified(_:salt:)``).
+        let statePath: String
+        let state: [UInt8]
+        let body: Range<Int>
+        let stamp: FileStamp
+    }
+
     /// What one listing of `output` says against the manifest of the build that wrote it:
     /// ``strayEntry(output:)``, and whether the output is exactly as written (every file of the
     /// manifest there with its recorded size, modification time and inode, no other file or
     /// folder but the user's root entries; false when the manifest is unknown), which
-    /// ``Session/outputIsAsWritten()`` tells with a listing of its own.
-    public static func examine(output: String) -> (stray: String?, asWritten: Bool) {
+    /// ``Session/outputIsAsWritten()`` tells with a listing of its own; `verified`: when it is
+    /// and the state's bytes told it, the output as verified.
+    public static func examine(output: String) -> (stray: String?, asWritten: Bool, verified: VerifiedTree?) {
         let out = URL(fileURLWithPath: output).standardizedFileURL.path
-        guard let ino = Session.inode(out) else { return (nil, false) }
+        guard let ino = Session.inode(out) else { return (nil, false, nil) }
         let statePath = BuildCache.folder(forOutput: out) + "/state"
         // The usual case, the output as written, is told from the state's bytes; any other
         // answer is found the exact way below.
-        if let (bytes, body) = CacheState.verified(statePath, salt: BuildCache.salt),
+        if let (bytes, body, stamp) = CacheState.verified(statePath, salt: BuildCache.salt),
             bytes[body].withUnsafeBufferPointer({
                 feedgen_tree_matches_state(out, $0.baseAddress, $0.count, 1, ino, 1, markerName)
             }) == 1
         {
             // Debug builds (the tests) check the byte comparison's yes against the exact one.
             assert(examineExactly(out, inode: ino, statePath: statePath) == (nil, true), "feedgen_tree_matches_state: \(out)")
-            return (nil, true)
+            return (nil, true, VerifiedTree(root: out, inode: ino, statePath: statePath, state: bytes, body: body, stamp: stamp))
         }
-        return examineExactly(out, inode: ino, statePath: statePath)
+        let exact = examineExactly(out, inode: ino, statePath: statePath)
+        return (exact.stray, exact.asWritten, nil)
     }
 
     /// ``examine(output:)`` with the manifest read into a dictionary and every listed path

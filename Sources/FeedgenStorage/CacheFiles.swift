@@ -63,7 +63,10 @@ public enum CacheFile {
     }
 
     /// The bytes of the regular file at `path`; nil when there is none (or it cannot be read).
-    public static func read(_ path: String) -> [UInt8]? {
+    public static func read(_ path: String) -> [UInt8]? { readStamped(path)?.bytes }
+
+    /// ``read(_:)``, with the stat of the file read (taken when it was opened).
+    public static func readStamped(_ path: String) -> (bytes: [UInt8], stamp: FileStamp)? {
         guard let (fd, stamp) = open(path) else { return nil }
         defer { close(fd) }
         // Read straight into the array, one byte more than its size to see it end: a copy from
@@ -97,7 +100,7 @@ public enum CacheFile {
                 if failed || more.count < 65536 { break }
             }
         }
-        return failed ? nil : bytes
+        return failed ? nil : (bytes, stamp)
     }
 
     /// A new, empty regular file at `path` opened for writing, whatever was there removed first;

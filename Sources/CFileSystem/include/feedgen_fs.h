@@ -96,6 +96,18 @@ size_t feedgen_format_numbers(const unsigned long long *values, size_t count, un
 int feedgen_tree_matches_state(const char *root, const unsigned char *body, size_t length, int whole, unsigned long long tree,
                                int ignore_user_entries, const char *marker);
 
+/// feedgen_tree_matches_state, where the tree `verified_tree` of the state lines `verified`
+/// (`verified_length` bytes, in `whole` form), which was just found at `verified_root` exactly as
+/// they say (feedgen_tree_matches_state said 1), vouches for the hard links of its files: a
+/// regular file below `root` whose line the verified tree has too (the same bytes: path, size,
+/// time and inode) and whose directory entry's inode (readdir's d_ino) is that inode is not
+/// stat'ed (the answer is the same: the two are one file). Only where d_ino is st_ino and inode
+/// numbers of the two trees name the same files (both on one device of tmpfs, ext2/3/4 or XFS, no
+/// mount point below either); elsewhere, or with `verified` NULL, every entry is stat'ed.
+int feedgen_tree_matches_state_vouched(const char *root, const unsigned char *body, size_t length, int whole, unsigned long long tree,
+                                       int ignore_user_entries, const char *marker, const char *verified_root,
+                                       const unsigned char *verified, size_t verified_length, unsigned long long verified_tree);
+
 /// What a file's `stat` says of it: a changed file has a different one (git's index rule).
 struct feedgen_file_stamp {
     long long size;
