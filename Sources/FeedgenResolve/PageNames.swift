@@ -40,7 +40,10 @@ struct PageNames: Sendable {
                     let stem = String(decoding: item.sourcePath.utf8.dropLast(n), as: UTF8.self)
                     add(stem, page)
                     // A page bundle (`x/index.md`, Hugo's `x/_index.md`) is named by its folder.
-                    for bundle in ["/index", "/_index"] where stem.hasSuffix(bundle) { add(String(stem.dropLast(bundle.count)), page) }
+                    // (Both end in `x`: a stem that does not is asked nothing more.)
+                    if stem.utf8.last == UInt8(ascii: "x") {
+                        for bundle in ["/index", "/_index"] where stem.hasSuffix(bundle) { add(String(stem.dropLast(bundle.count)), page) }
+                    }
                     if item.hasBody, !Self.isStem(stem, of: page) { add("content/" + page.dropLast(".html".count), page) }
                     addHugoNames(item, stem: stem, page: page)
                 }
