@@ -106,18 +106,8 @@ public enum BodyPaths {
             resolver.names.addPosts(feeds)
             for (k, target) in zip(again, resolveAll(again, with: resolver)) { outcomes[k] = target }
         }
-        // Every file looked for, once each, in order (sorted, then the first of equal ones).
-        var looked: [String] = []
-        for target in outcomes { looked += target.absent }
-        // ASCII paths (nearly always) sort by their bytes in String order, at a memcmp each.
-        if looked.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) {
-            looked.sort(by: bytesPrecede)
-        } else {
-            looked.sort()
-        }
-        var absent: [String] = []
-        absent.reserveCapacity(looked.count)
-        for path in looked where absent.last != path { absent.append(path) }
+        // Every file looked for, once each, in order.
+        let absent = sortedOnce(outcomes.flatMap(\.absent))
         // What each target leads to (the same for every link to it), then each link's problem.
         var kinds: [Problem] = []
         kinds.reserveCapacity(unique.count)
@@ -191,18 +181,6 @@ public enum BodyPaths {
         /// Whether the outcome is not known yet: a name looked up was date-shaped
         /// (``PageNames/page(_:needsPosts:)``).
         var needsPosts: Bool
-    }
-
-    /// Whether `a`'s bytes precede `b`'s (memcmp; a prefix first): for ASCII strings, `a < b`.
-    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
-        let order = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y -> Bool in
-                let n = min(x.count, y.count)
-                let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-                return c != 0 ? c < 0 : x.count < y.count
-            }
-        }
-        return (order ?? nil) ?? (a < b)
     }
 
     /// The problem each link to a target gets.

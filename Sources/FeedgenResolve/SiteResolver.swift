@@ -41,7 +41,7 @@ public enum SiteResolver {
         contentLinks.check(feeds, targets: paths.targets.resolved(by: contentLinks.pages), into: &linkProblems)
         var problems = paths.takeProblems()
         problems.append(contentsOf: linkProblems.items)
-        diagnostics.append(moving: problems)
+        diagnostics.append(moving: consume problems)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
         for f in feeds.indices {
