@@ -320,8 +320,8 @@ public enum BodyPaths {
             guard MarkdownLink.markdownExtensionLength(t) == 0 else { return nil }
             var rel = t
             var info = stat()
-            let path = LinkResolver.existingPath(site.root + "/" + t) ?? site.root + "/" + t
-            guard stat(path, &info) == 0 else { return nil }
+            // `existingPath` stats the path itself: nil when nothing is there (no second stat).
+            guard let path = LinkResolver.existingPath(site.root + "/" + t), stat(path, &info) == 0 else { return nil }
             var source = path
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 source = path + "/index.html"
