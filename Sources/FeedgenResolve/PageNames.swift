@@ -23,7 +23,10 @@ struct PageNames: Sendable {
     /// The names of `feeds`' pages; the date permalinks only with `posts` (else
     /// ``page(_:needsPosts:)`` says when a name needs them).
     init(feeds: [PreparedFeed], posts: Bool = false) {
-        table.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 3 * $1.section.items.count } })
+        // One name per item is the common case (its stem); bundles, Hugo's names and pages named
+        // apart from their file grow the table. Reserved for three per item, it took megabytes
+        // of fresh pages (a page fault each) at every build.
+        table.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
             let folder = feed.feed.folder.isEmpty ? "content" : "content/" + feed.feed.folder
             add(folder, feed.pagePath)
