@@ -33,7 +33,9 @@ public struct Item: Sendable, Hashable {
     }
 
     final class Box: @unchecked Sendable {  // mutated only while uniquely referenced
-        var fields: Fields
+        // Unchecked: each read of an item's field otherwise begins a dynamic access (tens of
+        // instructions), and every stage walks every item several times.
+        @exclusivity(unchecked) var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 

@@ -4,10 +4,13 @@
 import FeedgenDiagnostics
 
 extension Item {
+    /// The build options' key (`_build` holds it too): a front matter without its bytes has none.
+    package static let buildKey = "build"
+
     /// The `build` mapping of the front matter (`_build` when there is no `build`).
     var buildOptions: YAMLNode? {
         // Most items have neither key: one left encoded is then not decoded (`build` is part of `_build`).
-        guard frontMatterMayHold("build") else { return nil }
+        guard frontMatterMayHold(Self.buildKey) else { return nil }
         return frontMatter["build"] ?? frontMatter["_build"]
     }
 

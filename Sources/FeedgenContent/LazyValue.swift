@@ -51,10 +51,18 @@ package final class EncodedValue<Value: Sendable>: Sendable {
     let range: Range<Int>
     private let decode: @Sendable (UnsafeRawBufferPointer) -> Value
     private let decoded = Mutex<Value?>(nil)
+    /// A text whose bytes the encoding was found to lack when it was made (while its bytes were
+    /// read): ``encodingContains(_:)`` answers for it without reading them again, by then
+    /// likely out of the cache (an item's front matter asked for `build` at every build).
+    private let lacking: String?
 
-    package init(file: MappedFile, range: Range<Int>, decode: @escaping @Sendable (UnsafeRawBufferPointer) -> Value) {
+    package init(
+        file: MappedFile, range: Range<Int>, lacking: String? = nil,
+        decode: @escaping @Sendable (UnsafeRawBufferPointer) -> Value
+    ) {
         self.file = file
         self.range = range
+        self.lacking = lacking
         self.decode = decode
     }
 
@@ -71,9 +79,14 @@ package final class EncodedValue<Value: Sendable>: Sendable {
 extension EncodedValue {
     /// Whether `text`'s UTF-8 bytes occur in the encoding.
     func encodingContains(_ text: String) -> Bool {
+        if let lacking, lacking == text { return false }
+        return Self.bytes(UnsafeRawBufferPointer(rebasing: file.bytes[range]), contain: text)
+    }
+
+    /// Whether `text`'s UTF-8 bytes occur in `bytes` (an encoding being made: its `lacking`).
+    package static func bytes(_ bytes: UnsafeRawBufferPointer, contain text: String) -> Bool {
         var text = text
         return text.withUTF8 { needle in
-            let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[range])
             guard let base = bytes.baseAddress, !needle.isEmpty else { return needle.isEmpty }
             return feedgen_find(base, bytes.count, needle.baseAddress, needle.count) != nil
         }

@@ -68,6 +68,19 @@ public struct Diagnostics: Sendable, Equatable, ExpressibleByArrayLiteral {
         if kinds != nil { for d in list { kinds!.add(d) } }
     }
 
+    /// ``append(contentsOf:)-([Diagnostic])`` that takes `other`'s storage when it holds more
+    /// than the list: the list's diagnostics are copied before `other`'s, which are moved, not
+    /// copied one by one (a site's links may give tens of thousands).
+    public mutating func append(moving other: consuming [Diagnostic]) {
+        if kinds != nil { for i in other.indices { kinds!.add(other[i]) } }
+        if other.count > list.count {
+            other.insert(contentsOf: list, at: 0)
+            list = other
+        } else {
+            list.append(contentsOf: other)
+        }
+    }
+
     public mutating func error(_ location: SourceLocation, _ message: String) { append(.error(location, message)) }
 
     public mutating func warning(_ location: SourceLocation, _ message: String) { append(.warning(location, message)) }

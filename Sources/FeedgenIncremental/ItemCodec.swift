@@ -131,7 +131,10 @@ extension ByteWriter {
 extension EncodedValue where Value == YAMLNode {
     /// A node as ``ByteWriter/node(_:)`` wrote it (an empty mapping if it cannot be read).
     convenience init(node file: MappedFile, range: Range<Int>) {
-        self.init(file: file, range: range) { bytes in
+        // Its bytes were just read (skipped over): whether they hold the build options' key,
+        // asked of every item at every build, is told now, while they are in the cache.
+        let holdsBuild = EncodedValue<YAMLNode>.bytes(UnsafeRawBufferPointer(rebasing: file.bytes[range]), contain: Item.buildKey)
+        self.init(file: file, range: range, lacking: holdsBuild ? nil : Item.buildKey) { bytes in
             var reader = ByteReader(bytes: bytes, offset: 0, end: bytes.count)
             return reader.node() ?? YAMLNode(.mapping([]), line: 1, column: 1)
         }

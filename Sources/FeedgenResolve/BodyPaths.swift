@@ -19,10 +19,10 @@ public enum BodyPaths {
         public var absent: [String] = []
         /// Every link's target, by index: the checks after this stage look each target up once.
         var targets = LinkTargets()
-        /// The links' problems, in link order, made on another core (``problems``).
+        /// The links' problems, in link order, made on another core (``takeProblems()``).
         var pending: Background<[Diagnostic]>?
-        /// The links' problems, in link order (waits for them).
-        var problems: [Diagnostic] { pending?.value ?? [] }
+        /// The links' problems, in link order (waits for them), moved out: read once.
+        func takeProblems() -> [Diagnostic] { pending?.take() ?? [] }
     }
 
     /// A ``ContentLinks/pages`` value: the output path, and for an image the size its `<img>`
@@ -60,36 +60,29 @@ public enum BodyPaths {
         // Whether a link is resolved here depends on its target alone too: asked once per target.
         // Every distinct target gets an index (``LinkTargets``); its slot is its index in
         // `targets`, -1 when not resolved here.
-        var indexOf: [String: Int32] = [:]
+        var interner = TargetInterner()
         var slotOfIndex: [Int] = []
         var targets: [MarkdownLink] = []
         var targetIsPath: [Bool] = []
-        var slots: [Int] = []  // each link's target's slot, in ``forEachLink(_:item:_:)``'s order
-        var all = LinkTargets()
+        var ofLink: [Int32] = []  // each link's target's index, in ``forEachLink(_:item:_:)``'s order
         var resolved = 0  // links whose slot is not -1
         forEachLink(feeds) { link in
-            let slot: Int
-            if let index = indexOf[link.target] {
-                all.ofLink.append(index)
-                slot = slotOfIndex[Int(index)]
-            } else {
-                let isPath = link.isPath
-                slot = isPath || (link.target.hasSuffix("/") && contentPages[link.target] == nil) ? targets.count : -1
+            let (index, isNew) = interner.index(of: link.pointee.target)
+            if isNew {
+                let isPath = link.pointee.isPath
+                let slot = isPath || (link.pointee.target.hasSuffix("/") && contentPages[link.pointee.target] == nil) ? targets.count : -1
                 if slot >= 0 {
-                    targets.append(link)
+                    targets.append(link.pointee)
                     targetIsPath.append(isPath)
                 }
-                let index = Int32(all.targets.count)
-                indexOf[link.target] = index
-                all.targets.append(link.target)
-                all.ofLink.append(index)
                 slotOfIndex.append(slot)
             }
-            slots.append(slot)
-            if slot >= 0 { resolved += 1 }
+            ofLink.append(index)
+            if slotOfIndex[Int(index)] >= 0 { resolved += 1 }
         }
         var out = Resolution()
-        out.targets = all
+        out.targets.targets = interner.targets
+        out.targets.ofLink = ofLink
         guard resolved > 0 else { return out }
         let (unique, isPath) = (targets, targetIsPath)
         var resolver = Resolver(names: names ?? PageNames(feeds: feeds), site: site, realRoot: realRoot)
@@ -113,13 +106,8 @@ public enum BodyPaths {
             resolver.names.addPosts(feeds)
             for (k, target) in zip(again, resolveAll(again, with: resolver)) { outcomes[k] = target }
         }
-        // Every file looked for, once each, in order (sorted, then the first of equal ones).
-        var looked: [String] = []
-        for target in outcomes { looked += target.absent }
-        looked.sort()
-        var absent: [String] = []
-        absent.reserveCapacity(looked.count)
-        for path in looked where absent.last != path { absent.append(path) }
+        // Every file looked for, once each, in order.
+        let absent = sortedOnce(outcomes.flatMap(\.absent))
         // What each target leads to (the same for every link to it), then each link's problem.
         var kinds: [Problem] = []
         kinds.reserveCapacity(unique.count)
@@ -146,12 +134,21 @@ public enum BodyPaths {
         }
         // The links again, in the same order (not copied into an array), on another core: the
         // caller goes on with the link check meanwhile.
-        let (problemKinds, linkSlots) = (kinds, slots)
+        let (problemKinds, linkTargets, slotOf) = (kinds, ofLink, slotOfIndex)
         out.pending = Background {
+            // Counted first: the list is made at its size (tens of thousands of warnings when a
+            // site's paths name nothing).
+            let reported = problemKinds.map { if case .none = $0 { false } else { true } }
+            var count = 0
+            for index in linkTargets {
+                let slot = slotOf[Int(index)]
+                if slot >= 0, reported[slot] { count += 1 }
+            }
             var problems: [Diagnostic] = []
+            problems.reserveCapacity(count)
             var k = 0
             forEachLink(feeds) { link in
-                let slot = linkSlots[k]
+                let slot = slotOf[Int(linkTargets[k])]
                 k += 1
                 guard slot >= 0 else { return }
                 switch problemKinds[slot] {
@@ -159,11 +156,13 @@ public enum BodyPaths {
                     return
                 case .outside:
                     problems.append(.error(
-                        link.location, "link '\(link.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site"))
+                        link.pointee.location,
+                        "link '\(link.pointee.destination)' leads outside the output folder (above content/ or the site root); link to a file inside the site"))
                 case .missing(let first, let tail):
-                    problems.append(.warning(link.location, link.destination == unique[slot].destination ? first : quoted(link.destination, tail)))
+                    let destination = link.pointee.destination
+                    problems.append(.warning(link.pointee.location, destination == unique[slot].destination ? first : quoted(destination, tail)))
                 case .problem(let message):
-                    problems.append(.error(link.location, message))
+                    problems.append(.error(link.pointee.location, message))
                 }
             }
             return problems
@@ -193,16 +192,18 @@ public enum BodyPaths {
     }
 
     /// Calls `body` with every Markdown link of `feeds` (intros', section texts' and items', in
-    /// page order), without copying them into an array.
+    /// page order), without copying them into an array: a pointer to each, valid during the call.
     static func forEachLink(
         _ feeds: [PreparedFeed], item: (_ feed: Int, _ section: Int, _ item: Int) -> Void = { _, _, _ in },
-        _ body: (MarkdownLink) -> Void
+        _ body: (UnsafePointer<MarkdownLink>) -> Void
     ) {
-        // Through buffer pointers: the elements are lent to `body` in place, not copied (an
-        // array's subscript and a `for … in` copy each link, retaining its strings).
+        // Through a pointer: `body` reads the fields it needs in place (an array's subscript and
+        // a `for … in` copy each link, retaining its four strings, and so did a link passed from
+        // a buffer pointer's subscript to a closure that reads it).
         func each(_ links: [MarkdownLink]) {
             links.withUnsafeBufferPointer { links in
-                for k in links.indices { body(links[k]) }
+                guard let base = links.baseAddress else { return }
+                for k in links.indices { body(base + k) }
             }
         }
         for f in feeds.indices {
@@ -234,14 +235,23 @@ public enum BodyPaths {
         return "' names no file or page (looked for \(looked)); fix the path or remove it"
     }
 
-    /// `'destination` followed by `tail` (two appends: a warning per link of a site that
-    /// links many missing paths).
+    /// `'destination` followed by `tail`, written at its size in one allocation: a warning per
+    /// link of a site that links many missing paths.
     static func quoted(_ destination: String, _ tail: String) -> String {
-        var message = "'"
-        message.reserveCapacity(1 + destination.utf8.count + tail.utf8.count)
-        message += destination
-        message += tail
-        return message
+        String(unsafeUninitializedCapacity: 1 + destination.utf8.count + tail.utf8.count) { out in
+            out[0] = UInt8(ascii: "'")
+            var at = 1
+            func put(_ part: String) {
+                let rest = UnsafeMutableBufferPointer(rebasing: out[at...])
+                at += part.utf8.withContiguousStorageIfAvailable { bytes in
+                    _ = rest.initialize(fromContentsOf: bytes)
+                    return bytes.count
+                } ?? rest.initialize(fromContentsOf: part.utf8)
+            }
+            put(destination)
+            put(tail)
+            return at
+        }
     }
 
     enum Outcome: Sendable {
@@ -310,8 +320,8 @@ public enum BodyPaths {
             guard MarkdownLink.markdownExtensionLength(t) == 0 else { return nil }
             var rel = t
             var info = stat()
-            let path = LinkResolver.existingPath(site.root + "/" + t) ?? site.root + "/" + t
-            guard stat(path, &info) == 0 else { return nil }
+            // `existingPath` stats the path itself: nil when nothing is there (no second stat).
+            guard let path = LinkResolver.existingPath(site.root + "/" + t), stat(path, &info) == 0 else { return nil }
             var source = path
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 source = path + "/index.html"

@@ -63,11 +63,23 @@ package struct ContentAnchors: Sendable {
     ) {
         var links: [(link: MarkdownLink, page: String)] = []
         var k = 0
+        // With `targets`, whether a target's links can need a check is asked once per target:
+        // not when it leads to no page, nor when it is a body path or folder link that names
+        // nothing (skipped below) — most links with a fragment on a site whose links were
+        // written for another site. The rest are read in place, copied only when checked.
+        let checked = targets.map { targets in
+            targets.targets.indices.map { t in
+                guard let page = targets.pages[t] else { return false }
+                let target = targets.targets[t]
+                return !((MarkdownLink.isPathTarget(target) || target.hasSuffix("/")) && BodyPaths.parse(page).verbatim)
+            }
+        }
         BodyPaths.forEachLink(feeds) { link in
             defer { k += 1 }
-            guard needsCheck(link) else { return }
-            let page = if let targets { targets.page(ofLink: k) } else { pages[link.target] }
-            if let page { links.append((link, page)) }
+            if let checked, let targets, !checked[Int(targets.ofLink[k])] { return }
+            guard needsCheck(link.pointee) else { return }
+            let page = if let targets { targets.page(ofLink: k) } else { pages[link.pointee.target] }
+            if let page { links.append((link.pointee, page)) }
         }
         guard !links.isEmpty else { return }
         // Only the pages these links name are looked at: their texts alone are gathered (a

@@ -13,7 +13,11 @@ extension ContentLinks {
             for s in feed.sections {
                 for item in s.section.items {
                     // The tag's shape first: it is cheaper to test than a look-up of the target.
-                    for link in item.markdownLinks where link.destination.utf8.first == UInt8(ascii: "{") {
+                    // By index: a link is copied only when it is a tag (a `for … in` copied every
+                    // link, retaining its strings, each a cache miss on a large site).
+                    let links = item.markdownLinks
+                    for i in links.indices where links[i].destination.utf8.first == UInt8(ascii: "{") {
+                        let link = links[i]
                         guard let path = hugoRefPath(link.destination), pages[link.target] == nil else { continue }
                         if path.contains("/") {
                             if let page = pages["content/" + path] { pages[link.target] = page }

@@ -11,15 +11,18 @@ public struct ContentLinks: Sendable {
     public let pages: [String: String]
     /// ``pages`` by the bytes of a marker's path, for rewriting.
     private let table = LazyPageTable()
-    /// Each item's links as ``check(_:targets:into:)`` looked them up, by feed, section and
-    /// item: the detail pages' keys and the build snapshot's records read them
+    /// Each item's links as ``check(_:targets:into:)`` looked them up, in page order: the
+    /// detail pages' keys and the build snapshot's records read them
     /// (``pages(of:feed:section:item:)``) instead of looking each link up again.
-    private var resolved: [[[ResolvedLinks]]] = []
+    private var resolved: [ResolvedLinks] = []
+    /// The indices in ``resolved`` of each section's items, by feed and section.
+    private var sectionRanges: [[Range<Int>]] = []
 
-    /// An item's links and the page of each (``pages`` of its target).
+    /// An item's links, the page of each (``pages`` of its target) and their problems.
     struct ResolvedLinks: Sendable {
         let links: [MarkdownLink]
         let pages: [String?]
+        let problems: [Diagnostic]
     }
 
     public init(feeds: [PreparedFeed]) {
@@ -49,10 +52,15 @@ public struct ContentLinks: Sendable {
         }
     }
 
-    /// These links with `paths` (``BodyPaths/Resolution/pages``: where body paths lead) added.
-    public func adding(paths: [String: String]) -> ContentLinks {
+    /// These links with `paths` (``BodyPaths/Resolution/pages``: where body paths lead) added:
+    /// into this table itself when nothing else holds it (not a copy of every item's entry).
+    public consuming func adding(paths: [String: String]) -> ContentLinks {
         guard !paths.isEmpty else { return self }
-        return ContentLinks(pages: pages.merging(paths) { $1 }, isEmpty: isEmpty)
+        var pages = self.pages
+        let isEmpty = self.isEmpty
+        _ = consume self
+        pages.merge(paths) { $1 }
+        return ContentLinks(pages: pages, isEmpty: isEmpty)
     }
 
     private init(pages: [String: String], isEmpty: Bool) {
@@ -85,7 +93,7 @@ public struct ContentLinks: Sendable {
         let memo = targets.flatMap { $0.fits(linkCount: count) ? $0 : nil }
         let refs = items
         let pages = self.pages
-        let itemProblems = parallelMap(refs.count) { k -> (problems: [Diagnostic], links: ResolvedLinks) in
+        let itemLinks = parallelMap(refs.count) { k -> ResolvedLinks in
             var found: [Diagnostic] = []
             let links = feeds[refs[k].feed].sections[refs[k].section].section.items[refs[k].item].markdownLinks
             var resolved: [String?] = []
@@ -103,29 +111,29 @@ public struct ContentLinks: Sendable {
                     if page == nil, let problem = Self.problem(links[j]) { found.append(problem) }
                 }
             }
-            return (found, ResolvedLinks(links: links, pages: resolved))
+            return ResolvedLinks(links: links, pages: resolved, problems: found)
         }
         var k = 0
-        var resolved: [[[ResolvedLinks]]] = []
-        resolved.reserveCapacity(feeds.count)
+        var ranges: [[Range<Int>]] = []
+        ranges.reserveCapacity(feeds.count)
         for feed in feeds {
             // Body paths (images, files, root-relative pages) are reported by ``BodyPaths``.
             for link in feed.feed.introLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
-            var sections: [[ResolvedLinks]] = []
+            var sections: [Range<Int>] = []
             for s in feed.sections {
                 for link in s.section.headerLinks where pages[link.target] == nil && !link.isPath { report(link, error: false, &diagnostics) }
-                var items: [ResolvedLinks] = []
-                items.reserveCapacity(s.section.items.count)
+                let first = k
                 for _ in s.section.items.indices {
-                    diagnostics.append(contentsOf: itemProblems[k].problems)
-                    items.append(itemProblems[k].links)
+                    if !itemLinks[k].problems.isEmpty { diagnostics.append(contentsOf: itemLinks[k].problems) }
                     k += 1
                 }
-                sections.append(items)
+                sections.append(first..<k)
             }
-            resolved.append(sections)
+            ranges.append(sections)
         }
-        self.resolved = resolved
+        // Kept as made (not copied item by item into nested arrays, whose release was a cost).
+        self.resolved = itemLinks
+        self.sectionRanges = ranges
         ContentAnchors.check(feeds, pages: pages, targets: memo, into: &diagnostics)
     }
 
@@ -133,8 +141,8 @@ public struct ContentLinks: Sendable {
     /// `section` and `item` when the links were checked: their look-ups then, when these are
     /// still its links (the same storage), else looked up now.
     public func pages(of links: [MarkdownLink], feed f: Int, section s: Int, item i: Int) -> [String?] {
-        if f < resolved.count, s < resolved[f].count, i < resolved[f][s].count {
-            let checked = resolved[f][s][i]
+        if f < sectionRanges.count, s < sectionRanges[f].count, i < sectionRanges[f][s].count {
+            let checked = resolved[sectionRanges[f][s].lowerBound + i]
             let same = checked.links.count == links.count
                 && checked.links.withUnsafeBufferPointer { a in links.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }
             if same { return checked.pages }

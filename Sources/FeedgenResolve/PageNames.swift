@@ -23,7 +23,10 @@ struct PageNames: Sendable {
     /// The names of `feeds`' pages; the date permalinks only with `posts` (else
     /// ``page(_:needsPosts:)`` says when a name needs them).
     init(feeds: [PreparedFeed], posts: Bool = false) {
-        table.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 3 * $1.section.items.count } })
+        // One name per item is the common case (its stem); bundles, Hugo's names and pages named
+        // apart from their file grow the table. Reserved for three per item, it took megabytes
+        // of fresh pages (a page fault each) at every build.
+        table.reserveCapacity(feeds.reduce(0) { $0 + 2 + $1.sections.reduce(0) { $0 + 1 + $1.section.items.count } })
         for feed in feeds {
             let folder = feed.feed.folder.isEmpty ? "content" : "content/" + feed.feed.folder
             add(folder, feed.pagePath)
@@ -40,7 +43,10 @@ struct PageNames: Sendable {
                     let stem = String(decoding: item.sourcePath.utf8.dropLast(n), as: UTF8.self)
                     add(stem, page)
                     // A page bundle (`x/index.md`, Hugo's `x/_index.md`) is named by its folder.
-                    for bundle in ["/index", "/_index"] where stem.hasSuffix(bundle) { add(String(stem.dropLast(bundle.count)), page) }
+                    // (Both end in `x`: a stem that does not is asked nothing more.)
+                    if stem.utf8.last == UInt8(ascii: "x") {
+                        for bundle in ["/index", "/_index"] where stem.hasSuffix(bundle) { add(String(stem.dropLast(bundle.count)), page) }
+                    }
                     if item.hasBody, !Self.isStem(stem, of: page) { add("content/" + page.dropLast(".html".count), page) }
                     addHugoNames(item, stem: stem, page: page)
                 }

@@ -26,19 +26,22 @@ public enum SiteResolver {
         // The two tables of page names are made side by side. The ids of the pages that links
         // with a fragment need are gathered by the check, for those pages only.
         let frozen = feeds
-        let tables = parallelMap(2) { k -> (ContentLinks?, PageNames?) in
+        var tables = parallelMap(2) { k -> (ContentLinks?, PageNames?) in
             k == 0 ? (ContentLinks(feeds: frozen), nil) : (nil, PageNames(feeds: frozen))
         }
+        // Taken out of `tables`: held once, its table takes the body paths in place.
         let files = tables[0].0!
+        tables[0].0 = nil
         // Body paths (images, files, root-relative pages, permalink folders): content-format §5.4.
         let paths = BodyPaths.resolve(
             feeds: feeds, contentPages: files.pages, names: tables[1].1!, site: site, realRoot: realRoot)
-        var contentLinks = files.adding(paths: paths.pages)
+        var contentLinks = (consume files).adding(paths: paths.pages)
         // The body paths' problems (made meanwhile) come first, then the link check's.
         var linkProblems = Diagnostics()
         contentLinks.check(feeds, targets: paths.targets.resolved(by: contentLinks.pages), into: &linkProblems)
-        diagnostics.append(contentsOf: paths.problems)
-        diagnostics.append(contentsOf: linkProblems)
+        var problems = paths.takeProblems()
+        problems.append(contentsOf: linkProblems.items)
+        diagnostics.append(moving: consume problems)
         // Front-matter links to content files now point at their pages (site-root paths, made
         // relative per page by the templates and absolute in feeds).
         for f in feeds.indices {
@@ -60,9 +63,9 @@ public enum SiteResolver {
         } else if detailKeys?.isClean(prepared) != true {
             OutputCollisions.check(prepared, into: &diagnostics)
         }
-        // The tables made for every item (page names, content pages, detail keys) are freed on
-        // another core, not on the build's serial path.
-        releaseElsewhere((consume tables, consume files, consume detailKeys))
+        // The tables made for every item (page names, detail keys) are freed on another core,
+        // not on the build's serial path.
+        releaseElsewhere((consume tables, consume detailKeys))
         return (prepared, contentLinks)
     }
 

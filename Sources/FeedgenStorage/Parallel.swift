@@ -47,4 +47,12 @@ public final class Background<T>: @unchecked Sendable {
         group.wait()
         return result!
     }
+
+    /// The value, once made, moved out: the caller holds its only copy (an array taken so can
+    /// be appended to without copying its elements). ``value`` cannot be read after.
+    public func take() -> T {
+        group.wait()
+        defer { result = nil }
+        return result!
+    }
 }
