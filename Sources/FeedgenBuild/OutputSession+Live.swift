@@ -1,11 +1,38 @@
 /// `OutputWriter.Session`'s view of the live output (the previous build): its files, their
-/// hashes, whether it is as written, and carrying its unchanged files into the new build.
+/// hashes, whether it is as written, which pages the two buffers already hold (`current`), and
+/// carrying its unchanged files into the new build.
 
 import FeedgenStorage
 import Foundation
 import CFileSystem
 
 extension OutputWriter.Session {
+    /// For each file (`path`, rendered from inputs whose hash is `key`; 0 for none): when it
+    /// is already in the back buffer (so it need not be rendered), its content hash, and the
+    /// file is recorded as kept; else nil. The back buffer's own key, or the output's key for
+    /// the same bytes, must match; a file whose key only the output's manifest has (the
+    /// back buffer holding the bytes of the build before) is linked from the output
+    /// (``adoptLive(_:)``). One acquisition of the lock for all of them.
+    public func current(_ files: [(path: String, key: UInt64)]) -> [UInt64?] {
+        var fromLive: [(index: Int, path: String, entry: ManifestEntry)] = []
+        var found: [UInt64?] = lock.withLock {
+            files.indices.map { i in
+                let (path, key) = files[i]
+                guard key != 0 else { return nil }
+                guard let b = back[path], b.key == key || (live[path].map { $0.key == key && $0.hash == b.hash } ?? false) else {
+                    if let l = live[path], l.key == key { fromLive.append((i, path, l)) }
+                    return nil
+                }
+                var entry = b
+                entry.key = key
+                written[path] = entry
+                return b.hash
+            }
+        }
+        for file in fromLive where adoptLive(file.path, file.entry) { found[file.index] = file.entry.hash }
+        return found
+    }
+
     /// The output's files (the previous build's), in the order of its state lines, without
     /// the marker; empty when the output's manifest is unknown.
     public var livePaths: [String] { live.isEmpty ? [] : liveOrder.filter { $0 != OutputWriter.markerName } }
