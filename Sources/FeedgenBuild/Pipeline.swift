@@ -99,7 +99,9 @@ public enum Pipeline {
         // An output this build may write (else `run` reports why, and writes nothing).
         let writable = options.write && OutputWriter.check(output: output, siteRoot: root) == nil
         if writable { box.lock.acquire(cacheFolder: folder, output: output, waiting: options.waitingMessage) }
-        let cache = box.memo?.openItems(cacheFolder: folder, writable: options.write, options: options)
+        // A refused output (`/`, the home folder, the site's own folders) gets no cache beside
+        // it: the build stops before writing, and nothing of it may be created there.
+        let cache = box.memo?.openItems(cacheFolder: folder, writable: writable, options: options)
         box.value = cache
         if writable, box.opening?.output != output {
             let opening = SessionOpening(output: output, memo: box.memo, cutCardsLog: options.testCutLog == "cards.log")

@@ -22,7 +22,12 @@ private let testProcessFolder: String = {
     let path = testProcessFolderPath()
     try? FileManager.default.removeItem(atPath: path)
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: testProcessFolderPath()) }
+    atexit {
+        // With the folder, a build cache beside it, should a test's build have made one.
+        let path = testProcessFolderPath()
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: BuildCache.folder(forOutput: path))
+    }
     return path
 }()
 
