@@ -53,8 +53,12 @@ public enum LogSeal {
     /// Whether `file`, mapped from the log at `path`, is as the build that sealed it left it,
     /// and the seal is not racy.
     public static func holds(_ file: MappedFile, path: String) -> Bool {
-        guard let header = recorded(Self.path(for: path)) else { return false }
-        return header.stamp == file.stamp && !isRacy(header.stamp, sealedAt: header.sealedAt)
+        recorded(Self.path(for: path)).map { holds($0, file) } ?? false
+    }
+
+    /// Whether a seal whose header is `header` seals `file` as it is, and is not racy.
+    private static func holds(_ header: Header, _ file: MappedFile) -> Bool {
+        header.stamp == file.stamp && !isRacy(header.stamp, sealedAt: header.sealedAt)
     }
 
     /// The records of a log, in the log's order, superseded ones included: record `i` has the
@@ -79,8 +83,7 @@ public enum LogSeal {
         let seal = Self.path(for: path)
         guard let (fd, sealStamp) = CacheFile.open(seal) else { return (false, nil) }
         defer { close(fd) }
-        guard let header = header(fd, sealStamp), header.stamp == file.stamp, !isRacy(header.stamp, sealedAt: sealStamp.mtime)
-        else { return (false, nil) }
+        guard let header = header(fd, sealStamp), holds(header, file) else { return (false, nil) }
         guard header.entries != noIndex, header.entries <= UInt64(Int32.max), sealStamp.size == Int64(headerSize) + 12 * Int64(header.entries)
         else { return (true, nil) }
         let n = Int(header.entries)
